@@ -1,0 +1,56 @@
+"""smallworld_rules: the rules of the board game Small World as a Python library.
+
+>>> import smallworld_rules as sw
+>>> game = sw.Game.new(players=2, seed=7)
+>>> game.to_move, game.phase.value, len(game.market)
+(0, 'pick', 6)
+"""
+
+from smallworld_rules.actions import (
+    Abandon,
+    Action,
+    Conquer,
+    ConquerWithDie,
+    Decline,
+    Deploy,
+    EndTurn,
+    PickCombo,
+    RollDie,
+    UseAbility,
+)
+from smallworld_rules.errors import IllegalAction, MapError, RuleFileError, RulesError
+from smallworld_rules.game import CHANCE, Game, LegalActions, RegionView
+from smallworld_rules.hooks import Breakdown, Contribution
+from smallworld_rules.maps import GameMap, load_map
+from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.state import Phase
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "Abandon",
+    "Action",
+    "Breakdown",
+    "Conquer",
+    "ConquerWithDie",
+    "Contribution",
+    "Decline",
+    "Deploy",
+    "EndTurn",
+    "Game",
+    "GameMap",
+    "IllegalAction",
+    "LegalActions",
+    "MapError",
+    "Phase",
+    "PickCombo",
+    "RegionView",
+    "RollDie",
+    "RuleFileError",
+    "Rules",
+    "RulesError",
+    "UseAbility",
+    "load_map",
+    "load_rules",
+]

@@ -1,0 +1,122 @@
+"""Actions: frozen, hashable, JSON-serialisable values handed to :meth:`Game.apply`.
+
+>>> from smallworld_rules.actions import Conquer, action_from_dict
+>>> Conquer(3).to_dict()
+{'type': 'Conquer', 'region': 3}
+>>> action_from_dict({'type': 'Conquer', 'region': 3}) == Conquer(3)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import attrs
+
+from smallworld_rules.errors import RulesError
+
+
+class _ActionBase:
+    """Shared behaviour of every action."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"type": name, **fields}``."""
+        return {"type": type(self).__name__, **attrs.asdict(self)}  # type: ignore[arg-type]
+
+
+@attrs.frozen
+class PickCombo(_ActionBase):
+    """Take the race/power combo at ``index`` of the market (0 = top, free)."""
+
+    index: int
+
+
+@attrs.frozen
+class Decline(_ActionBase):
+    """Put the active race into decline (instead of expanding, or where a power allows)."""
+
+
+@attrs.frozen
+class Abandon(_ActionBase):
+    """Empty one of your active race's regions before your first conquest of the turn."""
+
+    region: int
+
+
+@attrs.frozen
+class Conquer(_ActionBase):
+    """Conquer ``region`` with tokens from hand (its full cost)."""
+
+    region: int
+
+
+@attrs.frozen
+class ConquerWithDie(_ActionBase):
+    """The final conquest attempt: name the region, then roll the reinforcement die."""
+
+    region: int
+
+
+@attrs.frozen
+class Deploy(_ActionBase):
+    """Place ``count`` tokens from hand in ``region`` (redeployment or withdrawal)."""
+
+    region: int
+    count: int
+
+
+@attrs.frozen
+class UseAbility(_ActionBase):
+    """Use an ability named in a rule file; ``target`` is a region, player or power id."""
+
+    name: str
+    target: int | str | None = None
+
+
+@attrs.frozen
+class RollDie(_ActionBase):
+    """A chance outcome: the reinforcement die shows ``face``."""
+
+    face: int
+
+
+@attrs.frozen
+class EndTurn(_ActionBase):
+    """End the turn once nothing is left to place."""
+
+
+Action = Union[
+    PickCombo, Decline, Abandon, Conquer, ConquerWithDie, Deploy, UseAbility, RollDie, EndTurn
+]
+ACTION_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (PickCombo, Decline, Abandon, Conquer, ConquerWithDie, Deploy, UseAbility, RollDie, EndTurn)
+}
+
+
+def action_from_dict(data: Any) -> Action:
+    """Rebuild an action from :func:`action_to_dict` output.
+
+    Raises:
+        RulesError: unknown type or wrong fields.
+    """
+    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+        raise RulesError(f"not an action: {data!r}")
+    cls = ACTION_TYPES[data["type"]]
+    fields = {k: v for k, v in data.items() if k != "type"}
+    names = {f.name for f in attrs.fields(cls)}
+    if set(fields) - names:
+        raise RulesError(f"{data['type']} has no field(s) {sorted(set(fields) - names)}")
+    for f in attrs.fields(cls):
+        value = fields.get(f.name)
+        if f.name in ("region", "index", "count", "face") and (
+            not isinstance(value, int) or isinstance(value, bool)
+        ):
+            raise RulesError(f"{data['type']}.{f.name} must be an integer, not {value!r}")
+    try:
+        action: Action = cls(**fields)
+    except TypeError as exc:
+        raise RulesError(f"bad action {data!r}: {exc}") from None
+    return action

@@ -1,0 +1,238 @@
+"""The syntax tree of a rule file: frozen attrs nodes, each carrying its source position.
+
+The parser (:mod:`smallworld_rules.dsl.parser`) builds these from the text; the compiler
+(:mod:`smallworld_rules.dsl.compiler`) turns them into plain Python callables once, at load.
+Nothing walks these nodes while a game is played.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+
+@attrs.frozen
+class Pos:
+    """A 1-based source position."""
+
+    line: int
+    column: int
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+@attrs.frozen
+class Number:
+    """An integer literal: ``3``."""
+
+    value: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class RegionSet:
+    """A set of regions, optionally filtered: ``own regions with terrain forest``.
+
+    ``base`` is ``"own"`` (regions held by the race the rule belongs to), ``"all"`` (every
+    region of the map) or ``"conquests"`` (regions the race conquered this turn; there the
+    filter ``non_empty`` means "was non-empty when conquered").
+    """
+
+    base: str
+    filter: Pred | None
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Count:
+    """``count(<region set>)``: the number of regions in the set."""
+
+    regions: RegionSet
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class BinOp:
+    """``left op right`` with ``op`` one of ``+ - * /`` (``/`` divides rounding down)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+Expr = Union[Number, Count, BinOp]
+
+# --------------------------------------------------------------------------- predicates
+
+
+@attrs.frozen
+class Terrain:
+    """``terrain NAME``: the region's terrain is NAME (checked against the map vocabulary)."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Feature:
+    """``feature NAME``: the region carries the symbol NAME (mine, cavern, magic)."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class HasPiece:
+    """``has NAME``: the region holds at least one piece NAME (declared by some rule file)."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Property:
+    """A keyword predicate.
+
+    Region properties: ``coastal`` (borders a Sea or the Lake), ``border`` (a first-conquest
+    region), ``non_empty`` (holds a race or Lost Tribe token), ``water`` (a Sea or the Lake).
+    Context properties (no region involved): ``first_turn`` (the race's first turn).
+    """
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class AdjacentTo:
+    """``adjacent_to <region set>``: the region borders at least one region of the set."""
+
+    regions: RegionSet
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Not:
+    """``not P``."""
+
+    operand: Pred
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class And:
+    """``P and Q``."""
+
+    left: Pred
+    right: Pred
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Or:
+    """``P or Q``."""
+
+    left: Pred
+    right: Pred
+    pos: Pos = attrs.field(eq=False)
+
+
+Pred = Union[Terrain, Feature, HasPiece, Property, AdjacentTo, Not, And, Or]
+
+# --------------------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Tokens:
+    """``tokens N``: tokens the banner or badge gives."""
+
+    value: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Box:
+    """``box N``: physical tokens of the race (the hard cap on every gain); races only."""
+
+    value: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Text:
+    """``text "…"``: the printed rules text (adjacent strings are joined by a space)."""
+
+    text: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Alias:
+    """``alias "…"``: another name users may look the file up by."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Flag:
+    """``flag NAME``: a switch from the core's closed list of flags (checked semantically)."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class PieceProperty:
+    """A piece property: ``defence 1``, ``immune``, ``survives_decline``, ``one_per_region``."""
+
+    name: str
+    value: int | None
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class PieceDecl:
+    """``piece NAME supply N { properties }``: markers of the holder with a limited supply."""
+
+    name: str
+    supply: int
+    properties: tuple[PieceProperty, ...]
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Modifier:
+    """``HOOK OP EXPR [when PRED] [while active|while declined|always]``.
+
+    ``hook`` is one of ``conquest_cost``, ``defence``, ``losses``, ``score``; ``op`` one of
+    ``add``, ``sub``, ``set``; ``status`` is ``"active"`` (the default), ``"declined"`` or
+    ``"always"``.
+    """
+
+    hook: str
+    op: str
+    value: Expr
+    condition: Pred | None
+    status: str
+    pos: Pos = attrs.field(eq=False)
+
+
+Statement = Union[Tokens, Box, Text, Alias, Flag, PieceDecl, Modifier]
+
+
+@attrs.frozen
+class RuleFile:
+    """One parsed rule file: ``KIND ID "Display name" { statements }``.
+
+    ``kind`` is ``"race"``, ``"power"`` or ``"expansion"``; ``path`` is where it was read from.
+    """
+
+    kind: str
+    id: str
+    name: str
+    statements: tuple[Statement, ...]
+    path: str = attrs.field(eq=False)
+    pos: Pos = attrs.field(eq=False)

@@ -1,0 +1,179 @@
+"""Compile a parsed rule file into plain Python callables, once, at load.
+
+Every predicate becomes a function returning the *bitmask* of regions that satisfy it, every
+expression a function returning an int; a modifier's condition on its target is then one bit
+test. Nothing here runs while a game is played except the closures it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from smallworld_rules.dsl import ast
+from smallworld_rules.dsl.vocabulary import CONTEXT_PROPERTIES, FLAGS, HOOKS
+from smallworld_rules.hooks import EvalContext, IntFn
+from smallworld_rules.ruledefs import CompiledModifier, PieceDef, RuleDef
+
+# Flags that only matter once the race is in decline: a power raising one keeps its badge.
+_DECLINE_FLAGS = frozenset({"exempt_from_decline_limit"})
+
+
+def compile_predicate(pred: ast.Pred) -> IntFn:
+    """A predicate as a function giving the bitmask of regions that satisfy it."""
+    if isinstance(pred, ast.Terrain):
+        terrain = pred.name
+        return lambda c: c.terrain_mask(terrain)
+    if isinstance(pred, ast.Feature):
+        feature = pred.name
+        return lambda c: c.feature_mask(feature)
+    if isinstance(pred, ast.HasPiece):
+        piece = pred.name
+        return lambda c: c.piece_mask(piece)
+    if isinstance(pred, ast.Property):
+        prop = pred.name
+        return lambda c: c.property_mask(prop)
+    if isinstance(pred, ast.AdjacentTo):
+        regions = compile_region_set(pred.regions)
+        return lambda c: c.adjacent_mask(regions(c))
+    if isinstance(pred, ast.Not):
+        operand = compile_predicate(pred.operand)
+        return lambda c: c.all_mask & ~operand(c)
+    if isinstance(pred, ast.And):
+        left, right = compile_predicate(pred.left), compile_predicate(pred.right)
+        return lambda c: left(c) & right(c)
+    if isinstance(pred, ast.Or):
+        left, right = compile_predicate(pred.left), compile_predicate(pred.right)
+        return lambda c: left(c) | right(c)
+    raise TypeError(f"not a predicate: {pred!r}")  # pragma: no cover - the parser guarantees it
+
+
+def compile_region_set(regions: ast.RegionSet) -> IntFn:
+    """A region set as a function giving its bitmask."""
+    base: IntFn
+    flt = regions.filter
+    if regions.base == "conquests":
+        # Among this turn's conquests, `non_empty` means "was non-empty when conquered": the
+        # region is held by the conqueror now, so its present state cannot tell.
+        if isinstance(flt, ast.Property) and flt.name == "non_empty":
+            return lambda c: c.conquests_mask(True)
+        base = lambda c: c.conquests_mask(False)  # noqa: E731
+    elif regions.base == "own":
+        base = lambda c: c.own_mask()  # noqa: E731
+    else:
+        base = lambda c: c.all_mask  # noqa: E731
+    if flt is None:
+        return base
+    keep = compile_predicate(flt)
+    return lambda c: base(c) & keep(c)
+
+
+def compile_expr(expr: ast.Expr) -> IntFn:
+    """An expression as a function giving an int."""
+    if isinstance(expr, ast.Number):
+        value = expr.value
+        return lambda c: value
+    if isinstance(expr, ast.Count):
+        regions = compile_region_set(expr.regions)
+        return lambda c: regions(c).bit_count()
+    if isinstance(expr, ast.BinOp):
+        left, right = compile_expr(expr.left), compile_expr(expr.right)
+        ops: dict[str, Callable[[int, int], int]] = {
+            "+": int.__add__,
+            "-": int.__sub__,
+            "*": int.__mul__,
+            "/": lambda a, b: a // b if b else 0,
+        }
+        op = ops[expr.op]
+        return lambda c: op(left(c), right(c))
+    raise TypeError(f"not an expression: {expr!r}")  # pragma: no cover
+
+
+def _compile_condition(pred: ast.Pred | None, targeted: bool) -> Callable[[EvalContext], bool]:
+    if pred is None:
+        return lambda c: True
+    mask = compile_predicate(pred)
+    if targeted:
+        return lambda c: bool((mask(c) >> c.target) & 1)
+    return lambda c: mask(c) != 0  # only context properties reach here (semantic pass)
+
+
+def _uses_context_only(pred: ast.Pred) -> bool:
+    if isinstance(pred, ast.Property):
+        return pred.name in CONTEXT_PROPERTIES
+    if isinstance(pred, ast.Not):
+        return _uses_context_only(pred.operand)
+    if isinstance(pred, ast.And | ast.Or):
+        return _uses_context_only(pred.left) and _uses_context_only(pred.right)
+    return False
+
+
+def compile_file(rule_file: ast.RuleFile) -> RuleDef:
+    """Turn a checked :class:`ast.RuleFile` into a :class:`RuleDef`."""
+    tokens, box, text = 0, 0, ""
+    aliases: list[str] = []
+    flags: set[str] = set()
+    pieces: list[PieceDef] = []
+    modifiers: dict[str, list[CompiledModifier]] = {hook: [] for hook in HOOKS}
+    for st in rule_file.statements:
+        if isinstance(st, ast.Tokens):
+            tokens = st.value
+        elif isinstance(st, ast.Box):
+            box = st.value
+        elif isinstance(st, ast.Text):
+            text = st.text
+        elif isinstance(st, ast.Alias):
+            aliases.append(st.name)
+        elif isinstance(st, ast.Flag):
+            flags.add(st.name)
+        elif isinstance(st, ast.PieceDecl):
+            props = {p.name: p.value for p in st.properties}
+            pieces.append(
+                PieceDef(
+                    name=st.name,
+                    supply=st.supply,
+                    defence=props.get("defence") or 0,
+                    immune="immune" in props,
+                    survives_decline="survives_decline" in props,
+                    one_per_region="one_per_region" in props,
+                    holder=rule_file.id,
+                    path=rule_file.path,
+                    line=st.pos.line,
+                )
+            )
+        elif isinstance(st, ast.Modifier):
+            targeted = HOOKS[st.hook]
+            if st.condition is not None and not _uses_context_only(st.condition):
+                targeted = True
+            modifiers[st.hook].append(
+                CompiledModifier(
+                    hook=st.hook,
+                    op=st.op,
+                    status=st.status,
+                    value=compile_expr(st.value),
+                    condition=_compile_condition(st.condition, targeted),
+                    label=rule_file.name,
+                    path=rule_file.path,
+                    line=st.pos.line,
+                )
+            )
+    works_in_decline = any(
+        m.status != "active" for mods in modifiers.values() for m in mods
+    ) or bool(flags & _DECLINE_FLAGS)
+    unknown = flags - set(FLAGS)
+    if unknown:  # pragma: no cover - the semantic pass refuses them first
+        raise ValueError(f"unknown flags {sorted(unknown)}")
+    return RuleDef(
+        kind=rule_file.kind,
+        id=rule_file.id,
+        name=rule_file.name,
+        tokens=tokens,
+        box=box,
+        text=text,
+        aliases=tuple(aliases),
+        flags=frozenset(flags),
+        pieces=tuple(pieces),
+        modifiers={hook: tuple(mods) for hook, mods in modifiers.items()},
+        works_in_decline=works_in_decline,
+        path=rule_file.path,
+        ast=rule_file,
+    )

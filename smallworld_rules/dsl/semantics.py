@@ -1,0 +1,484 @@
+"""The semantic pass of the rule language: everything the grammar cannot see.
+
+:func:`check` walks a parsed :class:`~smallworld_rules.dsl.ast.RuleFile` once and returns every
+mistake in it, in source order, each a labelled :class:`~smallworld_rules.errors.RuleFileError`
+with a position and (where one is close) a "did you mean" hint. Names are checked against the
+closed vocabulary of :mod:`smallworld_rules.dsl.vocabulary` and against :data:`TERRAINS` and
+:data:`FEATURES` (the map vocabulary, owned by :mod:`smallworld_rules.maps` and
+re-exported here).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import PurePath
+
+from smallworld_rules.dsl import ast
+from smallworld_rules.dsl.parser import display_source, normalize_source
+from smallworld_rules.dsl.vocabulary import (
+    CONTEXT_PROPERTIES,
+    FLAGS,
+    HOOKS,
+    PIECE_PROPERTIES,
+    REGION_PROPERTIES,
+)
+from smallworld_rules.errors import RuleFileError
+from smallworld_rules.maps import FEATURES, TERRAINS
+
+__all__ = ["FEATURES", "TERRAINS", "check"]
+
+_PROPERTIES = {**REGION_PROPERTIES, **CONTEXT_PROPERTIES}
+# Tokens of the source as far as `when target` detection needs them: strings and comments are
+# whole tokens (so that words inside them are never seen), words, and any other character.
+_SCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|#[^\n]*|[a-z][a-z0-9_]*|\S', re.S)
+_COUNTED = ("tokens", "box", "text")
+
+
+def check(
+    rule_file: ast.RuleFile, source: str, known_pieces: Iterable[str] = ()
+) -> list[RuleFileError]:
+    """Return every semantic error of a parsed rule file (an empty list when it is sound).
+
+    Args:
+        rule_file: the file as returned by :func:`smallworld_rules.dsl.parser.parse`.
+        source: the text it was parsed from (for the caret context and for the readability
+            word ``target``, which the syntax tree does not keep).
+        known_pieces: names of pieces declared by other loaded files; pieces declared in
+            ``rule_file`` itself are known without being listed.
+
+    Returns:
+        The errors, ordered by position.
+    """
+    checker = _Checker(rule_file, normalize_source(source), frozenset(known_pieces))
+    checker.run()
+    return sorted(checker.errors, key=lambda error: (error.line, error.column))
+
+
+def _suggest(word: str, candidates: Iterable[str]) -> str | None:
+    if len(word) > 64:  # not a misspelling of anything; spare difflib the work
+        return None
+    matches = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def _did_you_mean(word: str, candidates: Iterable[str], otherwise: str) -> str:
+    suggestion = _suggest(word, candidates)
+    return f"did you mean {suggestion!r}?" if suggestion else otherwise
+
+
+def _names(names: Iterable[str]) -> str:
+    return ", ".join(sorted(names)) or "none"
+
+
+def _pred_nodes(pred: ast.Pred) -> Iterator[ast.Pred]:
+    """Yield every predicate node under ``pred``, including region-set filters (no recursion)."""
+    stack: list[ast.Pred] = [pred]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.Not):
+            stack.append(node.operand)
+        elif isinstance(node, ast.And | ast.Or):
+            stack.extend((node.right, node.left))
+        elif isinstance(node, ast.AdjacentTo) and node.regions.filter is not None:
+            stack.append(node.regions.filter)
+
+
+def _top_level_atoms(pred: ast.Pred) -> Iterator[ast.Pred]:
+    """Yield the atoms of ``pred`` that test the hook's own target, not a region set's members."""
+    stack: list[ast.Pred] = [pred]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Not):
+            stack.append(node.operand)
+        elif isinstance(node, ast.And | ast.Or):
+            stack.extend((node.right, node.left))
+        else:
+            yield node
+
+
+def _describe_atom(atom: ast.Pred) -> str:
+    """Return how an atomic predicate reads in the source, for messages."""
+    if isinstance(atom, ast.Terrain):
+        return f"terrain {atom.name}"
+    if isinstance(atom, ast.Feature):
+        return f"feature {atom.name}"
+    if isinstance(atom, ast.HasPiece):
+        return f"piece {atom.name}"
+    if isinstance(atom, ast.Property):
+        return atom.name
+    if isinstance(atom, ast.AdjacentTo):
+        return "adjacent_to …"
+    return "this condition"
+
+
+def _exprs(expr: ast.Expr) -> Iterator[ast.Expr]:
+    """Yield every expression node under ``expr`` (no recursion)."""
+    stack: list[ast.Expr] = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.BinOp):
+            stack.extend((node.right, node.left))
+
+
+def _constant(expr: ast.Expr) -> int | None:
+    """Return the value of an expression without ``count``, or ``None`` if it has one."""
+    if isinstance(expr, ast.Number):
+        return expr.value
+    if isinstance(expr, ast.Count):
+        return None
+    # Evaluated bottom-up on an explicit stack: parser-built trees are bounded, but hand-made
+    # ones are not, and check() must never overflow Python's stack.
+    values: dict[int, int | None] = {}
+    stack: list[tuple[ast.Expr, bool]] = [(expr, False)]
+    while stack:
+        node, visited = stack.pop()
+        if isinstance(node, ast.Number):
+            values[id(node)] = node.value
+        elif isinstance(node, ast.Count):
+            values[id(node)] = None
+        elif not visited:
+            stack.extend(((node, True), (node.right, False), (node.left, False)))
+        else:
+            left, right = values[id(node.left)], values[id(node.right)]
+            values[id(node)] = _apply(node.op, left, right)
+    return values[id(expr)]
+
+
+def _apply(op: str, left: int | None, right: int | None) -> int | None:
+    if left is None or right is None:
+        return None
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        # Constant folding of hostile input must not build astronomically large integers.
+        product = left * right
+        return product if abs(product) < 10**18 else None
+    return None if right == 0 else left // right
+
+
+class _Checker:
+    """One run of the semantic pass over one file; errors accumulate in :attr:`errors`."""
+
+    def __init__(self, rule_file: ast.RuleFile, source: str, known_pieces: frozenset[str]):
+        self.file = rule_file
+        self.source = source
+        self.display = display_source(source)
+        self.errors: list[RuleFileError] = []
+        declared = {s.name for s in rule_file.statements if isinstance(s, ast.PieceDecl)}
+        self.pieces = known_pieces | declared
+        self._line_starts: list[int] | None = None
+
+    # ---- helpers
+
+    def error(self, pos: ast.Pos, label: str, message: str, hint: str = "") -> None:
+        self.errors.append(
+            RuleFileError(
+                message,
+                path=self.file.path,
+                line=pos.line,
+                column=pos.column,
+                hint=hint,
+                label=label,
+                source=self.display,
+            )
+        )
+
+    def offset(self, pos: ast.Pos) -> int:
+        """Return the character offset of a position in the source."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
+        starts = self._line_starts
+        line = min(max(pos.line, 1), len(starts))
+        return starts[line - 1] + pos.column - 1
+
+    def position(self, offset: int) -> ast.Pos:
+        line = self.source.count("\n", 0, offset) + 1
+        return ast.Pos(line, offset - (self.source.rfind("\n", 0, offset) + 1) + 1)
+
+    # ---- the pass
+
+    def run(self) -> None:
+        self.check_id()
+        self.check_counts()
+        targets = self.when_target_offsets()
+        for statement in self.file.statements:
+            if isinstance(statement, ast.Flag):
+                self.check_flag(statement)
+            elif isinstance(statement, ast.PieceDecl):
+                self.check_piece(statement)
+            elif isinstance(statement, ast.Modifier):
+                self.check_modifier(statement, targets)
+
+    def check_id(self) -> None:
+        path = self.file.path
+        if path.startswith("<"):  # "<string>" and the like: no file name to agree with
+            return
+        file_name = PurePath(path).name
+        stem = PurePath(path).stem
+        if stem == self.file.id:
+            return
+        self.error(
+            self.id_pos(),
+            "id-mismatch",
+            f"the id {self.file.id!r} does not match the file name {file_name!r}",
+            f"rename the file to {self.file.id}{PurePath(path).suffix} or the id to {stem!r}",
+        )
+
+    def id_pos(self) -> ast.Pos:
+        """Return the position of the id in the header (the AST keeps only the kind's)."""
+        start = self.offset(self.file.pos) + len(self.file.kind)
+        match = re.compile(r"(?:\s|#[^\n]*)*").match(self.source, start)
+        end = match.end() if match else start
+        if self.source.startswith(self.file.id, end):
+            return self.position(end)
+        return self.file.pos
+
+    def check_counts(self) -> None:
+        kind = self.file.kind
+        first: dict[str, ast.Statement] = {}
+        pieces: dict[str, ast.PieceDecl] = {}
+        flags: dict[str, ast.Flag] = {}
+        aliases: dict[str, ast.Alias] = {}
+        for statement in self.file.statements:
+            word = type(statement).__name__.lower()
+            if word in _COUNTED:
+                if word in first:
+                    self.duplicate(statement.pos, f"'{word}'", first[word].pos)
+                else:
+                    first[word] = statement
+            elif isinstance(statement, ast.PieceDecl):
+                if statement.name in pieces:
+                    self.duplicate(
+                        statement.pos, f"piece {statement.name!r}", pieces[statement.name].pos
+                    )
+                pieces.setdefault(statement.name, statement)
+            elif isinstance(statement, ast.Flag):
+                if statement.name in flags:
+                    self.duplicate(
+                        statement.pos, f"flag {statement.name!r}", flags[statement.name].pos
+                    )
+                flags.setdefault(statement.name, statement)
+            elif isinstance(statement, ast.Alias):
+                if statement.name in aliases:
+                    self.duplicate(
+                        statement.pos, f"alias {statement.name!r}", aliases[statement.name].pos
+                    )
+                aliases.setdefault(statement.name, statement)
+
+        header = self.file.pos
+        if kind in ("race", "power") and "tokens" not in first:
+            self.error(
+                header,
+                "missing-tokens",
+                f"the {kind} {self.file.id!r} does not say how many tokens it gives",
+                "add 'tokens N' inside the braces",
+            )
+        if "text" not in first:
+            self.error(
+                header,
+                "missing-text",
+                f"the {kind} {self.file.id!r} has no rules text",
+                'add text "…" with the printed rules text',
+            )
+        box = first.get("box")
+        if kind == "race" and box is None:
+            self.error(
+                header,
+                "missing-box",
+                f"the race {self.file.id!r} does not say how many tokens are in the box",
+                "add 'box N' (the race's physical tokens, at least its 'tokens')",
+            )
+        elif kind != "race" and box is not None:
+            self.error(
+                box.pos,
+                "box-on-power",
+                f"only races have a box, not {'an' if kind[0] in 'aeiou' else 'a'} {kind}",
+                "remove the 'box' statement",
+            )
+        tokens = first.get("tokens")
+        if (
+            kind == "race"
+            and isinstance(box, ast.Box)
+            and isinstance(tokens, ast.Tokens)
+            and box.value < tokens.value
+        ):
+            self.error(
+                box.pos,
+                "box-too-small",
+                f"the box holds {box.value} tokens, fewer than the {tokens.value} the banner gives",
+                f"the box must hold at least {tokens.value} tokens",
+            )
+
+    def duplicate(self, pos: ast.Pos, what: str, first: ast.Pos) -> None:
+        self.error(
+            pos,
+            "duplicate-statement",
+            f"{what} is given twice",
+            f"it is first given at line {first.line}, column {first.column}; keep one",
+        )
+
+    def check_flag(self, flag: ast.Flag) -> None:
+        if flag.name not in FLAGS:
+            self.error(
+                flag.pos,
+                "unknown-flag",
+                f"unknown flag {flag.name!r}",
+                _did_you_mean(flag.name, FLAGS, f"the flags are {_names(FLAGS)}"),
+            )
+
+    def check_piece(self, piece: ast.PieceDecl) -> None:
+        if piece.supply < 1:
+            self.error(
+                piece.pos,
+                "bad-supply",
+                f"the piece {piece.name!r} has a supply of 0",
+                "a piece needs a supply of at least 1",
+            )
+        seen: set[str] = set()
+        for prop in piece.properties:
+            if prop.name in seen:
+                self.error(
+                    prop.pos,
+                    "duplicate-property",
+                    f"the piece property {prop.name!r} is given twice",
+                    "keep one",
+                )
+            seen.add(prop.name)
+            takes_value = PIECE_PROPERTIES.get(prop.name)
+            if takes_value is None:
+                self.error(
+                    prop.pos,
+                    "unknown-piece-property",
+                    f"unknown piece property {prop.name!r}",
+                    _did_you_mean(
+                        prop.name,
+                        PIECE_PROPERTIES,
+                        f"the piece properties are {_names(PIECE_PROPERTIES)}",
+                    ),
+                )
+            elif takes_value and prop.value is None:
+                self.error(
+                    prop.pos,
+                    "missing-property-value",
+                    f"the piece property {prop.name!r} needs a number",
+                    f"write e.g. '{prop.name} 1'",
+                )
+            elif not takes_value and prop.value is not None:
+                self.error(
+                    prop.pos,
+                    "value-on-flag-property",
+                    f"the piece property {prop.name!r} takes no number",
+                    f"write just '{prop.name}'",
+                )
+
+    def check_modifier(self, modifier: ast.Modifier, targets: list[int]) -> None:
+        for node in _exprs(modifier.value):
+            if isinstance(node, ast.Count):
+                self.check_region_set(node.regions)
+            elif isinstance(node, ast.BinOp) and node.op == "/" and _constant(node.right) == 0:
+                self.error(
+                    node.right.pos,
+                    "division-by-zero",
+                    "this divides by zero",
+                    "the divisor must not be 0",
+                )
+        condition = modifier.condition
+        if condition is None:
+            return
+        self.check_pred(condition)
+        if HOOKS.get(modifier.hook, True):
+            return
+        # The hook has no target region: the condition may only test the moment.
+        start, end = self.offset(modifier.pos), self.offset(condition.pos)
+        for offset in targets:
+            if start < offset < end:
+                self.error(
+                    self.position(offset),
+                    "impossible-condition",
+                    f"the {modifier.hook!r} hook has no target region, so 'target' means nothing",
+                    "remove 'target'",
+                )
+        for atom in _top_level_atoms(condition):
+            if isinstance(atom, ast.Property) and atom.name not in REGION_PROPERTIES:
+                continue  # a context property, or an unknown one (already reported)
+            self.error(
+                atom.pos,
+                "impossible-condition",
+                f"{_describe_atom(atom)!r} tests a target region, but the {modifier.hook!r} "
+                "hook has none",
+                "to count regions use e.g. count(own regions with …); conditions of "
+                f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}",
+            )
+
+    def check_region_set(self, regions: ast.RegionSet) -> None:
+        if regions.filter is not None:
+            self.check_pred(regions.filter)
+
+    def check_pred(self, pred: ast.Pred) -> None:
+        for node in _pred_nodes(pred):
+            if isinstance(node, ast.Terrain) and node.name not in TERRAINS:
+                self.error(
+                    node.pos,
+                    "unknown-terrain",
+                    f"unknown terrain {node.name!r}",
+                    _did_you_mean(node.name, TERRAINS, f"the terrains are {_names(TERRAINS)}"),
+                )
+            elif isinstance(node, ast.Feature) and node.name not in FEATURES:
+                self.error(
+                    node.pos,
+                    "unknown-feature",
+                    f"unknown feature {node.name!r}",
+                    _did_you_mean(node.name, FEATURES, f"the features are {_names(FEATURES)}"),
+                )
+            elif isinstance(node, ast.HasPiece) and node.name not in self.pieces:
+                self.error(
+                    node.pos,
+                    "unknown-piece",
+                    f"no loaded rule file declares a piece {node.name!r}",
+                    _did_you_mean(
+                        node.name,
+                        self.pieces,
+                        "declare it with 'piece NAME supply N { … }' in this or another file",
+                    ),
+                )
+            elif isinstance(node, ast.Property) and node.name not in _PROPERTIES:
+                self.error(
+                    node.pos,
+                    "unknown-property",
+                    f"unknown property {node.name!r}",
+                    self.property_hint(node.name),
+                )
+
+    def property_hint(self, name: str) -> str:
+        # A bare terrain, feature or piece name is a common slip for the full predicate.
+        for keyword, names in (
+            ("terrain", TERRAINS),
+            ("feature", FEATURES),
+            ("piece", self.pieces),
+        ):
+            if name in names:
+                return f"did you mean '{keyword} {name}'?"
+        return _did_you_mean(name, _PROPERTIES, f"the properties are {_names(_PROPERTIES)}")
+
+    def when_target_offsets(self) -> list[int]:
+        """Return the offsets of every ``target`` written right after ``when``.
+
+        The syntax tree drops the readability word, yet it is an error in the condition of a
+        hook without a target region, so it is found in the source text instead.
+        """
+        offsets: list[int] = []
+        previous = ""
+        for match in _SCAN_RE.finditer(self.source):
+            token = match.group()
+            if token.startswith("#"):
+                continue  # a comment between `when` and `target` separates nothing
+            if token == "target" and previous == "when":
+                offsets.append(match.start())
+            previous = token
+        return offsets

@@ -1,0 +1,176 @@
+"""The game log: ordered, typed, JSON-serialisable events (``game.log``).
+
+>>> from smallworld_rules.events import TurnStarted, event_from_dict
+>>> e = TurnStarted(round=1, player=0)
+>>> event_from_dict(e.to_dict()) == e
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from smallworld_rules.errors import RulesError
+
+
+class Event:
+    """Base class of log events."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"type": name, **fields}``."""
+        return {"type": type(self).__name__, **attrs.asdict(self)}  # type: ignore[arg-type]
+
+
+@attrs.frozen
+class TurnStarted(Event):
+    """A player's turn begins (``readied`` tokens were taken back into hand)."""
+
+    round: int
+    player: int
+    readied: int = 0
+
+
+@attrs.frozen
+class ComboPicked(Event):
+    """A combo was taken from the market at ``position`` (0 = top)."""
+
+    player: int
+    race: str
+    power: str
+    position: int
+    paid: int
+    collected: int
+    tokens: int
+
+
+@attrs.frozen
+class Abandoned(Event):
+    """A region was emptied into the player's hand."""
+
+    player: int
+    race: str
+    region: int
+    tokens: int
+
+
+@attrs.frozen
+class Conquered(Event):
+    """A region changed hands.
+
+    ``defender``/``defender_race`` are ``None`` for an empty region (``defender_race`` is
+    ``"#lost_tribe"`` for a Lost Tribe); ``lost`` tokens left the game, ``returned`` went back
+    to the defender's hand.
+    """
+
+    player: int
+    race: str
+    region: int
+    cost: int
+    tokens: int
+    defender: int | None
+    defender_race: str | None
+    lost: int
+    returned: int
+
+
+@attrs.frozen
+class DieRolled(Event):
+    """The reinforcement die for the final conquest attempt."""
+
+    player: int
+    region: int
+    face: int
+    cost: int
+    hand: int
+    success: bool
+
+
+@attrs.frozen
+class Deployed(Event):
+    """Tokens placed from hand (redeployment or withdrawal)."""
+
+    player: int
+    race: str
+    region: int
+    count: int
+
+
+@attrs.frozen
+class Declined(Event):
+    """A race went into decline (``removed``: declined races that left the map for it)."""
+
+    player: int
+    race: str
+    removed: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class RaceRemoved(Event):
+    """A race's last token left the map; its banner went back under the race stack."""
+
+    player: int
+    race: str
+
+
+@attrs.frozen
+class Scored(Event):
+    """Coins scored at the end of a turn; ``details`` = ((race, coins, explanation), …)."""
+
+    player: int
+    coins: int
+    details: tuple[tuple[str, int, str], ...] = ()
+
+
+@attrs.frozen
+class TurnEnded(Event):
+    """A player's turn is over."""
+
+    player: int
+
+
+@attrs.frozen
+class GameOver(Event):
+    """The last turn was played."""
+
+    winners: tuple[int, ...]
+    coins: tuple[int, ...]
+
+
+@attrs.frozen
+class PositionEdited(Event):
+    """A set-up call (``put``, ``clear``, ``set_coins``) changed the position."""
+
+    what: str
+
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        TurnStarted, ComboPicked, Abandoned, Conquered, DieRolled, Deployed, Declined,
+        RaceRemoved, Scored, TurnEnded, GameOver, PositionEdited,
+    )
+}
+
+
+def _tupled(value: Any) -> Any:
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
+def event_from_dict(data: Any) -> Event:
+    """Rebuild an event from its JSON form.
+
+    Raises:
+        RulesError: unknown type or wrong fields.
+    """
+    if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
+        raise RulesError(f"not a log event: {data!r}")
+    cls = EVENT_TYPES[data["type"]]
+    try:
+        event: Event = cls(**{k: _tupled(v) for k, v in data.items() if k != "type"})
+    except TypeError as exc:
+        raise RulesError(f"bad log event {data!r}: {exc}") from None
+    return event

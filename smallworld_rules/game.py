@@ -1,0 +1,555 @@
+"""The :class:`Game` façade: the one object a program plays through.
+
+>>> import smallworld_rules as sw
+>>> game = sw.Game.new(players=2, seed=1, combos=[("ratmen", "forest"), ("elves", "commando")])
+>>> game.market[0]
+('ratmen', 'forest', 0)
+>>> game.apply(sw.PickCombo(0))
+>>> game.active_race(0), game.hand(0)
+('ratmen', 12)
+>>> game.undo()
+>>> game.active_race(0) is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Final
+
+import attrs
+
+from smallworld_rules.actions import Action, ACTION_TYPES, Deploy, RollDie
+from smallworld_rules.engine import CORE_OPTIONS, DIE_FACES, Engine
+from smallworld_rules.errors import IllegalAction, RulesError
+from smallworld_rules.events import Event, PositionEdited, TurnStarted, event_from_dict
+from smallworld_rules.hooks import Breakdown
+from smallworld_rules.maps import GameMap, load_map, map_for_players
+from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.saved import FORMAT, VERSION, state_from_dict
+from smallworld_rules.state import LOST_TRIBE, Phase, State, state_to_dict
+
+#: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
+CHANCE: Final = -1
+
+
+@attrs.frozen
+class RegionView:
+    """What is in a region now (``game.region(r)``).
+
+    Attributes:
+        id: the region id.
+        terrain: its terrain.
+        owner: the player whose tokens are there, or ``None``.
+        race: the race id of those tokens, or ``None`` (also for a Lost Tribe).
+        tokens: how many tokens (race or Lost Tribe).
+        declined: whether the tokens are of a race in decline.
+        lost_tribe: whether the tokens are a Lost Tribe.
+        pieces: piece name -> count.
+    """
+
+    id: int
+    terrain: str
+    owner: int | None
+    race: str | None
+    tokens: int
+    declined: bool
+    lost_tribe: bool
+    pieces: Mapping[str, int]
+
+
+class LegalActions:
+    """The legal actions of a position: iterable, sized, and answering ``in``.
+
+    Iteration lists ``Deploy`` with one token or all tokens per region, to keep the set small;
+    ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._list: list[Action] | None = None
+
+    def _actions(self) -> list[Action]:
+        if self._list is None:
+            self._list = self._game._engine.legal_actions(self._game._state)
+        return self._list
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._actions())
+
+    def __len__(self) -> int:
+        return len(self._actions())
+
+    def __contains__(self, action: object) -> bool:
+        if action in self._actions():
+            return True
+        return isinstance(action, Deploy) and self._game.is_legal(action)
+
+    def __getitem__(self, index: int) -> Action:
+        return self._actions()[index]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({self._actions()!r})"
+
+
+class Game:
+    """One game of Small World.
+
+    Create games with :meth:`Game.new` or :meth:`Game.from_json`. Every change goes through
+    :meth:`apply` (or the set-up calls :meth:`put`, :meth:`clear`, :meth:`set_coins`) and can
+    be undone with :meth:`undo`.
+    """
+
+    def __init__(self, engine: Engine, state: State, seed: int, log: list[Event]) -> None:
+        self._engine = engine
+        self._state = state  # never mutated in place: apply works on a copy
+        self._seed = seed
+        self._log = log
+        self._history: list[tuple[State, int]] = []
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 2,
+        seed: int = 0,
+        rules: Rules | None = None,
+        combos: Iterable[tuple[str, str]] | None = None,
+        map: str | None = None,  # noqa: A002 - the public name of DESIGN.md §6
+        chance: str = "seeded",
+        options: Mapping[str, Any] | None = None,
+    ) -> Game:
+        """Start a game.
+
+        Args:
+            players: number of players (2 to 5 on the official maps).
+            seed: seeds every shuffle and die roll.
+            rules: loaded rules (default: :func:`load_rules`).
+            combos: fixes the market: the first six are the visible combos top to bottom, the
+                rest form the stacks in order; the rest is drawn from the seeded shuffle.
+            map: a map name (``"2p"`` … ``"5p"``) or path; default: the map for ``players``.
+            chance: ``"seeded"`` (the game rolls the die) or ``"explicit"`` (every roll is a
+                chance node answered with :class:`RollDie`).
+            options: game options (see :data:`CORE_OPTIONS`).
+
+        Raises:
+            RulesError: bad player count, unknown id, option or map.
+        """
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"players must be a whole number, not {players!r}")
+        game_map = load_map(map if map is not None else map_for_players(players))
+        if not 2 <= players <= 8:
+            raise RulesError(f"a game has 2 to 8 players, not {players}")
+        if map is None and players != game_map.players:  # pragma: no cover - by construction
+            raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
+        if rules is None:
+            rules = load_rules()
+        if chance not in ("seeded", "explicit"):
+            raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError(f"seed must be an integer, not {seed!r}")
+        engine = Engine(rules, game_map, players, _options(options), chance == "explicit")
+        fixed = _combos(rules, combos)
+        game = cls(engine, engine.new_state(seed, fixed), seed, [])
+        game._log.append(TurnStarted(game._state.round, game._state.active, 0))
+        return game
+
+    # ------------------------------------------------------------------ playing
+
+    def legal_actions(self) -> LegalActions:
+        """Every legal action for whoever must act now (see :class:`LegalActions`)."""
+        return LegalActions(self)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` would be accepted by :meth:`apply` now."""
+        try:
+            self._engine.apply(self._state.copy(), action, lambda e: None)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for whoever must act now.
+
+        Raises:
+            IllegalAction: with the reason; the game is left exactly as it was.
+        """
+        if type(action).__name__ not in ACTION_TYPES or not isinstance(
+            action, ACTION_TYPES[type(action).__name__]
+        ):
+            raise IllegalAction(f"not an action: {action!r}")
+        new = self._state.copy()
+        events: list[Event] = []
+        self._engine.apply(new, action, events.append)  # raises before self changes
+        self._history.append((self._state, len(self._log)))
+        self._state = new
+        self._log.extend(events)
+
+    def undo(self) -> None:
+        """Restore the state before the last :meth:`apply` or set-up call, exactly.
+
+        Raises:
+            RulesError: nothing to undo.
+        """
+        if not self._history:
+            raise RulesError("nothing to undo")
+        self._state, length = self._history.pop()
+        del self._log[length:]
+
+    def clone(self) -> Game:
+        """An independent copy (sharing only immutable data), undo history included."""
+        twin = Game(self._engine, self._state, self._seed, list(self._log))
+        twin._history = list(self._history)
+        return twin
+
+    def chance_outcomes(self) -> list[tuple[RollDie, float]]:
+        """At a chance node: each die outcome with its probability.
+
+        Raises:
+            RulesError: the game is not at a chance node.
+        """
+        if self._state.phase is not Phase.DIE_ROLL:
+            raise RulesError("the game is not at a chance node")
+        faces = sorted(set(DIE_FACES))
+        return [(RollDie(f), DIE_FACES.count(f) / len(DIE_FACES)) for f in faces]
+
+    # ------------------------------------------------------------------ reading the position
+
+    @property
+    def to_move(self) -> int | None:
+        """The player who must act now (a defender during withdrawals), :data:`CHANCE` at a
+        chance node, ``None`` once the game is over."""
+        return self._engine.to_move(self._state)
+
+    @property
+    def active_player(self) -> int:
+        """The player whose turn it is."""
+        return self._state.active
+
+    @property
+    def round(self) -> int:
+        """The turn-track space (1-based)."""
+        return self._state.round
+
+    @property
+    def phase(self) -> Phase:
+        """The current :class:`Phase`."""
+        return self._state.phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last turn has been played."""
+        return self._state.phase is Phase.OVER
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning players (several on a full tie), empty until the game is over."""
+        return list(self._state.winners)
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        return self._engine.players
+
+    @property
+    def map(self) -> GameMap:
+        """The board."""
+        return self._engine.map
+
+    @property
+    def map_name(self) -> str:
+        """The board's name, e.g. ``"3p"``."""
+        return self._engine.map.name
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The game options in force (defaults included)."""
+        return dict(self._engine.options)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played with."""
+        return self._engine.rules
+
+    @property
+    def seed(self) -> int:
+        """The seed the game was created with."""
+        return self._seed
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Every event so far, in order."""
+        return tuple(self._log)
+
+    @property
+    def market(self) -> list[tuple[str, str, int]]:
+        """The visible combos top to bottom: (race id, power id, coins on it)."""
+        return [(r, p, c) for r, p, c in self._state.market]
+
+    def _player(self, player: int) -> int:
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise RulesError(f"a player is a number from 0 to {self.players - 1}, not {player!r}")
+        if not 0 <= player < self.players:
+            raise RulesError(f"there is no player {player} (players are 0 to {self.players - 1})")
+        return player
+
+    def coins(self, player: int) -> int:
+        """Victory coins of a player."""
+        return self._state.players[self._player(player)].coins
+
+    def hand(self, player: int) -> int:
+        """Active-race tokens in that player's hand."""
+        race = self._state.players[self._player(player)].active
+        return self._state.races[race].hand if race else 0
+
+    def active_race(self, player: int) -> str | None:
+        """Id of the player's active race, or ``None``."""
+        return self._state.players[self._player(player)].active
+
+    def active_power(self, player: int) -> str | None:
+        """Id of the power of the player's active race, or ``None``."""
+        race = self.active_race(player)
+        return self._state.races[race].power if race else None
+
+    def declined_races(self, player: int) -> list[str]:
+        """Ids of the player's races in decline, oldest first."""
+        return list(self._state.players[self._player(player)].declined)
+
+    def region(self, region: int) -> RegionView:
+        """What is in a region now."""
+        r = self._region(region)
+        s = self._state
+        occupant = s.region_race[r]
+        rs = s.races.get(occupant) if occupant else None
+        return RegionView(
+            id=r,
+            terrain=self.map.regions[r].terrain,
+            owner=rs.owner if rs else None,
+            race=occupant if rs else None,
+            tokens=s.region_tokens[r],
+            declined=bool(rs and rs.declined),
+            lost_tribe=occupant == LOST_TRIBE,
+            pieces=dict(s.pieces.get(r, {})),
+        )
+
+    def _region(self, region: int) -> int:
+        if isinstance(region, bool) or not isinstance(region, int):
+            raise RulesError(f"a region is an integer id, not {region!r}")
+        if not 0 <= region < len(self.map.regions):
+            raise RulesError(f"there is no region {region} on the {self.map_name} map")
+        return region
+
+    def zone(self, name: str, player: int | None = None) -> dict[str, int]:
+        """Tokens held in a named zone (declared by an expansion), by token kind.
+
+        Raises:
+            RulesError: no zone of that name in these rules.
+        """
+        raise RulesError(f"there is no zone {name!r} in these rules")
+
+    def _acting_race(self) -> str:
+        s = self._state
+        race = s.players[s.active].active
+        if race is None:
+            raise RulesError(f"player {s.active} has no active race to conquer with")
+        return race
+
+    def conquest_cost(self, region: int) -> int:
+        """Tokens the acting race needs to conquer ``region`` now."""
+        return self.explain_conquest_cost(region).value
+
+    def explain_conquest_cost(self, region: int) -> Breakdown:
+        """The conquest cost of ``region`` for the acting race, with every contribution."""
+        return self._engine.conquest_cost(self._state, self._acting_race(), self._region(region))
+
+    def tokens_on_map(self, player: int) -> int:
+        """Race tokens of the player on the map (the tie-break count)."""
+        return self._engine.tokens_on_map(self._state, self._player(player))
+
+    # ------------------------------------------------------------------ setting up positions
+
+    def _edit(self, what: str, change: Any) -> None:
+        s = self._state
+        if s.phase not in (Phase.PICK, Phase.CONQUEST) or s.acted or s.withdrawals:
+            raise RulesError("positions are set up between turns (before any conquest)")
+        new = s.copy()
+        change(new)
+        self._engine.check_invariants(new)
+        self._history.append((self._state, len(self._log)))
+        self._state = new
+        self._log.append(PositionEdited(what))
+
+    def put(
+        self,
+        region: int,
+        player: int | None,
+        tokens: int,
+        declined: bool = False,
+        pieces: Mapping[str, int] | None = None,
+        race: str | None = None,
+    ) -> None:
+        """Set a region's contents between turns (tokens come from and go back to the box).
+
+        Args:
+            region: the region; what was there goes back to the box first.
+            player: whose tokens, or ``None`` for Lost Tribe tokens.
+            tokens: how many (at least 1).
+            declined: use the player's race in decline instead of the active one.
+            pieces: pieces to put there too (from their supply).
+            race: give the player this race first (as active, or declined with
+                ``declined=True``) if it is not in play; it leaves the market or stack.
+
+        Raises:
+            RulesError: a supply cap, an unknown piece, or a player without such a race.
+        """
+        r = self._region(region)
+        if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+            raise RulesError(f"put places at least 1 token, not {tokens!r}")
+        if player is not None:
+            self._player(player)
+        engine = self._engine
+
+        def change(s: State) -> None:
+            engine.clear_region(s, r)
+            if player is None:
+                s.region_race[r], s.region_tokens[r] = LOST_TRIBE, tokens
+            else:
+                occupant = engine.race_for_put(s, player, declined, race)
+                if s.box[occupant] < tokens:
+                    raise RulesError(
+                        f"only {s.box[occupant]} {occupant} tokens are left in the box"
+                    )
+                s.box[occupant] -= tokens
+                s.region_race[r], s.region_tokens[r] = occupant, tokens
+            for name, count in (pieces or {}).items():
+                engine.put_piece(s, r, name, count)
+
+        self._edit(f"put region {r}", change)
+
+    def clear(self, region: int) -> None:
+        """Empty a region between turns (tokens and pieces go back to their supply)."""
+        r = self._region(region)
+        self._edit(f"clear region {r}", lambda s: self._engine.clear_region(s, r))
+
+    def set_coins(self, player: int, coins: int) -> None:
+        """Set a player's victory coins."""
+        p = self._player(player)
+        if isinstance(coins, bool) or not isinstance(coins, int) or coins < 0:
+            raise RulesError(f"coins are a whole number ≥ 0, not {coins!r}")
+
+        def change(s: State) -> None:
+            s.players[p].coins = coins
+
+        self._edit(f"coins of player {p}", change)
+
+    # ------------------------------------------------------------------ saving
+
+    def to_json(self) -> str:
+        """The full state as JSON text; :meth:`from_json` restores it exactly."""
+        engine = self._engine
+        doc = {
+            "format": FORMAT,
+            "version": VERSION,
+            "map": engine.map.name,
+            "players": engine.players,
+            "seed": self._seed,
+            "chance": "explicit" if engine.explicit_chance else "seeded",
+            "options": engine.options,
+            "expansions": sorted(engine.rules.expansions),
+            "state": state_to_dict(self._state),
+            "log": [e.to_dict() for e in self._log],
+        }
+        return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, rules: Rules | None = None) -> Game:
+        """Restore a game saved with :meth:`to_json` (without its undo history).
+
+        Args:
+            text: the saved JSON.
+            rules: the rules it was played with (default: the official rules plus the
+                expansions it names).
+
+        Raises:
+            RulesError: the text is not a valid saved game; the message says what is wrong.
+        """
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise RulesError(f"not a saved game: invalid JSON ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
+        if doc.get("version") != VERSION:
+            raise RulesError(f"saved game version {doc.get('version')!r}, expected {VERSION}")
+        for key in ("map", "players", "seed", "chance", "options", "expansions", "state", "log"):
+            if key not in doc:
+                raise RulesError(f"saved game is missing {key!r}")
+        if not isinstance(doc["expansions"], list) or not all(
+            isinstance(e, str) for e in doc["expansions"]
+        ):
+            raise RulesError("saved game: 'expansions' must be a list of ids")
+        if rules is None:
+            rules = load_rules(expansions=doc["expansions"])
+        if not isinstance(doc["map"], str):
+            raise RulesError("saved game: 'map' must be a map name")
+        players = doc["players"]
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+            raise RulesError("saved game: 'players' must be a whole number from 2 to 8")
+        if doc["chance"] not in ("seeded", "explicit"):
+            raise RulesError("saved game: 'chance' must be 'seeded' or 'explicit'")
+        seed = doc["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError("saved game: 'seed' must be an integer")
+        if not isinstance(doc["options"], dict):
+            raise RulesError("saved game: 'options' must be an object")
+        engine = Engine(
+            rules, load_map(doc["map"]), players, _options(doc["options"]),
+            doc["chance"] == "explicit",
+        )
+        state = state_from_dict(engine, doc["state"])
+        if not isinstance(doc["log"], list):
+            raise RulesError("saved game: 'log' must be a list")
+        log = [event_from_dict(e) for e in doc["log"]]
+        return cls(engine, state, seed, log)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.map_name} players={self.players} round={self.round} "
+            f"active={self.active_player} phase={self.phase.value}>"
+        )
+
+
+def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    merged = dict(CORE_OPTIONS)
+    for name, value in (options or {}).items():
+        if name not in CORE_OPTIONS:
+            known = ", ".join(sorted(CORE_OPTIONS))
+            raise RulesError(f"unknown game option {name!r} (known options: {known})")
+        if type(value) is not type(CORE_OPTIONS[name]):
+            raise RulesError(
+                f"option {name!r} takes a {type(CORE_OPTIONS[name]).__name__}, not {value!r}"
+            )
+        merged[name] = value
+    return merged
+
+
+def _combos(rules: Rules, combos: Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
+    fixed: list[tuple[str, str]] = []
+    for item in combos or ():
+        if not isinstance(item, tuple | list) or len(item) != 2:
+            raise RulesError(f"a combo is a (race id, power id) pair, not {item!r}")
+        race, power = item
+        if race not in rules.races:
+            raise RulesError(f"unknown race {race!r} in combos (known: {', '.join(sorted(rules.races))})")
+        if power not in rules.powers:
+            raise RulesError(
+                f"unknown power {power!r} in combos (known: {', '.join(sorted(rules.powers))})"
+            )
+        fixed.append((race, power))
+    for kind, ids in (("race", [r for r, _ in fixed]), ("power", [p for _, p in fixed])):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise RulesError(f"combos name the {kind} {dupes[0]!r} twice")
+    return fixed

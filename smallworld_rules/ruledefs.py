@@ -1,0 +1,88 @@
+"""Compiled rule definitions: what the engine consults, built once per rule file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from smallworld_rules.hooks import EvalContext, IntFn
+
+
+@attrs.frozen
+class CompiledModifier:
+    """One modifier of a rule file, compiled.
+
+    Attributes:
+        hook: the hook it folds into.
+        op: ``add``, ``sub`` or ``set``.
+        status: when it applies: ``active``, ``declined`` or ``always``.
+        value: the amount, as a function of the context.
+        condition: whether it applies, as a function of the context.
+        label: the display name of its rule file.
+        path, line: where it was written.
+    """
+
+    hook: str
+    op: str
+    status: str
+    value: IntFn
+    condition: Callable[[EvalContext], bool]
+    label: str
+    path: str
+    line: int
+
+    def applies_to(self, declined: bool) -> bool:
+        """Whether the modifier works for a race in that state."""
+        return self.status == "always" or (self.status == "declined") == declined
+
+
+@attrs.frozen
+class PieceDef:
+    """A kind of piece (marker) declared by a rule file."""
+
+    name: str
+    supply: int
+    defence: int
+    immune: bool
+    survives_decline: bool
+    one_per_region: bool
+    holder: str  #: id of the race or power that declares it
+    path: str
+    line: int
+
+
+@attrs.frozen
+class RuleDef:
+    """A race, power or expansion, compiled from its rule file.
+
+    Attributes:
+        kind: ``"race"``, ``"power"`` or ``"expansion"``.
+        id: the file stem, e.g. ``"ratmen"``.
+        name: the display name, e.g. ``"Ratmen"``.
+        tokens: tokens the banner or badge gives.
+        box: physical tokens of a race (0 for powers).
+        text: the printed rules text.
+        aliases: other names for look-ups.
+        flags: the core switches it raises.
+        pieces: the pieces it declares.
+        modifiers: hook name -> its compiled modifiers.
+        works_in_decline: a power that still acts in decline keeps its badge then.
+        path: the rule file.
+        ast: the parsed file (for docs and explanations).
+    """
+
+    kind: str
+    id: str
+    name: str
+    tokens: int
+    box: int
+    text: str
+    aliases: tuple[str, ...]
+    flags: frozenset[str]
+    pieces: tuple[PieceDef, ...]
+    modifiers: Mapping[str, tuple[CompiledModifier, ...]]
+    works_in_decline: bool
+    path: str
+    ast: Any = attrs.field(repr=False, eq=False)

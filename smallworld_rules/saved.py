@@ -1,0 +1,222 @@
+"""Reading a saved state back, refusing anything corrupt with a message that says what is wrong.
+
+A saved game is never half-loaded: every field is checked for type and range, the ids against
+the rules, and the whole position against the invariants of the game, before a
+:class:`~smallworld_rules.state.State` is handed out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from smallworld_rules.errors import RulesError
+from smallworld_rules.state import LOST_TRIBE, Phase, PlayerState, RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine import Engine
+
+FORMAT = "smallworld_rules/game"
+VERSION = 1
+T = TypeVar("T")
+
+
+def _bad(where: str, what: str) -> RulesError:
+    return RulesError(f"corrupt saved game: {where} {what}")
+
+
+def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(where, f"must be an integer, not {value!r}")
+    if value < low or (high is not None and value > high):
+        top = "" if high is None else f" to {high}"
+        raise _bad(where, f"must be from {low}{top}, not {value}")
+    return value
+
+
+def _list(value: Any, where: str, item: Callable[[Any, str], T], length: int | None = None) -> list[T]:
+    if not isinstance(value, list):
+        raise _bad(where, "must be a list")
+    if length is not None and len(value) != length:
+        raise _bad(where, f"must have {length} entries, not {len(value)}")
+    return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(where, f"must be true or false, not {value!r}")
+    return value
+
+
+def _dict(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _bad(where, "must be an object")
+    return value
+
+
+def state_from_dict(engine: Engine, data: Any) -> State:
+    """Rebuild and validate a state saved by :func:`~smallworld_rules.state.state_to_dict`.
+
+    Raises:
+        RulesError: naming the first field that is wrong.
+    """
+    rules = engine.rules
+    n = engine.n
+    players = engine.players
+    d = _dict(data, "state")
+    expected = {
+        "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
+        "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
+        "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
+        "withdrawals", "rng", "winners",
+    }
+    missing, extra = expected - set(d), set(d) - expected
+    if missing:
+        raise _bad("state", f"is missing {sorted(missing)}")
+    if extra:
+        raise _bad("state", f"has unknown fields {sorted(extra)}")
+
+    def race_id(value: Any, where: str) -> str:
+        if value not in rules.races:
+            raise _bad(where, f"names an unknown race {value!r}")
+        return str(value)
+
+    def power_id(value: Any, where: str) -> str:
+        if value not in rules.powers:
+            raise _bad(where, f"names an unknown power {value!r}")
+        return str(value)
+
+    def occupant(value: Any, where: str) -> str | None:
+        return None if value is None or value == LOST_TRIBE else race_id(value, where)
+
+    s = State.__new__(State)
+    s.region_race = _list(d["region_race"], "region_race", occupant, n)
+    for r, v in enumerate(d["region_race"]):
+        if v == LOST_TRIBE:
+            s.region_race[r] = LOST_TRIBE
+    s.region_tokens = _list(d["region_tokens"], "region_tokens", _int, n)
+    s.pieces = {}
+    for key, pieces in _dict(d["pieces"], "pieces").items():
+        if not key.isdigit() or int(key) >= n:
+            raise _bad("pieces", f"names a region {key!r} that does not exist")
+        counts = _dict(pieces, f"pieces[{key}]")
+        for name, count in counts.items():
+            if name not in rules.pieces:
+                raise _bad(f"pieces[{key}]", f"names an unknown piece {name!r}")
+            _int(count, f"pieces[{key}][{name}]", 1)
+        s.pieces[int(key)] = dict(counts)
+    s.box = {race_id(k, "box"): _int(v, f"box[{k}]") for k, v in _dict(d["box"], "box").items()}
+    if set(s.box) != set(rules.races):
+        raise _bad("box", "must list every race exactly once")
+    supply = _dict(d["piece_supply"], "piece_supply")
+    if set(supply) != set(rules.pieces):
+        raise _bad("piece_supply", "must list every piece exactly once")
+    s.piece_supply = {k: _int(v, f"piece_supply[{k}]") for k, v in supply.items()}
+    s.races = {}
+    for key, raw in _dict(d["races"], "races").items():
+        race_id(key, "races")
+        rd = _dict(raw, f"races[{key}]")
+        if set(rd) != set(RaceState.__slots__) or rd["race"] != key:
+            raise _bad(f"races[{key}]", f"must have the fields {sorted(RaceState.__slots__)}")
+        power = None if rd["power"] is None else power_id(rd["power"], f"races[{key}].power")
+        s.races[key] = RaceState(
+            key,
+            power,
+            _int(rd["owner"], f"races[{key}].owner", 0, players - 1),
+            _bool(rd["declined"], f"races[{key}].declined"),
+            _int(rd["hand"], f"races[{key}].hand"),
+            _int(rd["turns"], f"races[{key}].turns"),
+        )
+
+    def player(value: Any, where: str) -> PlayerState:
+        pd = _dict(value, where)
+        if set(pd) != {"coins", "active", "declined"}:
+            raise _bad(where, "must have the fields active, coins, declined")
+        active = None if pd["active"] is None else race_id(pd["active"], f"{where}.active")
+        return PlayerState(
+            _int(pd["coins"], f"{where}.coins"),
+            active,
+            _list(pd["declined"], f"{where}.declined", race_id),
+        )
+
+    s.players = _list(d["players"], "players", player, players)
+
+    def combo(value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list) or len(value) != 3:
+            raise _bad(where, "must be [race, power, coins]")
+        return [race_id(value[0], where), power_id(value[1], where), _int(value[2], where)]
+
+    s.market = _list(d["market"], "market", combo)
+    s.race_stack = _list(d["race_stack"], "race_stack", race_id)
+    s.power_stack = _list(d["power_stack"], "power_stack", power_id)
+    s.power_discard = _list(d["power_discard"], "power_discard", power_id)
+    s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
+    s.active = _int(d["active"], "active", 0, players - 1)
+    try:
+        s.phase = Phase(d["phase"])
+    except ValueError:
+        raise _bad("phase", f"{d['phase']!r} is not a phase") from None
+    s.conquered = _list(d["conquered"], "conquered", lambda v, w: _int(v, w, 0, n - 1))
+    s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
+    s.acted = _bool(d["acted"], "acted")
+    s.picked = _bool(d["picked"], "picked")
+
+    def readied(value: Any, where: str) -> list[int]:
+        if not isinstance(value, list) or len(value) != 2:
+            raise _bad(where, "must be [region, tokens]")
+        return [_int(value[0], where, 0, n - 1), _int(value[1], where, 1)]
+
+    s.readied = _list(d["readied"], "readied", readied)
+    s.die_target = _int(d["die_target"], "die_target", -1, n - 1)
+    s.withdrawals = _list(d["withdrawals"], "withdrawals", race_id)
+    s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
+    s.winners = _list(d["winners"], "winners", lambda v, w: _int(v, w, 0, players - 1))
+    _check_consistency(engine, s)
+    return s
+
+
+def _check_consistency(engine: Engine, s: State) -> None:
+    """The cross-field rules: every banner and badge in exactly one place, owners agree."""
+    rules = engine.rules
+    in_play = list(s.races)
+    banners = [m[0] for m in s.market] + s.race_stack + in_play
+    if sorted(banners) != sorted(rules.races):
+        raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
+    badges = (
+        [m[1] for m in s.market]
+        + s.power_stack
+        + s.power_discard
+        + [rs.power for rs in s.races.values() if rs.power is not None]
+    )
+    if sorted(badges) != sorted(rules.powers):
+        raise _bad("state", "must hold every power badge exactly once")
+    for p, ps in enumerate(s.players):
+        if ps.active is not None and (
+            s.races[ps.active].owner != p if ps.active in s.races else True
+        ):
+            raise _bad(f"players[{p}].active", "is not a race this player holds")
+        for race in ps.declined:
+            rs = s.races.get(race)
+            if rs is None or rs.owner != p or not rs.declined:
+                raise _bad(f"players[{p}].declined", f"lists {race!r}, not a race it holds in decline")
+    for race, rs in s.races.items():
+        ps = s.players[rs.owner]
+        if (ps.active == race) == rs.declined or (race in ps.declined) != rs.declined:
+            raise _bad(f"races[{race}]", "disagrees with its owner's active/declined races")
+    for race in s.withdrawals:
+        if race not in s.races:
+            raise _bad("withdrawals", f"lists {race!r}, which is not in play")
+    if s.phase is Phase.WITHDRAWAL and not s.withdrawals:
+        raise _bad("phase", "is withdrawal but nobody withdraws")
+    if s.phase is Phase.DIE_ROLL and s.die_target < 0:
+        raise _bad("phase", "is die_roll without a target region")
+    if s.phase in (Phase.CONQUEST, Phase.REDEPLOY, Phase.DIE_ROLL) and (
+        s.players[s.active].active is None
+    ):
+        raise _bad("phase", f"is {s.phase.value} but the active player has no active race")
+    if s.phase is Phase.OVER and not s.winners:
+        raise _bad("winners", "must be set once the game is over")
+    try:
+        engine.check_invariants(s)
+    except RulesError as exc:
+        raise _bad("position", f"breaks a rule: {exc}") from None

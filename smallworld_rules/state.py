@@ -1,0 +1,175 @@
+"""The mutable state of one game, kept flat so that copying it (undo, clone) is cheap.
+
+Only :mod:`smallworld_rules.engine` changes a :class:`State`; the :class:`~smallworld_rules.Game`
+façade keeps earlier copies for ``undo``. Every field is plain data, so :func:`state_to_dict`
+and :func:`state_from_dict` round-trip it exactly.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+#: The occupant id of Lost Tribe tokens (not a valid rule-file id, so it cannot collide).
+LOST_TRIBE = "#lost_tribe"
+
+
+class Phase(StrEnum):
+    """Where the game stands (``game.phase``)."""
+
+    PICK = "pick"  #: the active player must pick a combo
+    CONQUEST = "conquest"  #: decline, abandon, conquer, or start redeploying
+    DIE_ROLL = "die_roll"  #: the reinforcement die is a pending chance node
+    REDEPLOY = "redeploy"  #: the active player places the tokens in hand
+    WITHDRAWAL = "withdrawal"  #: a defender places its surviving tokens
+    OVER = "over"  #: the game has ended
+
+
+class RaceState:
+    """A race banner in play: held by a player, active or in decline."""
+
+    __slots__ = ("declined", "hand", "owner", "power", "race", "turns")
+
+    def __init__(
+        self, race: str, power: str | None, owner: int, declined: bool, hand: int, turns: int
+    ) -> None:
+        self.race = race
+        self.power = power  #: the badge still attached (``None`` once discarded)
+        self.owner = owner
+        self.declined = declined
+        self.hand = hand  #: tokens off the map, waiting to be placed
+        self.turns = turns  #: turns its owner has finished with it active
+
+    def copy(self) -> RaceState:
+        return RaceState(self.race, self.power, self.owner, self.declined, self.hand, self.turns)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {s: getattr(self, s) for s in self.__slots__}
+
+
+class PlayerState:
+    """A player's coins and races."""
+
+    __slots__ = ("active", "coins", "declined")
+
+    def __init__(self, coins: int, active: str | None, declined: list[str]) -> None:
+        self.coins = coins
+        self.active = active
+        self.declined = declined
+
+    def copy(self) -> PlayerState:
+        return PlayerState(self.coins, self.active, list(self.declined))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"coins": self.coins, "active": self.active, "declined": list(self.declined)}
+
+
+class State:
+    """Everything that changes during a game."""
+
+    __slots__ = (
+        "acted",
+        "active",
+        "box",
+        "conquered",
+        "conquered_nonempty",
+        "die_target",
+        "market",
+        "phase",
+        "picked",
+        "piece_supply",
+        "pieces",
+        "players",
+        "power_discard",
+        "power_stack",
+        "race_stack",
+        "races",
+        "readied",
+        "region_race",
+        "region_tokens",
+        "rng",
+        "round",
+        "winners",
+        "withdrawals",
+    )
+
+    region_race: list[str | None]  #: occupant race id, LOST_TRIBE, or None
+    region_tokens: list[int]
+    pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
+    box: dict[str, int]  #: race id -> tokens in the storage tray
+    piece_supply: dict[str, int]  #: piece name -> pieces off the map
+    races: dict[str, RaceState]  #: race banners in play
+    players: list[PlayerState]
+    market: list[list[Any]]  #: visible combos: [race, power, coins on it]
+    race_stack: list[str]
+    power_stack: list[str]
+    power_discard: list[str]
+    round: int
+    active: int  #: the player whose turn it is
+    phase: Phase
+    conquered: list[int]  #: regions conquered this turn, in order
+    conquered_nonempty: int  #: bitmask of those that were non-empty when conquered
+    acted: bool  #: the active player abandoned or conquered this turn
+    picked: bool  #: the active player picked a combo this turn
+    readied: list[list[int]]  #: [region, tokens] taken into hand at the start of the turn
+    die_target: int  #: the region of a pending die roll, or -1
+    withdrawals: list[str]  #: races whose owners still place surviving tokens, in order
+    rng: int
+    winners: list[int]
+
+    def copy(self) -> State:
+        """An independent copy (nothing mutable is shared)."""
+        new = State.__new__(State)
+        new.region_race = list(self.region_race)
+        new.region_tokens = list(self.region_tokens)
+        new.pieces = {r: dict(p) for r, p in self.pieces.items()}
+        new.box = dict(self.box)
+        new.piece_supply = dict(self.piece_supply)
+        new.races = {k: v.copy() for k, v in self.races.items()}
+        new.players = [p.copy() for p in self.players]
+        new.market = [list(m) for m in self.market]
+        new.race_stack = list(self.race_stack)
+        new.power_stack = list(self.power_stack)
+        new.power_discard = list(self.power_discard)
+        new.round = self.round
+        new.active = self.active
+        new.phase = self.phase
+        new.conquered = list(self.conquered)
+        new.conquered_nonempty = self.conquered_nonempty
+        new.acted = self.acted
+        new.picked = self.picked
+        new.readied = [list(x) for x in self.readied]
+        new.die_target = self.die_target
+        new.withdrawals = list(self.withdrawals)
+        new.rng = self.rng
+        new.winners = list(self.winners)
+        return new
+
+
+def state_to_dict(s: State) -> dict[str, Any]:
+    """Plain JSON-ready data of a state."""
+    return {
+        "region_race": list(s.region_race),
+        "region_tokens": list(s.region_tokens),
+        "pieces": {str(r): dict(sorted(p.items())) for r, p in sorted(s.pieces.items())},
+        "box": dict(sorted(s.box.items())),
+        "piece_supply": dict(sorted(s.piece_supply.items())),
+        "races": {k: v.to_dict() for k, v in sorted(s.races.items())},
+        "players": [p.to_dict() for p in s.players],
+        "market": [list(m) for m in s.market],
+        "race_stack": list(s.race_stack),
+        "power_stack": list(s.power_stack),
+        "power_discard": list(s.power_discard),
+        "round": s.round,
+        "active": s.active,
+        "phase": s.phase.value,
+        "conquered": list(s.conquered),
+        "conquered_nonempty": s.conquered_nonempty,
+        "acted": s.acted,
+        "picked": s.picked,
+        "readied": [list(x) for x in s.readied],
+        "die_target": s.die_target,
+        "withdrawals": list(s.withdrawals),
+        "rng": s.rng,
+        "winners": list(s.winners),
+    }

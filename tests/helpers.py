@@ -1,0 +1,51 @@
+"""Helpers for driving games in tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import smallworld_rules as sw
+
+
+def new_game(
+    rules: sw.Rules,
+    combos: Iterable[tuple[str, str]],
+    players: int = 2,
+    seed: int = 1,
+    **kwargs: Any,
+) -> sw.Game:
+    """A game with a fixed market (the rest drawn from the seeded shuffle)."""
+    return sw.Game.new(players=players, seed=seed, rules=rules, combos=list(combos), **kwargs)
+
+
+def deploy_all_and_end(game: sw.Game) -> None:
+    """Put everything in hand (and any surplus) on one own region, then end the turn."""
+    while sw.EndTurn() not in game.legal_actions():
+        deploys = [a for a in game.legal_actions() if isinstance(a, sw.Deploy)]
+        game.apply(max(deploys, key=lambda a: a.count))
+    game.apply(sw.EndTurn())
+
+
+def place_withdrawals(game: sw.Game) -> None:
+    """Defenders place all their survivors on their first region."""
+    while game.phase is sw.Phase.WITHDRAWAL:
+        deploys = [a for a in game.legal_actions() if isinstance(a, sw.Deploy)]
+        game.apply(max(deploys, key=lambda a: a.count))
+
+
+def saved_state(game: sw.Game) -> dict[str, Any]:
+    """The ``state`` part of the saved game (box, stacks …)."""
+    state: dict[str, Any] = json.loads(game.to_json())["state"]
+    return state
+
+
+def subset(rules: sw.Rules, races: Iterable[str], powers: Iterable[str]) -> sw.Rules:
+    """The same rules with only some races and powers (a small, predictable market)."""
+    return sw.Rules(
+        {r: rules.races[r] for r in races},
+        {p: rules.powers[p] for p in powers},
+        rules.expansions,
+        rules.pieces,
+    )
