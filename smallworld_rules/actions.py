@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import attrs
 
@@ -87,13 +87,38 @@ class EndTurn(_ActionBase):
     """End the turn once nothing is left to place."""
 
 
-Action = Union[
-    PickCombo, Decline, Abandon, Conquer, ConquerWithDie, Deploy, UseAbility, RollDie, EndTurn
-]
+Action = (
+    PickCombo | Decline | Abandon | Conquer | ConquerWithDie | Deploy | UseAbility | RollDie
+    | EndTurn
+)
 ACTION_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
-    for cls in (PickCombo, Decline, Abandon, Conquer, ConquerWithDie, Deploy, UseAbility, RollDie, EndTurn)
+    for cls in (
+        PickCombo, Decline, Abandon, Conquer, ConquerWithDie, Deploy, UseAbility, RollDie, EndTurn,
+    )
 }
+
+
+_INT_FIELDS = frozenset({"region", "index", "count", "face"})
+
+
+def action_problem(action: object) -> str | None:
+    """Why ``action`` is not a well-formed action (wrong class or field types), or ``None``."""
+    cls = ACTION_TYPES.get(type(action).__name__)
+    if cls is None or type(action) is not cls:
+        return f"not an action: {action!r}"
+    for f in attrs.fields(cls):  # type: ignore[arg-type]
+        value = getattr(action, f.name)
+        if f.name in _INT_FIELDS:
+            if not isinstance(value, int) or isinstance(value, bool):
+                return f"{cls.__name__}.{f.name} must be an integer, not {value!r}"
+        elif f.name == "name" and not isinstance(value, str):
+            return f"{cls.__name__}.name must be a string, not {value!r}"
+        elif f.name == "target" and (
+            isinstance(value, bool) or not isinstance(value, int | str | None)
+        ):
+            return f"{cls.__name__}.target must be a region, player, id or None, not {value!r}"
+    return None
 
 
 def action_from_dict(data: Any) -> Action:
@@ -109,14 +134,11 @@ def action_from_dict(data: Any) -> Action:
     names = {f.name for f in attrs.fields(cls)}
     if set(fields) - names:
         raise RulesError(f"{data['type']} has no field(s) {sorted(set(fields) - names)}")
-    for f in attrs.fields(cls):
-        value = fields.get(f.name)
-        if f.name in ("region", "index", "count", "face") and (
-            not isinstance(value, int) or isinstance(value, bool)
-        ):
-            raise RulesError(f"{data['type']}.{f.name} must be an integer, not {value!r}")
     try:
         action: Action = cls(**fields)
     except TypeError as exc:
         raise RulesError(f"bad action {data!r}: {exc}") from None
+    problem = action_problem(action)
+    if problem:
+        raise RulesError(problem)
     return action

@@ -7,6 +7,7 @@ turn by turn; ``smallworld check FILE...`` validates rule files.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,7 +22,10 @@ from smallworld_rules.rules import load_rules
 def _describe(game: Game, event: ev.Event) -> str | None:
     """One printed line for a log event (or ``None`` to stay quiet)."""
     races = game.rules.races
-    name = lambda race: races[race].name if race in races else "Lost Tribe"  # noqa: E731
+
+    def name(race: str) -> str:
+        return races[race].name if race in races else "Lost Tribe"
+
     if isinstance(event, ev.TurnStarted):
         return f"\n== Round {event.round}, player {event.player}"
     if isinstance(event, ev.ComboPicked):
@@ -39,7 +43,9 @@ def _describe(game: Game, event: ev.Event) -> str | None:
             line += f" (moves in {event.tokens})"
         if event.defender_race is not None:
             who = name(event.defender_race)
-            line += f" from {who}" + (f" of player {event.defender}" if event.defender is not None else "")
+            line += f" from {who}"
+            if event.defender is not None:
+                line += f" of player {event.defender}"
             line += f": {event.lost} lost"
             if event.returned:
                 line += f", {event.returned} withdrawn"
@@ -51,14 +57,19 @@ def _describe(game: Game, event: ev.Event) -> str | None:
             f"rolls {event.face}, {result}"
         )
     if isinstance(event, ev.Declined):
-        gone = f" ({', '.join(name(r) for r in event.removed)} leave the map)" if event.removed else ""
+        removed = ", ".join(name(r) for r in event.removed)
+        gone = f" ({removed} leave the map)" if removed else ""
         return f"  puts the {name(event.race)} into decline{gone}"
     if isinstance(event, ev.RaceRemoved):
         return f"  the {name(event.race)} of player {event.player} leave the map"
     if isinstance(event, ev.Scored):
         parts = ", ".join(f"{name(r)} {c}" for r, c, _ in event.details)
-        return f"  scores {event.coins} coins" + (f" ({parts})" if parts else "")
+        return f"  scores {_plural(event.coins, 'coin')}" + (f" ({parts})" if parts else "")
     return None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -91,7 +102,7 @@ def _play(args: argparse.Namespace) -> int:
         mark = "  winner" if p in game.winners else ""
         print(
             f"  {rank}. player {p}: {game.coins(p)} coins, "
-            f"{game.tokens_on_map(p)} tokens on the map{mark}"
+            f"{_plural(game.tokens_on_map(p), 'token')} on the map{mark}"
         )
     return 0
 
@@ -138,6 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesError as exc:
         print(f"smallworld: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `smallworld play | head`: the reader left; stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return code
 
 

@@ -9,7 +9,7 @@ implemented.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from smallworld_rules import rng
 from smallworld_rules.actions import (
@@ -22,6 +22,7 @@ from smallworld_rules.actions import (
     EndTurn,
     PickCombo,
     RollDie,
+    action_problem,
 )
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.events import (
@@ -53,6 +54,8 @@ MARKET_SIZE = 6
 #: How many tokens short a final die attempt may be (§1.9).
 DIE_REACH = 3
 BASE_COST = 2
+#: Lost Tribe tokens in the box (§1.1).
+LOST_TRIBE_TOKENS = 18
 
 #: Core options (judgement calls of REFERENCE.md §8 the core makes), with defaults.
 CORE_OPTIONS: dict[str, Any] = {
@@ -257,7 +260,8 @@ class Engine:
         for name, count in sorted(s.pieces.get(region, {}).items()):
             piece = self.rules.pieces[name]
             if piece.defence:
-                parts.append(Contribution(name, "add", piece.defence * count, piece.path, piece.line))
+                amount = piece.defence * count
+                parts.append(Contribution(name, "add", amount, piece.path, piece.line))
         if occupant is not None and occupant in s.races:
             parts += self._contributions(s, occupant, "defence", region)
         parts += self._contributions(s, race, "conquest_cost", region)
@@ -309,6 +313,15 @@ class Engine:
     def _surplus(self, s: State, race: str) -> int:
         return sum(s.region_tokens[r] - 1 for r in self.regions_of(s, race))
 
+    def _hold(self, s: State, rs: RaceState) -> int:
+        """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
+        all of them, or every token it has if it has fewer."""
+        wanted = sum(d.conquest_tokens for d in self.defs(s, rs.race))
+        if not wanted:
+            return 0
+        on_map = sum(s.region_tokens[r] for r in self.regions_of(s, rs.race))
+        return min(wanted, rs.hand + on_map)
+
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, s: State) -> list[Action]:
@@ -325,13 +338,16 @@ class Engine:
         if phase is Phase.WITHDRAWAL:
             race = s.withdrawals[0]
             return self._deploys(self.regions_of(s, race), s.races[race].hand)
-        race = s.players[s.active].active
-        assert race is not None
-        rs = s.races[race]
-        own = self.regions_of(s, race)
+        active = s.players[s.active].active
+        assert active is not None
+        rs = s.races[active]
+        own = self.regions_of(s, active)
+        hold = self._hold(s, rs)
         if phase is Phase.REDEPLOY:
-            acts = self._deploys(own, rs.hand)
-            if rs.hand == 0 or not own:
+            acts = self._deploys(own, rs.hand - hold)
+            if rs.hand < hold:
+                acts.extend(Abandon(r) for r in own)  # ruling 13: forced abandonment
+            if rs.hand == hold or not own:
                 acts.append(EndTurn())
             return acts
         acts = []
@@ -341,16 +357,28 @@ class Engine:
             acts.extend(Abandon(r) for r in own)
         if rs.hand >= 1:
             for r in range(self.n):
-                if self.target_problem(s, race, r) is None:
-                    cost = self.conquest_cost(s, race, r).value
+                if self.target_problem(s, active, r) is None:
+                    cost = self.conquest_cost(s, active, r).value
                     if cost <= rs.hand:
                         acts.append(Conquer(r))
                     elif cost - rs.hand <= DIE_REACH:
                         acts.append(ConquerWithDie(r))
-        acts.extend(self._deploys(own, rs.hand + self._surplus(s, race)))
-        if rs.hand == 0 or not own:
+        surplus = self._surplus(s, active)
+        acts.extend(self._deploys(own, rs.hand + surplus - hold))
+        if self._may_end_conquest(rs, hold, surplus, own):
             acts.append(EndTurn())
         return acts
+
+    @staticmethod
+    def _may_end_conquest(rs: RaceState, hold: int, surplus: int, own: list[int]) -> bool:
+        """Whether EndTurn may end the conquests now.
+
+        Ending without redeploying leaves the surplus where it is. A race that must hold
+        conquest-only tokens back but lacks them in hand (and cannot place any token) takes
+        the surplus back first; if that is still too few, it stays in redeployment, where it
+        must abandon regions (ruling 13).
+        """
+        return not own or rs.hand == hold or rs.hand < hold >= rs.hand + surplus
 
     @staticmethod
     def _deploys(regions: list[int], available: int) -> list[Action]:
@@ -374,6 +402,9 @@ class Engine:
         Every check comes before the first change, except where noted; the caller restores
         its copy of the state if anything raises.
         """
+        problem = action_problem(action)
+        if problem:
+            raise IllegalAction(problem)
         if s.phase is Phase.OVER:
             raise IllegalAction("the game is over", action)
         handler = self._handlers.get(type(action))
@@ -411,7 +442,8 @@ class Engine:
             s.market[j][2] += 1
         race, power, collected = s.market.pop(i)
         player.coins += collected - i
-        wanted = self.rules.races[race].tokens + self.rules.powers[power].tokens
+        defs = (self.rules.races[race], self.rules.powers[power])
+        wanted = sum(d.tokens + d.conquest_tokens for d in defs)
         tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
         s.box[race] -= tokens
         s.races[race] = RaceState(race, power, s.active, False, tokens, 0)
@@ -422,12 +454,19 @@ class Engine:
         log(ComboPicked(s.active, race, power, i, i, collected, tokens))
 
     def _abandon(self, s: State, action: Abandon, log: Log) -> None:
-        self._need_phase(s, action, Phase.CONQUEST)
+        self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY)
         rs = self._active_race(s, action)
         r = action.region
         if not 0 <= r < self.n or s.region_race[r] != rs.race:
             raise IllegalAction(f"region {r} is not held by your active race", action)
-        if not self._may_abandon(s):
+        if s.phase is Phase.REDEPLOY:
+            if rs.hand >= self._hold(s, rs):
+                raise IllegalAction(
+                    "in redeployment a region is abandoned only to free tokens that must be "
+                    "held back (ruling 13)",
+                    action,
+                )
+        elif not self._may_abandon(s):
             raise IllegalAction("regions are abandoned before the first conquest (§1.6)", action)
         tokens = s.region_tokens[r]
         rs.hand += tokens
@@ -548,7 +587,7 @@ class Engine:
             available = rs.hand
         else:
             rs = self._active_race(s, action)
-            available = rs.hand
+            available = rs.hand - self._hold(s, rs)
             if s.phase is Phase.CONQUEST:
                 available += self._surplus(s, rs.race)
         r, n = action.region, action.count
@@ -557,6 +596,8 @@ class Engine:
                 f"region {r} is not held by your {self.rules.races[rs.race].name}", action
             )
         if not 1 <= n <= available:
+            if available < 1:
+                raise IllegalAction("you have no token to place", action)
             raise IllegalAction(f"you can place 1 to {available} tokens, not {n}", action)
         if s.phase is Phase.CONQUEST:
             self._enter_redeploy(s, rs)
@@ -574,10 +615,32 @@ class Engine:
                 raise IllegalAction("pick a combo first", action)
         else:
             rs = self._active_race(s, action)
-            if rs.hand and self.regions_of(s, rs.race):
+            own = self.regions_of(s, rs.race)
+            hold = self._hold(s, rs)
+            if s.phase is Phase.CONQUEST:
+                surplus = self._surplus(s, rs.race)
+                if not self._may_end_conquest(rs, hold, surplus, own):
+                    raise IllegalAction(
+                        f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
+                        action,
+                    )
+                if own and rs.hand < hold:
+                    self._enter_redeploy(s, rs)  # take the held-back tokens from the map
+                    if rs.hand < hold:
+                        return  # ruling 13: regions must now be abandoned to free tokens
+            if own and rs.hand != hold:
+                if rs.hand < hold:
+                    raise IllegalAction(
+                        f"{hold} conquest-only tokens must leave the map: abandon regions to "
+                        "free them (ruling 13)",
+                        action,
+                    )
                 raise IllegalAction(
-                    f"place the {rs.hand} token(s) in your hand before ending the turn", action
+                    f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
+                    action,
                 )
+            rs.hand -= hold
+            rs.held += hold
         self._start_withdrawals(s, log)
 
     def _decline(self, s: State, action: Decline, log: Log) -> None:
@@ -608,8 +671,8 @@ class Engine:
                 s.box[rs.race] += s.region_tokens[r] - 1
                 s.region_tokens[r] = 1
             self._remove_pieces(s, r, keep_survivors=True)
-        s.box[rs.race] += rs.hand
-        rs.hand = 0
+        s.box[rs.race] += rs.hand + rs.held
+        rs.hand = rs.held = 0
         rs.declined = True
         if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
             s.power_discard.append(rs.power)  # §1.12.2: the badge is discarded
@@ -621,7 +684,7 @@ class Engine:
             self._retire(s, rs.race, log)  # ruling 12: a wiped-out race leaves at once
         self._score_and_advance(s, log)
 
-    _handlers: dict[type[Any], Callable[[Engine, State, Any, Log], None]] = {
+    _handlers: ClassVar[dict[type[Any], Callable[[Engine, State, Any, Log], None]]] = {
         PickCombo: _pick,
         Abandon: _abandon,
         Conquer: _conquer,
@@ -686,6 +749,8 @@ class Engine:
         else:
             # §1.6 ready troops: every token but one per region goes back into hand.
             rs = s.races[player.active]
+            rs.hand += rs.held  # conquest-only tokens come back for the new turn
+            rs.held = 0
             for r in self.regions_of(s, rs.race):
                 extra = s.region_tokens[r] - 1
                 if extra:
@@ -743,7 +808,7 @@ class Engine:
         for r in self.regions_of(s, race):
             s.box[race] += s.region_tokens[r]
             self._empty_region(s, r)
-        s.box[race] += rs.hand
+        s.box[race] += rs.hand + rs.held
         player = s.players[rs.owner]
         if player.active == race:
             player.active = None
@@ -769,10 +834,12 @@ class Engine:
                 raise RulesError(f"region {r}: race {race!r} is not in play")
         for race, rd in self.rules.races.items():
             on_map = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == race)
-            hand = s.races[race].hand if race in s.races else 0
-            if s.box[race] < 0 or hand < 0 or s.box[race] + hand + on_map != rd.box:
+            rs = s.races.get(race)
+            hand, held = (rs.hand, rs.held) if rs else (0, 0)
+            if min(s.box[race], hand, held) < 0 or s.box[race] + hand + held + on_map != rd.box:
                 raise RulesError(
-                    f"{race}: box {s.box[race]} + hand {hand} + map {on_map} != supply {rd.box}"
+                    f"{race}: box {s.box[race]} + hand {hand} + held {held} + map {on_map} "
+                    f"!= supply {rd.box}"
                 )
         for name, piece in self.rules.pieces.items():
             placed = sum(p.get(name, 0) for p in s.pieces.values())
@@ -803,6 +870,10 @@ class Engine:
                 return race
             if not declined and ps.active is not None:
                 raise RulesError(f"player {player} already has an active race ({ps.active})")
+            if declined and any(
+                not self.has_flag(s, old, "exempt_from_decline_limit") for old in ps.declined
+            ):
+                raise RulesError(f"player {player} already has a race in decline (§1.12)")
             for i, (market_race, power, _) in enumerate(s.market):
                 if market_race == race:
                     del s.market[i]

@@ -20,12 +20,12 @@ from typing import Any, Final
 
 import attrs
 
-from smallworld_rules.actions import Action, ACTION_TYPES, Deploy, RollDie
-from smallworld_rules.engine import CORE_OPTIONS, DIE_FACES, Engine
+from smallworld_rules.actions import Action, Deploy, RollDie
+from smallworld_rules.engine import CORE_OPTIONS, DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.events import Event, PositionEdited, TurnStarted, event_from_dict
 from smallworld_rules.hooks import Breakdown
-from smallworld_rules.maps import GameMap, load_map, map_for_players
+from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map, map_for_players
 from smallworld_rules.rules import Rules, load_rules
 from smallworld_rules.saved import FORMAT, VERSION, state_from_dict
 from smallworld_rules.state import LOST_TRIBE, Phase, State, state_to_dict
@@ -62,17 +62,19 @@ class RegionView:
 class LegalActions:
     """The legal actions of a position: iterable, sized, and answering ``in``.
 
-    Iteration lists ``Deploy`` with one token or all tokens per region, to keep the set small;
-    ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
+    It belongs to the position it was asked of (later moves do not change it) and is computed
+    on first use. Iteration lists ``Deploy`` with one token or all tokens per region, to keep
+    the set small; ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
     """
 
-    def __init__(self, game: Game) -> None:
-        self._game = game
+    def __init__(self, engine: Engine, state: State) -> None:
+        self._engine = engine
+        self._state = state  # states are never changed in place, so this is a snapshot
         self._list: list[Action] | None = None
 
     def _actions(self) -> list[Action]:
         if self._list is None:
-            self._list = self._game._engine.legal_actions(self._game._state)
+            self._list = self._engine.legal_actions(self._state)
         return self._list
 
     def __iter__(self) -> Iterator[Action]:
@@ -84,7 +86,7 @@ class LegalActions:
     def __contains__(self, action: object) -> bool:
         if action in self._actions():
             return True
-        return isinstance(action, Deploy) and self._game.is_legal(action)
+        return isinstance(action, Deploy) and _accepts(self._engine, self._state, action)
 
     def __getitem__(self, index: int) -> Action:
         return self._actions()[index]
@@ -117,7 +119,7 @@ class Game:
         seed: int = 0,
         rules: Rules | None = None,
         combos: Iterable[tuple[str, str]] | None = None,
-        map: str | None = None,  # noqa: A002 - the public name of DESIGN.md §6
+        map: str | None = None,
         chance: str = "seeded",
         options: Mapping[str, Any] | None = None,
     ) -> Game:
@@ -160,15 +162,11 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """Every legal action for whoever must act now (see :class:`LegalActions`)."""
-        return LegalActions(self)
+        return LegalActions(self._engine, self._state)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` would be accepted by :meth:`apply` now."""
-        try:
-            self._engine.apply(self._state.copy(), action, lambda e: None)
-        except IllegalAction:
-            return False
-        return True
+        return _accepts(self._engine, self._state, action)
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for whoever must act now.
@@ -176,10 +174,6 @@ class Game:
         Raises:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
-        if type(action).__name__ not in ACTION_TYPES or not isinstance(
-            action, ACTION_TYPES[type(action).__name__]
-        ):
-            raise IllegalAction(f"not an action: {action!r}")
         new = self._state.copy()
         events: list[Event] = []
         self._engine.apply(new, action, events.append)  # raises before self changes
@@ -413,10 +407,23 @@ class Game:
 
         def change(s: State) -> None:
             engine.clear_region(s, r)
+            water = (engine.map.water_mask >> r) & 1
             if player is None:
+                if water:
+                    raise RulesError(f"region {r} is water: no Lost Tribe lives there")
+                others = sum(
+                    s.region_tokens[x] for x in range(engine.n) if s.region_race[x] == LOST_TRIBE
+                )
+                if others + tokens > LOST_TRIBE_TOKENS:
+                    raise RulesError(
+                        f"the box has {LOST_TRIBE_TOKENS} Lost Tribe tokens and "
+                        f"{others} are on the map"
+                    )
                 s.region_race[r], s.region_tokens[r] = LOST_TRIBE, tokens
             else:
                 occupant = engine.race_for_put(s, player, declined, race)
+                if water and not engine.has_flag(s, occupant, "enter_water"):
+                    raise RulesError(f"region {r} is water and {occupant} may not enter water")
                 if s.box[occupant] < tokens:
                     raise RulesError(
                         f"only {s.box[occupant]} {occupant} tokens are left in the box"
@@ -453,6 +460,8 @@ class Game:
             "format": FORMAT,
             "version": VERSION,
             "map": engine.map.name,
+            # A board that is not official travels with the game, so it can be restored.
+            "map_data": None if engine.map.name in MAP_NAMES else engine.map.to_dict(),
             "players": engine.players,
             "seed": self._seed,
             "chance": "explicit" if engine.explicit_chance else "seeded",
@@ -494,6 +503,8 @@ class Game:
             rules = load_rules(expansions=doc["expansions"])
         if not isinstance(doc["map"], str):
             raise RulesError("saved game: 'map' must be a map name")
+        map_data = doc.get("map_data")
+        game_map = load_map(doc["map"]) if map_data is None else build_map(map_data, doc["map"])
         players = doc["players"]
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
             raise RulesError("saved game: 'players' must be a whole number from 2 to 8")
@@ -505,7 +516,7 @@ class Game:
         if not isinstance(doc["options"], dict):
             raise RulesError("saved game: 'options' must be an object")
         engine = Engine(
-            rules, load_map(doc["map"]), players, _options(doc["options"]),
+            rules, game_map, players, _options(doc["options"]),
             doc["chance"] == "explicit",
         )
         state = state_from_dict(engine, doc["state"])
@@ -519,6 +530,14 @@ class Game:
             f"<Game {self.map_name} players={self.players} round={self.round} "
             f"active={self.active_player} phase={self.phase.value}>"
         )
+
+
+def _accepts(engine: Engine, state: State, action: Action) -> bool:
+    try:
+        engine.apply(state.copy(), action, lambda e: None)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -542,7 +561,8 @@ def _combos(rules: Rules, combos: Iterable[tuple[str, str]] | None) -> list[tupl
             raise RulesError(f"a combo is a (race id, power id) pair, not {item!r}")
         race, power = item
         if race not in rules.races:
-            raise RulesError(f"unknown race {race!r} in combos (known: {', '.join(sorted(rules.races))})")
+            known = ", ".join(sorted(rules.races))
+            raise RulesError(f"unknown race {race!r} in combos (known: {known})")
         if power not in rules.powers:
             raise RulesError(
                 f"unknown power {power!r} in combos (known: {', '.join(sorted(rules.powers))})"

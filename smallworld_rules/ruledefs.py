@@ -63,6 +63,8 @@ class RuleDef:
         name: the display name, e.g. ``"Ratmen"``.
         tokens: tokens the banner or badge gives.
         box: physical tokens of a race (0 for powers).
+        conquest_tokens: extra tokens usable only to conquer: taken with the combo and held
+            off the map after each redeployment until the next turn.
         text: the printed rules text.
         aliases: other names for look-ups.
         flags: the core switches it raises.
@@ -78,6 +80,7 @@ class RuleDef:
     name: str
     tokens: int
     box: int
+    conquest_tokens: int
     text: str
     aliases: tuple[str, ...]
     flags: frozenset[str]

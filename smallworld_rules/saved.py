@@ -34,7 +34,9 @@ def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
     return value
 
 
-def _list(value: Any, where: str, item: Callable[[Any, str], T], length: int | None = None) -> list[T]:
+def _list(
+    value: Any, where: str, item: Callable[[Any, str], T], length: int | None = None
+) -> list[T]:
     if not isinstance(value, list):
         raise _bad(where, "must be a list")
     if length is not None and len(value) != length:
@@ -126,6 +128,7 @@ def state_from_dict(engine: Engine, data: Any) -> State:
             _bool(rd["declined"], f"races[{key}].declined"),
             _int(rd["hand"], f"races[{key}].hand"),
             _int(rd["turns"], f"races[{key}].turns"),
+            _int(rd["held"], f"races[{key}].held"),
         )
 
     def player(value: Any, where: str) -> PlayerState:
@@ -198,7 +201,9 @@ def _check_consistency(engine: Engine, s: State) -> None:
         for race in ps.declined:
             rs = s.races.get(race)
             if rs is None or rs.owner != p or not rs.declined:
-                raise _bad(f"players[{p}].declined", f"lists {race!r}, not a race it holds in decline")
+                raise _bad(
+                    f"players[{p}].declined", f"lists {race!r}, not a race it holds in decline"
+                )
     for race, rs in s.races.items():
         ps = s.players[rs.owner]
         if (ps.active == race) == rs.declined or (race in ps.declined) != rs.declined:

@@ -28,10 +28,17 @@ class Phase(StrEnum):
 class RaceState:
     """A race banner in play: held by a player, active or in decline."""
 
-    __slots__ = ("declined", "hand", "owner", "power", "race", "turns")
+    __slots__ = ("declined", "hand", "held", "owner", "power", "race", "turns")
 
     def __init__(
-        self, race: str, power: str | None, owner: int, declined: bool, hand: int, turns: int
+        self,
+        race: str,
+        power: str | None,
+        owner: int,
+        declined: bool,
+        hand: int,
+        turns: int,
+        held: int = 0,
     ) -> None:
         self.race = race
         self.power = power  #: the badge still attached (``None`` once discarded)
@@ -39,9 +46,12 @@ class RaceState:
         self.declined = declined
         self.hand = hand  #: tokens off the map, waiting to be placed
         self.turns = turns  #: turns its owner has finished with it active
+        self.held = held  #: conquest-only tokens held off the map until the next turn
 
     def copy(self) -> RaceState:
-        return RaceState(self.race, self.power, self.owner, self.declined, self.hand, self.turns)
+        return RaceState(
+            self.race, self.power, self.owner, self.declined, self.hand, self.turns, self.held
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {s: getattr(self, s) for s in self.__slots__}

@@ -7,8 +7,6 @@ Nothing walks these nodes while a game is played.
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 
@@ -63,7 +61,7 @@ class BinOp:
     pos: Pos = attrs.field(eq=False)
 
 
-Expr = Union[Number, Count, BinOp]
+Expr = Number | Count | BinOp
 
 # --------------------------------------------------------------------------- predicates
 
@@ -139,7 +137,7 @@ class Or:
     pos: Pos = attrs.field(eq=False)
 
 
-Pred = Union[Terrain, Feature, HasPiece, Property, AdjacentTo, Not, And, Or]
+Pred = Terrain | Feature | HasPiece | Property | AdjacentTo | Not | And | Or
 
 # --------------------------------------------------------------------------- statements
 
@@ -147,6 +145,15 @@ Pred = Union[Terrain, Feature, HasPiece, Property, AdjacentTo, Not, And, Or]
 @attrs.frozen
 class Tokens:
     """``tokens N``: tokens the banner or badge gives."""
+
+    value: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class ConquestTokens:
+    """``conquest_tokens N``: extra tokens usable only to conquer; held off the map after
+    each redeployment until the next turn (they never count for the tie-break)."""
 
     value: int
     pos: Pos = attrs.field(eq=False)
@@ -220,7 +227,7 @@ class Modifier:
     pos: Pos = attrs.field(eq=False)
 
 
-Statement = Union[Tokens, Box, Text, Alias, Flag, PieceDecl, Modifier]
+Statement = Tokens | ConquestTokens | Box | Text | Alias | Flag | PieceDecl | Modifier
 
 
 @attrs.frozen

@@ -109,7 +109,7 @@ def _uses_context_only(pred: ast.Pred) -> bool:
 
 def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     """Turn a checked :class:`ast.RuleFile` into a :class:`RuleDef`."""
-    tokens, box, text = 0, 0, ""
+    tokens, box, conquest_tokens, text = 0, 0, 0, ""
     aliases: list[str] = []
     flags: set[str] = set()
     pieces: list[PieceDef] = []
@@ -119,6 +119,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             tokens = st.value
         elif isinstance(st, ast.Box):
             box = st.value
+        elif isinstance(st, ast.ConquestTokens):
+            conquest_tokens = st.value
         elif isinstance(st, ast.Text):
             text = st.text
         elif isinstance(st, ast.Alias):
@@ -168,6 +170,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         name=rule_file.name,
         tokens=tokens,
         box=box,
+        conquest_tokens=conquest_tokens,
         text=text,
         aliases=tuple(aliases),
         flags=frozenset(flags),

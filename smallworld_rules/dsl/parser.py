@@ -1,7 +1,8 @@
 """The front end of the rule language: text to :class:`~smallworld_rules.dsl.ast.RuleFile`.
 
-:func:`parse` runs a cheap pre-scan (size, parenthesis depth), the LALR parser built from
-``grammar.lark`` and a transformer to the frozen AST. Every failure, whatever the input, comes
+:func:`parse` runs a cheap pre-scan (size, token count, parenthesis depth, number length), the
+LALR parser built from ``grammar.lark``, a bound on the depth of the parse tree, and a
+non-recursive transformer to the frozen AST. Every failure, whatever the input, comes
 out as a :class:`~smallworld_rules.errors.RuleFileError` with a position, a stable label and a
 hint; syntax errors are labelled with Lark's ``match_examples`` over the snippets in
 :data:`SYNTAX_EXAMPLES`, then by what the parser expected at the point of failure.
@@ -56,7 +57,7 @@ MAX_TOKENS = 20_000
 MAX_DIGITS = 6
 
 _KINDS = ("race", "power", "expansion")
-_STATEMENT_WORDS = ("tokens", "box", "text", "alias", "flag", "piece")
+_STATEMENT_WORDS = ("tokens", "conquest_tokens", "box", "text", "alias", "flag", "piece")
 _STATUS_WORDS = ("active", "declined")
 _PREDICATE_WORDS = ("terrain", "feature", "piece", "adjacent_to")
 _PROPERTY_WORDS = frozenset(REGION_PROPERTIES) | frozenset(CONTEXT_PROPERTIES)
@@ -100,13 +101,13 @@ def _in_body(*bodies: str) -> list[str]:
 #: by the set of terminals the parser expected.
 SYNTAX_EXAMPLES: dict[str, list[str]] = {
     "bad-header": [
-        "giants",
-        '"Giants"',
+        "name",
+        '"Name"',
         "{",
         "race {",
-        'race "Giants"',
-        "race giants {",
-        "race giants giants",
+        'race "Name"',
+        "race name {",
+        "race name name",
     ],
     "unknown-hook": [
         *_in_body(
@@ -126,7 +127,13 @@ SYNTAX_EXAMPLES: dict[str, list[str]] = {
     "unknown-operator": _in_body("score plus 1", "score +"),
     "unknown-status": _in_body("score add 1 while act"),
     "missing-value": _in_body(
-        "tokens }", "box }", "piece p supply }", "score add }", "score add 1 + }", "score add 1 * }"
+        "tokens }",
+        "conquest_tokens }",
+        "box }",
+        "piece p supply }",
+        "score add }",
+        "score add 1 + }",
+        "score add 1 * }",
     ),
     "missing-name": _in_body("flag }", "piece }", "score add 1 when terrain }"),
     "missing-brace": _in_body("piece p supply 1 }", "piece p supply 1 { immune"),
@@ -205,9 +212,9 @@ def parse(source: str, path: str = "<string>") -> ast.RuleFile:
         The parsed file.
 
     Raises:
-        RuleFileError: on any syntax error or hostile input (too large, too deep, huge numbers).
+        RuleFileError: on any syntax error or hostile input (too large, too many tokens, too
+            deep, huge numbers); no other exception escapes, whatever the text.
     """
-    # One newline convention, so that the lexer's line numbers match the caret context.
     source = normalize_source(source)
     _check_limits(source, path)
     parser = _runtime_parser()
@@ -266,7 +273,7 @@ def parse_file(path: str | Path) -> ast.RuleFile:
             hint="save the file as UTF-8",
             source=data.decode("utf-8", "replace"),
         ) from None
-    return parse(source.removeprefix("\ufeff"), name)
+    return parse(source, name)
 
 
 # --------------------------------------------------------------------------- hostile input
@@ -436,6 +443,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def tokens(self, meta: Meta, children: list[Token]) -> ast.Tokens:
         return ast.Tokens(self._int(children[0]), _pos(meta))
 
+    def conquest_tokens(self, meta: Meta, children: list[Token]) -> ast.ConquestTokens:
+        return ast.ConquestTokens(self._int(children[0]), _pos(meta))
+
     def box(self, meta: Meta, children: list[Token]) -> ast.Box:
         return ast.Box(self._int(children[0]), _pos(meta))
 
@@ -562,8 +572,12 @@ def _line_column(source: str, offset: int) -> tuple[int, int]:
 
 
 def normalize_source(source: str) -> str:
-    """Return ``source`` with every line break as ``\\n``, the only one the lexer counts."""
-    return source.replace("\r\n", "\n").replace("\r", "\n")
+    """Return ``source`` as the lexer reads it (positions refer to this text).
+
+    Every line break becomes ``\\n``, the only one the lexer counts, so that line numbers agree
+    with the caret context; a leading byte-order mark, left by some editors, is dropped.
+    """
+    return source.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def display_source(source: str) -> str:
@@ -581,12 +595,13 @@ def _quote(text: str) -> str:
 
 
 def _describe(token: Token) -> str:
+    """Name a token for a message: ``'foo'``, ``number 3``, ``string "…"``, ``end of file``."""
     if token.type == "$END":
-        return "the end of the file"
+        return "end of file"
     if token.type == "STRING":
-        return f"the string {_quote(_unquote(token))}"
+        return f"string {_quote(_unquote(token))}"
     if token.type == "INT":
-        return f"the number {_quote(str(token))}"
+        return f"number {token}"
     return _quote(str(token))
 
 
@@ -674,9 +689,10 @@ def _syntax_error(exc: UnexpectedInput, source: str, path: str, parser: Lark) ->
     line, column = exc.line, exc.column
     if isinstance(exc, UnexpectedCharacters):
         label, message, hint, line, column = _bad_characters(exc, source, failure)
-    else:
-        assert isinstance(exc, UnexpectedToken)  # LALR raises nothing else
+    elif isinstance(exc, UnexpectedToken):
         label, message, hint, line, column = _bad_token(exc, parser, failure)
+    else:  # UnexpectedEOF: Lark's LALR parser reports the end as a token instead, but be safe
+        label, message, hint = "unexpected-eof", "the file ends too early", ""
     return RuleFileError(
         message,
         path=path,
@@ -722,14 +738,14 @@ def _bad_characters(exc: UnexpectedCharacters, source: str, failure: _Failure) -
             )
         suggestion = lower if lower in failure.keywords() else _suggest(lower, failure.keywords())
         label = _label_for_word(suggestion, failure)
-        return (
-            label,
-            f"unexpected word {_quote(word)}",
-            _did_you_mean(suggestion, f"expected {failure.describe_expected()}")
-            + " (keywords are lowercase)",
-            line,
-            column,
+        if label == "syntax-error" and failure.in_header():
+            label = "bad-header"
+        hint = (
+            f"did you mean {suggestion!r}? (keywords are lowercase)"
+            if suggestion
+            else f"expected {failure.describe_expected()}"
         )
+        return (label, f"unexpected word {_quote(word)}", hint, line, column)
     return (
         "unexpected-character",
         f"unexpected character {char!r}",
@@ -858,7 +874,8 @@ def _special_case(token: Token, failure: _Failure) -> _ErrorParts | None:
     # only fails on the word after it; point at the misspelling instead.
     if previous.type == "ID":
         predicate = _suggest(str(previous), _PREDICATE_WORDS)
-        if predicate is not None:
+        # Spelt right, the keyword stood where only a name fits (`piece piece x`): no slip.
+        if predicate is not None and predicate != str(previous):
             return (
                 "unknown-property",
                 f"unknown word {_quote(str(previous))} before {_quote(word)}",
@@ -887,6 +904,14 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
         # The parser state gives the family; the closest keyword may name a better one
         # (`wen` after an expression is a misspelt `when`, not an unknown hook).
         label = _label_for_word(suggestion, failure)
+    # A keyword of the language in the wrong place is no unknown word (`{ with … }`).
+    if (
+        word is not None
+        and word in failure.literals.values()
+        and suggestion is None
+        and label in ("unknown-hook", "unknown-keyword", "syntax-error")
+    ):
+        label = "misplaced-keyword"
     expected = f"expected {failure.describe_expected()}"
     previous = failure.last_token()
     after = f" after {str(previous)!r}" if previous is not None else ""
@@ -898,6 +923,14 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
         statements = [w for w in failure.keywords() if w in HOOKS or w in _STATEMENT_WORDS]
         message = f"unknown hook or statement {_quote(word)}"
         hint = _did_you_mean(suggestion, "a statement starts with " + ", ".join(statements))
+    elif label == "misplaced-keyword" and word is not None:
+        statements = [w for w in failure.keywords() if w in HOOKS or w in _STATEMENT_WORDS]
+        message = f"the keyword {word!r} cannot stand here{after}"
+        hint = (
+            "a statement starts with " + ", ".join(statements)
+            if "RBRACE" in failure.expected and statements
+            else expected
+        )
     elif label == "unknown-keyword" and word is not None:
         message, hint = f"unknown keyword {_quote(word)}", _did_you_mean(suggestion, expected)
     elif label == "unknown-operator":
@@ -925,7 +958,7 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
 
 def _header_problem(token: Token, failure: _Failure) -> tuple[str, str]:
     """Return the message and hint of a malformed header."""
-    example = 'e.g. race giants "Giants" { … }'
+    example = 'e.g. race my_race "My Race" { … }'
     found = _describe(token)
     if not failure.stack:
         suggestion = _suggest(str(token), _KINDS) if token.type == "ID" else None
@@ -934,10 +967,7 @@ def _header_problem(token: Token, failure: _Failure) -> tuple[str, str]:
             _did_you_mean(suggestion, example),
         )
     if "ID" in failure.expected:
-        return (
-            f"expected the id after {str(failure.stack[0].children[0])!r}, found {found}",
-            example,
-        )
+        return f"expected the id after the kind, found {found}", example
     if "STRING" in failure.expected:
         return f"expected the display name in double quotes, found {found}", example
     return f"unexpected {found} in the header", example
@@ -952,7 +982,7 @@ def _bad_end(token: Token, failure: _Failure) -> _ErrorParts:
         return (
             "bad-header",
             "the file is empty",
-            "a rule file holds one declaration, " + 'e.g. race giants "Giants" { … }',
+            "a rule file holds one declaration, " + 'e.g. race my_race "My Race" { … }',
             1,
             1,
         )

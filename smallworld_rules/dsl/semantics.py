@@ -33,7 +33,13 @@ _PROPERTIES = {**REGION_PROPERTIES, **CONTEXT_PROPERTIES}
 # Tokens of the source as far as `when target` detection needs them: strings and comments are
 # whole tokens (so that words inside them are never seen), words, and any other character.
 _SCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|#[^\n]*|[a-z][a-z0-9_]*|\S', re.S)
-_COUNTED = ("tokens", "box", "text")
+# Statements a file may hold at most once, by the keyword that writes them.
+_ONCE: dict[type, str] = {
+    ast.Tokens: "tokens",
+    ast.ConquestTokens: "conquest_tokens",
+    ast.Box: "box",
+    ast.Text: "text",
+}
 
 
 def check(
@@ -246,8 +252,8 @@ class _Checker:
         flags: dict[str, ast.Flag] = {}
         aliases: dict[str, ast.Alias] = {}
         for statement in self.file.statements:
-            word = type(statement).__name__.lower()
-            if word in _COUNTED:
+            word = _ONCE.get(type(statement))
+            if word is not None:
                 if word in first:
                     self.duplicate(statement.pos, f"'{word}'", first[word].pos)
                 else:
@@ -302,17 +308,22 @@ class _Checker:
                 "remove the 'box' statement",
             )
         tokens = first.get("tokens")
-        if (
-            kind == "race"
-            and isinstance(box, ast.Box)
-            and isinstance(tokens, ast.Tokens)
-            and box.value < tokens.value
-        ):
+        extra = first.get("conquest_tokens")
+        # The banner's tokens and the conquest-only ones both come out of the race's box.
+        needed = (tokens.value if isinstance(tokens, ast.Tokens) else 0) + (
+            extra.value if isinstance(extra, ast.ConquestTokens) else 0
+        )
+        if kind == "race" and isinstance(box, ast.Box) and box.value < needed:
+            given = (
+                f"the {needed} the banner and conquest tokens give"
+                if isinstance(extra, ast.ConquestTokens)
+                else f"the {needed} the banner gives"
+            )
             self.error(
                 box.pos,
                 "box-too-small",
-                f"the box holds {box.value} tokens, fewer than the {tokens.value} the banner gives",
-                f"the box must hold at least {tokens.value} tokens",
+                f"the box holds {box.value} tokens, fewer than {given}",
+                f"the box must hold at least {needed} tokens",
             )
 
     def duplicate(self, pos: ast.Pos, what: str, first: ast.Pos) -> None:

@@ -82,6 +82,25 @@ class GameMap:
         """The regions sharing a border with ``region``."""
         return self.regions[region].adjacent
 
+    def to_dict(self) -> dict[str, Any]:
+        """The board as a map document (the layout :func:`build_map` reads)."""
+        return {
+            "name": self.name,
+            "players": self.players,
+            "turns": self.turns,
+            "regions": [
+                {
+                    "id": r.id,
+                    "terrain": r.terrain,
+                    "border": r.edge,
+                    "features": sorted(r.features),
+                    "lost_tribe": r.lost_tribe,
+                    "adjacent": list(r.adjacent),
+                }
+                for r in self.regions
+            ],
+        }
+
 
 def _fail(where: str, msg: str) -> MapError:
     return MapError(f"{where}: {msg}")
@@ -136,7 +155,9 @@ def build_map(doc: Mapping[str, Any], name: str) -> GameMap:
     for r in regions:
         for a in r.adjacent:
             if r.id not in regions[a].adjacent:
-                raise _fail(name, f"region {r.id} lists {a} as adjacent but {a} does not list {r.id}")
+                raise _fail(
+                    name, f"region {r.id} lists {a} as adjacent but {a} does not list {r.id}"
+                )
 
     def mask(pred: Any) -> int:
         return sum(1 << r.id for r in regions if pred(r))
@@ -180,7 +201,8 @@ def load_map(name_or_path: str | Path) -> GameMap:
     else:
         path = Path(key)
         if path.suffix != ".json" or not path.is_file():
-            raise MapError(f"unknown map {key!r}: use one of {', '.join(MAP_NAMES)} or a .json path")
+            names = ", ".join(MAP_NAMES)
+            raise MapError(f"unknown map {key!r}: use one of {names} or a .json path")
         text, name = path.read_text(encoding="utf-8"), path.stem
     try:
         doc = json.loads(text)
