@@ -474,16 +474,20 @@ class Engine:
         s.acted = True
         log(Abandoned(s.active, rs.race, r, tokens))
 
-    def _conquer(self, s: State, action: Conquer, log: Log) -> None:
+    def _attempt(self, s: State, action: Conquer | ConquerWithDie) -> tuple[RaceState, int]:
+        """Checks shared by every conquest attempt; returns the race and the cost."""
         self._need_phase(s, action, Phase.CONQUEST)
         rs = self._active_race(s, action)
-        r = action.region
-        problem = self.target_problem(s, rs.race, r)
+        problem = self.target_problem(s, rs.race, action.region)
         if problem:
             raise IllegalAction(problem, action)
         if rs.hand < 1:
             raise IllegalAction("a conquest needs at least one token in hand (ruling 4)", action)
-        cost = self.conquest_cost(s, rs.race, r).value
+        return rs, self.conquest_cost(s, rs.race, action.region).value
+
+    def _conquer(self, s: State, action: Conquer, log: Log) -> None:
+        rs, cost = self._attempt(s, action)
+        r = action.region
         if cost > rs.hand:
             raise IllegalAction(
                 f"region {r} costs {cost} tokens and you have {rs.hand} in hand", action
@@ -491,15 +495,8 @@ class Engine:
         self._take_region(s, rs, r, cost, cost, log)
 
     def _conquer_with_die(self, s: State, action: ConquerWithDie, log: Log) -> None:
-        self._need_phase(s, action, Phase.CONQUEST)
-        rs = self._active_race(s, action)
+        rs, cost = self._attempt(s, action)
         r = action.region
-        problem = self.target_problem(s, rs.race, r)
-        if problem:
-            raise IllegalAction(problem, action)
-        if rs.hand < 1:
-            raise IllegalAction("the die attempt needs at least one token in hand (§1.9)", action)
-        cost = self.conquest_cost(s, rs.race, r).value
         if cost <= rs.hand:
             raise IllegalAction(
                 f"you have the {cost} tokens region {r} costs: conquer it without the die", action

@@ -671,7 +671,7 @@ def _failure(exc: UnexpectedInput, parser: Lark) -> _Failure:
     return _Failure(expected, stack, literals)
 
 
-def _suggest(word: str, candidates: Iterable[str]) -> str | None:
+def suggest(word: str, candidates: Iterable[str]) -> str | None:
     """Return the candidate closest to ``word``, if any is close."""
     if len(word) > 64:  # a long word is nothing misspelt; spare difflib the work
         return None
@@ -736,7 +736,7 @@ def _bad_characters(exc: UnexpectedCharacters, source: str, failure: _Failure) -
                 line,
                 column,
             )
-        suggestion = lower if lower in failure.keywords() else _suggest(lower, failure.keywords())
+        suggestion = lower if lower in failure.keywords() else suggest(lower, failure.keywords())
         label = _label_for_word(suggestion, failure)
         if label == "syntax-error" and failure.in_header():
             label = "bad-header"
@@ -847,7 +847,7 @@ def _label_by_expectation(token: Token, failure: _Failure) -> str:
     if expected <= {"OWN", "ALL", "CONQUESTS"} or expected <= {"REGION", "REGIONS"}:
         return "bad-region-set"
     if token.type == "ID":
-        return _label_for_word(_suggest(str(token), failure.keywords()), failure)
+        return _label_for_word(suggest(str(token), failure.keywords()), failure)
     return "syntax-error"
 
 
@@ -873,7 +873,7 @@ def _special_case(token: Token, failure: _Failure) -> _ErrorParts | None:
     # A misspelt predicate keyword (`terain forest`) parses as a property name, so the parser
     # only fails on the word after it; point at the misspelling instead.
     if previous.type == "ID":
-        predicate = _suggest(str(previous), _PREDICATE_WORDS)
+        predicate = suggest(str(previous), _PREDICATE_WORDS)
         # Spelt right, the keyword stood where only a name fits (`piece piece x`): no slip.
         if predicate is not None and predicate != str(previous):
             return (
@@ -899,7 +899,7 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
     """Write the message and hint of a syntax error already labelled."""
     line, column = token.line or 1, token.column or 1
     word = str(token) if token.type == "ID" else None
-    suggestion = _suggest(word, failure.keywords()) if word is not None else None
+    suggestion = suggest(word, failure.keywords()) if word is not None else None
     if word is not None and label in _WORD_LABELS and suggestion is not None:
         # The parser state gives the family; the closest keyword may name a better one
         # (`wen` after an expression is a misspelt `when`, not an unknown hook).
@@ -961,7 +961,7 @@ def _header_problem(token: Token, failure: _Failure) -> tuple[str, str]:
     example = 'e.g. race my_race "My Race" { … }'
     found = _describe(token)
     if not failure.stack:
-        suggestion = _suggest(str(token), _KINDS) if token.type == "ID" else None
+        suggestion = suggest(str(token), _KINDS) if token.type == "ID" else None
         return (
             f"a rule file starts with 'race', 'power' or 'expansion', not {found}",
             _did_you_mean(suggestion, example),

@@ -10,13 +10,12 @@ re-exported here).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 
 from smallworld_rules.dsl import ast
-from smallworld_rules.dsl.parser import display_source, normalize_source
+from smallworld_rules.dsl.parser import display_source, normalize_source, suggest
 from smallworld_rules.dsl.vocabulary import (
     CONTEXT_PROPERTIES,
     FLAGS,
@@ -62,15 +61,8 @@ def check(
     return sorted(checker.errors, key=lambda error: (error.line, error.column))
 
 
-def _suggest(word: str, candidates: Iterable[str]) -> str | None:
-    if len(word) > 64:  # not a misspelling of anything; spare difflib the work
-        return None
-    matches = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
-    return matches[0] if matches else None
-
-
 def _did_you_mean(word: str, candidates: Iterable[str], otherwise: str) -> str:
-    suggestion = _suggest(word, candidates)
+    suggestion = suggest(word, candidates)
     return f"did you mean {suggestion!r}?" if suggestion else otherwise
 
 
