@@ -221,6 +221,9 @@ class Engine:
         """Whether the race or its attached power raises ``flag``."""
         return any(flag in d.flags for d in self.defs(s, race))
 
+    def _exempt(self, s: State, race: str) -> bool:
+        return self.has_flag(s, race, "exempt_from_decline_limit")
+
     def regions_of(self, s: State, race: str) -> list[int]:
         """Regions holding the race's tokens, in id order."""
         rr = s.region_race
@@ -652,12 +655,14 @@ class Engine:
             )
         player = s.players[s.active]
         keeps_all = self.has_flag(s, rs.race, "keeps_tokens_in_decline")
-        # §1.12.1: the previous declined race leaves (unless exempt from the limit).
+        # §1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
+        # race that is exempt itself displaces nobody (A12: at most one non-exempt race).
         removed = []
-        for old in list(player.declined):
-            if not self.has_flag(s, old, "exempt_from_decline_limit"):
-                self._retire(s, old, log)
-                removed.append(old)
+        if not self._exempt(s, rs.race):
+            for old in list(player.declined):
+                if not self._exempt(s, old):
+                    self._retire(s, old, log)
+                    removed.append(old)
         # §1.12.3: one token per region stays, flipped; the rest go to the tray.
         if keeps_all:
             for r, taken in s.readied:  # undo the automatic ready-troops step
@@ -867,9 +872,7 @@ class Engine:
                 return race
             if not declined and ps.active is not None:
                 raise RulesError(f"player {player} already has an active race ({ps.active})")
-            if declined and any(
-                not self.has_flag(s, old, "exempt_from_decline_limit") for old in ps.declined
-            ):
+            if declined and any(not self._exempt(s, old) for old in ps.declined):
                 raise RulesError(f"player {player} already has a race in decline (§1.12)")
             for i, (market_race, power, _) in enumerate(s.market):
                 if market_race == race:
