@@ -2,8 +2,8 @@
 
 >>> import smallworld_rules as sw
 >>> game = sw.Game.new(players=2, seed=7)
->>> game.to_move, game.phase.value, len(game.market)
-(0, 'pick', 6)
+>>> game.to_move, game.phase.value, game.coins(0)
+(0, 'pick', 5)
 """
 
 from smallworld_rules.actions import (
