@@ -84,7 +84,7 @@ class Feature:
 
 @attrs.frozen
 class HasPiece:
-    """``has NAME``: the region holds at least one piece NAME (declared by some rule file)."""
+    """``piece NAME``: the region holds at least one piece NAME (declared by some rule file)."""
 
     name: str
     pos: Pos = attrs.field(eq=False)
@@ -225,6 +225,8 @@ class Modifier:
     condition: Pred | None
     status: str
     pos: Pos = attrs.field(eq=False)
+    #: where the readability word ``target`` was written after ``when``, if it was
+    target: Pos | None = attrs.field(default=None, eq=False)
 
 
 Statement = Tokens | ConquestTokens | Box | Text | Alias | Flag | PieceDecl | Modifier
@@ -243,3 +245,5 @@ class RuleFile:
     statements: tuple[Statement, ...]
     path: str = attrs.field(eq=False)
     pos: Pos = attrs.field(eq=False)
+    #: where the id is written in the header
+    id_pos: Pos | None = attrs.field(default=None, eq=False)

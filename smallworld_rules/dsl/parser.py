@@ -435,6 +435,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
             statements=tuple(statements),
             path=self._path,
             pos=_pos(meta),
+            id_pos=_token_pos(ident),
         )
 
     def kind(self, meta: Meta, children: list[Token]) -> str:
@@ -472,13 +473,15 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def modifier(self, meta: Meta, children: list[Any]) -> ast.Modifier:
         hook, op, value, condition, status = children
+        pred, target = condition if condition is not None else (None, None)
         return ast.Modifier(
             hook=hook,
             op=op,
             value=value,
-            condition=condition,
+            condition=pred,
             status="active" if status is None else status,
             pos=_pos(meta),
+            target=target,
         )
 
     def hook(self, meta: Meta, children: list[Token]) -> str:
@@ -487,10 +490,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def op(self, meta: Meta, children: list[Token]) -> str:
         return str(children[0])
 
-    def condition(self, meta: Meta, children: list[Any]) -> ast.Pred:
-        # The optional `target` is an anonymous keyword and never reaches the tree.
-        result: ast.Pred = children[-1]
-        return result
+    def condition(self, meta: Meta, children: list[Any]) -> tuple[ast.Pred, ast.Pos | None]:
+        target, pred = children
+        return pred, None if target is None else _token_pos(target)
 
     def status_active(self, meta: Meta, children: list[Any]) -> str:
         return "active"

@@ -10,7 +10,6 @@ re-exported here).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 
@@ -29,9 +28,6 @@ from smallworld_rules.maps import FEATURES, TERRAINS
 __all__ = ["FEATURES", "TERRAINS", "check"]
 
 _PROPERTIES = {**REGION_PROPERTIES, **CONTEXT_PROPERTIES}
-# Tokens of the source as far as `when target` detection needs them: strings and comments are
-# whole tokens (so that words inside them are never seen), words, and any other character.
-_SCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|#[^\n]*|[a-z][a-z0-9_]*|\S', re.S)
 # Statements a file may hold at most once, by the keyword that writes them.
 _ONCE: dict[type, str] = {
     ast.Tokens: "tokens",
@@ -165,12 +161,10 @@ class _Checker:
 
     def __init__(self, rule_file: ast.RuleFile, source: str, known_pieces: frozenset[str]):
         self.file = rule_file
-        self.source = source
         self.display = display_source(source)
         self.errors: list[RuleFileError] = []
         declared = {s.name for s in rule_file.statements if isinstance(s, ast.PieceDecl)}
         self.pieces = known_pieces | declared
-        self._line_starts: list[int] | None = None
 
     # ---- helpers
 
@@ -187,31 +181,18 @@ class _Checker:
             )
         )
 
-    def offset(self, pos: ast.Pos) -> int:
-        """Return the character offset of a position in the source."""
-        if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
-        starts = self._line_starts
-        line = min(max(pos.line, 1), len(starts))
-        return starts[line - 1] + pos.column - 1
-
-    def position(self, offset: int) -> ast.Pos:
-        line = self.source.count("\n", 0, offset) + 1
-        return ast.Pos(line, offset - (self.source.rfind("\n", 0, offset) + 1) + 1)
-
     # ---- the pass
 
     def run(self) -> None:
         self.check_id()
         self.check_counts()
-        targets = self.when_target_offsets()
         for statement in self.file.statements:
             if isinstance(statement, ast.Flag):
                 self.check_flag(statement)
             elif isinstance(statement, ast.PieceDecl):
                 self.check_piece(statement)
             elif isinstance(statement, ast.Modifier):
-                self.check_modifier(statement, targets)
+                self.check_modifier(statement)
 
     def check_id(self) -> None:
         path = self.file.path
@@ -229,13 +210,8 @@ class _Checker:
         )
 
     def id_pos(self) -> ast.Pos:
-        """Return the position of the id in the header (the AST keeps only the kind's)."""
-        start = self.offset(self.file.pos) + len(self.file.kind)
-        match = re.compile(r"(?:\s|#[^\n]*)*").match(self.source, start)
-        end = match.end() if match else start
-        if self.source.startswith(self.file.id, end):
-            return self.position(end)
-        return self.file.pos
+        """The position of the id in the header."""
+        return self.file.id_pos or self.file.pos
 
     def check_counts(self) -> None:
         kind = self.file.kind
@@ -380,7 +356,7 @@ class _Checker:
                     f"write just '{prop.name}'",
                 )
 
-    def check_modifier(self, modifier: ast.Modifier, targets: list[int]) -> None:
+    def check_modifier(self, modifier: ast.Modifier) -> None:
         for node in _exprs(modifier.value):
             if isinstance(node, ast.Count):
                 self.check_region_set(node.regions)
@@ -398,15 +374,13 @@ class _Checker:
         if HOOKS.get(modifier.hook, True):
             return
         # The hook has no target region: the condition may only test the moment.
-        start, end = self.offset(modifier.pos), self.offset(condition.pos)
-        for offset in targets:
-            if start < offset < end:
-                self.error(
-                    self.position(offset),
-                    "impossible-condition",
-                    f"the {modifier.hook!r} hook has no target region, so 'target' means nothing",
-                    "remove 'target'",
-                )
+        if modifier.target is not None:
+            self.error(
+                modifier.target,
+                "impossible-condition",
+                f"the {modifier.hook!r} hook has no target region, so 'target' means nothing",
+                "remove 'target'",
+            )
         for atom in _top_level_atoms(condition):
             if isinstance(atom, ast.Property) and atom.name not in REGION_PROPERTIES:
                 continue  # a context property, or an unknown one (already reported)
@@ -468,20 +442,3 @@ class _Checker:
             if name in names:
                 return f"did you mean '{keyword} {name}'?"
         return _did_you_mean(name, _PROPERTIES, f"the properties are {_names(_PROPERTIES)}")
-
-    def when_target_offsets(self) -> list[int]:
-        """Return the offsets of every ``target`` written right after ``when``.
-
-        The syntax tree drops the readability word, yet it is an error in the condition of a
-        hook without a target region, so it is found in the source text instead.
-        """
-        offsets: list[int] = []
-        previous = ""
-        for match in _SCAN_RE.finditer(self.source):
-            token = match.group()
-            if token.startswith("#"):
-                continue  # a comment between `when` and `target` separates nothing
-            if token == "target" and previous == "when":
-                offsets.append(match.start())
-            previous = token
-        return offsets
