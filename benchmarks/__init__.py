@@ -1,0 +1,1 @@
+"""Benchmarks of smallworld_rules (run ``python -m benchmarks``)."""
