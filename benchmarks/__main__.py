@@ -71,7 +71,8 @@ def main() -> None:
     sw.load_rules()
     warm_ms = (time.perf_counter() - start) * 1e3
 
-    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    machine = platform.processor() or platform.machine()
+    print(f"machine: {machine}, Python {platform.python_version()}")
     print(f"rule files: {len(rules.races)} races, {len(rules.powers)} powers")
     print(f"load_rules: {load_ms:.1f} ms first call, {warm_ms:.1f} ms warm")
     for players in (2, 4):
