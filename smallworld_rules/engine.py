@@ -57,11 +57,6 @@ BASE_COST = 2
 #: Lost Tribe tokens in the box (§1.1).
 LOST_TRIBE_TOKENS = 18
 
-#: Core options (judgement calls of REFERENCE.md §8 the core makes), with defaults.
-CORE_OPTIONS: dict[str, Any] = {
-    # A5: abandoning regions is allowed only before the first conquest of the turn.
-    "abandon_mid_conquest": False,
-}
 
 Log = Callable[[Event], None]
 
@@ -110,6 +105,9 @@ class _Ctx:
             return s.conquered_nonempty
         return sum(1 << r for r in s.conquered)
 
+    def option(self, name: str) -> bool | int:
+        return self.engine.options[name]
+
     def adjacent_mask(self, regions: int) -> int:
         adjacency = self.engine.map.adjacency
         out = 0
@@ -120,17 +118,56 @@ class _Ctx:
         return out
 
 
+class _OptionsOnly:
+    """The context a flag's condition is evaluated in: game options, no position."""
+
+    all_mask = 1
+    target = -1
+
+    def __init__(self, options: Mapping[str, bool | int]) -> None:
+        self.options = options
+
+    def option(self, name: str) -> bool | int:
+        return self.options[name]
+
+    def terrain_mask(self, name: str) -> int:
+        return 0
+
+    feature_mask = property_mask = piece_mask = terrain_mask
+
+    def own_mask(self) -> int:
+        return 0
+
+    def conquests_mask(self, non_empty_only: bool) -> int:
+        return 0
+
+    def adjacent_mask(self, regions: int) -> int:
+        return 0
+
+
 class Engine:
     """Rules + map + options: everything about a game that never changes while it is played."""
 
     def __init__(
-        self, rules: Rules, game_map: GameMap, players: int, options: Mapping[str, Any],
+        self,
+        rules: Rules,
+        game_map: GameMap,
+        players: int,
+        options: Mapping[str, bool | int],
         explicit_chance: bool,
     ) -> None:
         self.rules = rules
         self.map = game_map
         self.players = players
         self.options = dict(options)
+        # Flags hold for the whole game, so the ones that depend on options are settled now.
+        context = _OptionsOnly(self.options)
+        self.flags = {
+            (d.kind, d.id): d.flags
+            | {flag for flag, condition in d.conditional_flags if condition(context)}
+            for table in (rules.races, rules.powers, rules.expansions)
+            for d in table.values()
+        }
         self.explicit_chance = explicit_chance
         self.n = len(game_map.regions)
         self.mountain_mask = game_map.terrain_masks["mountain"]
@@ -219,7 +256,7 @@ class Engine:
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
         """Whether the race or its attached power raises ``flag``."""
-        return any(flag in d.flags for d in self.defs(s, race))
+        return any(flag in self.flags[d.kind, d.id] for d in self.defs(s, race))
 
     def _exempt(self, s: State, race: str) -> bool:
         return self.has_flag(s, race, "exempt_from_decline_limit")

@@ -21,11 +21,12 @@ from typing import Any, Final
 import attrs
 
 from smallworld_rules.actions import Action, Deploy, RollDie
-from smallworld_rules.engine import CORE_OPTIONS, DIE_FACES, LOST_TRIBE_TOKENS, Engine
+from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.events import Event, PositionEdited, TurnStarted, event_from_dict
 from smallworld_rules.hooks import Breakdown
 from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map, map_for_players
+from smallworld_rules.options import resolve_options
 from smallworld_rules.rules import Rules, load_rules
 from smallworld_rules.saved import FORMAT, VERSION, state_from_dict
 from smallworld_rules.state import LOST_TRIBE, Phase, State, state_to_dict
@@ -134,7 +135,7 @@ class Game:
             map: a map name (``"2p"`` … ``"5p"``) or path; default: the map for ``players``.
             chance: ``"seeded"`` (the game rolls the die) or ``"explicit"`` (every roll is a
                 chance node answered with :class:`RollDie`).
-            options: game options (see :data:`CORE_OPTIONS`).
+            options: game options: ``rules.options`` lists them with their defaults.
 
         Raises:
             RulesError: bad player count, unknown id, option or map.
@@ -152,7 +153,9 @@ class Game:
             raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RulesError(f"seed must be an integer, not {seed!r}")
-        engine = Engine(rules, game_map, players, _options(options), chance == "explicit")
+        engine = Engine(
+            rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
+        )
         fixed = _combos(rules, combos)
         game = cls(engine, engine.new_state(seed, fixed), seed, [])
         game._log.append(TurnStarted(game._state.round, game._state.active, 0))
@@ -516,7 +519,7 @@ class Game:
         if not isinstance(doc["options"], dict):
             raise RulesError("saved game: 'options' must be an object")
         engine = Engine(
-            rules, game_map, players, _options(doc["options"]),
+            rules, game_map, players, resolve_options(rules.options, doc["options"]),
             doc["chance"] == "explicit",
         )
         state = state_from_dict(engine, doc["state"])
@@ -538,20 +541,6 @@ def _accepts(engine: Engine, state: State, action: Action) -> bool:
     except IllegalAction:
         return False
     return True
-
-
-def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    merged = dict(CORE_OPTIONS)
-    for name, value in (options or {}).items():
-        if name not in CORE_OPTIONS:
-            known = ", ".join(sorted(CORE_OPTIONS))
-            raise RulesError(f"unknown game option {name!r} (known options: {known})")
-        if type(value) is not type(CORE_OPTIONS[name]):
-            raise RulesError(
-                f"option {name!r} takes a {type(CORE_OPTIONS[name]).__name__}, not {value!r}"
-            )
-        merged[name] = value
-    return merged
 
 
 def _combos(rules: Rules, combos: Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:

@@ -132,6 +132,9 @@ class EvalContext(Protocol):
     def adjacent_mask(self, regions: int) -> int:
         """Regions bordering at least one region of ``regions``."""
 
+    def option(self, name: str) -> bool | int:
+        """The value of a game option."""
+
 
 #: A compiled expression or predicate: a plain function of the context.
 IntFn = Callable[[EvalContext], int]

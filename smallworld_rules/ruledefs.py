@@ -54,6 +54,24 @@ class PieceDef:
 
 
 @attrs.frozen
+class OptionDef:
+    """A game option: a named judgement call (REFERENCE.md §8) with its default.
+
+    Attributes:
+        name: the name given in ``Game.new(options={name: …})``.
+        default: ``True``/``False`` or an integer.
+        text: what it decides.
+        path, line: where it is declared (``"<core>"`` for the core's own).
+    """
+
+    name: str
+    default: bool | int
+    text: str
+    path: str
+    line: int | None = None
+
+
+@attrs.frozen
 class RuleDef:
     """A race, power or expansion, compiled from its rule file.
 
@@ -67,7 +85,9 @@ class RuleDef:
             off the map after each redeployment until the next turn.
         text: the printed rules text.
         aliases: other names for look-ups.
-        flags: the core switches it raises.
+        flags: the core switches it raises whatever the options.
+        conditional_flags: (flag, condition) pairs whose condition tests game options.
+        options: the game options it declares.
         pieces: the pieces it declares.
         modifiers: hook name -> its compiled modifiers.
         works_in_decline: a power that still acts in decline keeps its badge then.
@@ -84,6 +104,8 @@ class RuleDef:
     text: str
     aliases: tuple[str, ...]
     flags: frozenset[str]
+    conditional_flags: tuple[tuple[str, IntFn], ...]
+    options: tuple[OptionDef, ...]
     pieces: tuple[PieceDef, ...]
     modifiers: Mapping[str, tuple[CompiledModifier, ...]]
     works_in_decline: bool

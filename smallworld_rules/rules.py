@@ -18,7 +18,8 @@ from smallworld_rules.dsl.compiler import compile_file
 from smallworld_rules.dsl.parser import parse_file
 from smallworld_rules.dsl.semantics import check
 from smallworld_rules.errors import RulesError
-from smallworld_rules.ruledefs import PieceDef, RuleDef
+from smallworld_rules.options import CORE_OPTIONS
+from smallworld_rules.ruledefs import OptionDef, PieceDef, RuleDef
 
 RULE_SUFFIX = ".swr"
 KIND_FOLDERS = {"race": "races", "power": "powers", "expansion": "expansions"}
@@ -33,12 +34,14 @@ class Rules:
         powers: power id -> compiled power.
         expansions: expansion id -> compiled expansion (only those asked for).
         pieces: piece name -> its declaration (across all files).
+        options: game option name -> its declaration (the core's and the files').
     """
 
     races: Mapping[str, RuleDef]
     powers: Mapping[str, RuleDef]
     expansions: Mapping[str, RuleDef] = attrs.field(factory=dict)
     pieces: Mapping[str, PieceDef] = attrs.field(factory=dict)
+    options: Mapping[str, OptionDef] = attrs.field(factory=lambda: dict(CORE_OPTIONS))
 
     def get(self, rule_id: str) -> RuleDef:
         """The race, power or expansion with that id.
@@ -120,9 +123,12 @@ def load_rules(
     declared = {
         st.name for tree, _ in parsed for st in tree.statements if isinstance(st, ast.PieceDecl)
     }
+    option_names = set(CORE_OPTIONS) | {
+        st.name for tree, _ in parsed for st in tree.statements if isinstance(st, ast.OptionDecl)
+    }
     tables: dict[str, dict[str, RuleDef]] = {"race": {}, "power": {}, "expansion": {}}
     for tree, source in parsed:
-        errors = check(tree, source, declared)
+        errors = check(tree, source, declared, option_names)
         if errors:
             raise errors[0]
         rule = compile_file(tree)
@@ -138,4 +144,16 @@ def load_rules(
                         f"and {piece.path}:{piece.line}"
                     )
                 pieces[piece.name] = piece
-    return Rules(tables["race"], tables["power"], tables["expansion"], pieces)
+    options = dict(CORE_OPTIONS)
+    for table in tables.values():
+        for rule in table.values():
+            for option in rule.options:
+                first = options.get(option.name)
+                if first is not None:
+                    where = first.path if first.line is None else f"{first.path}:{first.line}"
+                    raise RulesError(
+                        f"game option {option.name!r} is declared twice: {where} "
+                        f"and {option.path}:{option.line}"
+                    )
+                options[option.name] = option
+    return Rules(tables["race"], tables["power"], tables["expansion"], pieces, options)

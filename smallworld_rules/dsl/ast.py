@@ -61,7 +61,15 @@ class BinOp:
     pos: Pos = attrs.field(eq=False)
 
 
-Expr = Number | Count | BinOp
+@attrs.frozen
+class OptionValue:
+    """``option NAME`` in an expression: the game option's value (true counts 1)."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+Expr = Number | Count | BinOp | OptionValue
 
 # --------------------------------------------------------------------------- predicates
 
@@ -137,7 +145,15 @@ class Or:
     pos: Pos = attrs.field(eq=False)
 
 
-Pred = Terrain | Feature | HasPiece | Property | AdjacentTo | Not | And | Or
+@attrs.frozen
+class OptionIs:
+    """``option NAME`` in a predicate: the game option is on (true or non-zero)."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+Pred = Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or
 
 # --------------------------------------------------------------------------- statements
 
@@ -185,9 +201,22 @@ class Alias:
 
 @attrs.frozen
 class Flag:
-    """``flag NAME``: a switch from the core's closed list of flags (checked semantically)."""
+    """``flag NAME [when PRED]``: a switch from the core's closed list of flags (checked
+    semantically); the condition may test game options only."""
 
     name: str
+    pos: Pos = attrs.field(eq=False)
+    condition: Pred | None = None
+
+
+@attrs.frozen
+class OptionDecl:
+    """``option NAME default VALUE "meaning"``: a game option (a judgement call) the file
+    declares; ``Game.new(options={NAME: …})`` changes it."""
+
+    name: str
+    default: bool | int
+    text: str
     pos: Pos = attrs.field(eq=False)
 
 
@@ -229,7 +258,9 @@ class Modifier:
     target: Pos | None = attrs.field(default=None, eq=False)
 
 
-Statement = Tokens | ConquestTokens | Box | Text | Alias | Flag | PieceDecl | Modifier
+Statement = (
+    Tokens | ConquestTokens | Box | Text | Alias | Flag | OptionDecl | PieceDecl | Modifier
+)
 
 
 @attrs.frozen

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from smallworld_rules.dsl import ast
 from smallworld_rules.dsl.vocabulary import CONTEXT_PROPERTIES, FLAGS, HOOKS
 from smallworld_rules.hooks import EvalContext, IntFn
-from smallworld_rules.ruledefs import CompiledModifier, PieceDef, RuleDef
+from smallworld_rules.ruledefs import CompiledModifier, OptionDef, PieceDef, RuleDef
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
 _DECLINE_FLAGS = frozenset({"exempt_from_decline_limit"})
@@ -32,6 +32,9 @@ def compile_predicate(pred: ast.Pred) -> IntFn:
     if isinstance(pred, ast.Property):
         prop = pred.name
         return lambda c: c.property_mask(prop)
+    if isinstance(pred, ast.OptionIs):
+        option = pred.name
+        return lambda c: c.all_mask if c.option(option) else 0
     if isinstance(pred, ast.AdjacentTo):
         regions = compile_region_set(pred.regions)
         return lambda c: c.adjacent_mask(regions(c))
@@ -75,6 +78,9 @@ def compile_expr(expr: ast.Expr) -> IntFn:
     if isinstance(expr, ast.Count):
         regions = compile_region_set(expr.regions)
         return lambda c: regions(c).bit_count()
+    if isinstance(expr, ast.OptionValue):
+        option = expr.name
+        return lambda c: int(c.option(option))
     if isinstance(expr, ast.BinOp):
         left, right = compile_expr(expr.left), compile_expr(expr.right)
         ops: dict[str, Callable[[int, int], int]] = {
@@ -100,6 +106,8 @@ def _compile_condition(pred: ast.Pred | None, targeted: bool) -> Callable[[EvalC
 def _uses_context_only(pred: ast.Pred) -> bool:
     if isinstance(pred, ast.Property):
         return pred.name in CONTEXT_PROPERTIES
+    if isinstance(pred, ast.OptionIs):
+        return True
     if isinstance(pred, ast.Not):
         return _uses_context_only(pred.operand)
     if isinstance(pred, ast.And | ast.Or):
@@ -112,6 +120,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     tokens, box, conquest_tokens, text = 0, 0, 0, ""
     aliases: list[str] = []
     flags: set[str] = set()
+    conditional_flags: list[tuple[str, IntFn]] = []
+    options: list[OptionDef] = []
     pieces: list[PieceDef] = []
     modifiers: dict[str, list[CompiledModifier]] = {hook: [] for hook in HOOKS}
     for st in rule_file.statements:
@@ -126,7 +136,12 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         elif isinstance(st, ast.Alias):
             aliases.append(st.name)
         elif isinstance(st, ast.Flag):
-            flags.add(st.name)
+            if st.condition is None:
+                flags.add(st.name)
+            else:
+                conditional_flags.append((st.name, compile_predicate(st.condition)))
+        elif isinstance(st, ast.OptionDecl):
+            options.append(OptionDef(st.name, st.default, st.text, rule_file.path, st.pos.line))
         elif isinstance(st, ast.PieceDecl):
             props = {p.name: p.value for p in st.properties}
             pieces.append(
@@ -160,7 +175,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             )
     works_in_decline = any(
         m.status != "active" for mods in modifiers.values() for m in mods
-    ) or bool(flags & _DECLINE_FLAGS)
+    ) or bool((flags | {name for name, _ in conditional_flags}) & _DECLINE_FLAGS)
     unknown = flags - set(FLAGS)
     if unknown:  # pragma: no cover - the semantic pass refuses them first
         raise ValueError(f"unknown flags {sorted(unknown)}")
@@ -174,6 +189,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         text=text,
         aliases=tuple(aliases),
         flags=frozenset(flags),
+        conditional_flags=tuple(conditional_flags),
+        options=tuple(options),
         pieces=tuple(pieces),
         modifiers={hook: tuple(mods) for hook, mods in modifiers.items()},
         works_in_decline=works_in_decline,

@@ -57,9 +57,11 @@ MAX_TOKENS = 20_000
 MAX_DIGITS = 6
 
 _KINDS = ("race", "power", "expansion")
-_STATEMENT_WORDS = ("tokens", "conquest_tokens", "box", "text", "alias", "flag", "piece")
+_STATEMENT_WORDS = (
+    "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece",
+)
 _STATUS_WORDS = ("active", "declined")
-_PREDICATE_WORDS = ("terrain", "feature", "piece", "adjacent_to")
+_PREDICATE_WORDS = ("terrain", "feature", "piece", "option", "adjacent_to")
 _PROPERTY_WORDS = frozenset(REGION_PROPERTIES) | frozenset(CONTEXT_PROPERTIES)
 
 _DIGITS_RE = re.compile(r"[0-9]+")
@@ -457,8 +459,26 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def alias(self, meta: Meta, children: list[Token]) -> ast.Alias:
         return ast.Alias(_unquote(children[0]), _pos(meta))
 
-    def flag(self, meta: Meta, children: list[Token]) -> ast.Flag:
-        return ast.Flag(str(children[0]), _token_pos(children[0]))
+    def flag(self, meta: Meta, children: list[Any]) -> ast.Flag:
+        name, condition = children
+        return ast.Flag(str(name), _token_pos(name), condition)
+
+    def flag_condition(self, meta: Meta, children: list[ast.Pred]) -> ast.Pred:
+        return children[0]
+
+    def option_decl(self, meta: Meta, children: list[Any]) -> ast.OptionDecl:
+        name, value, text = children
+        return ast.OptionDecl(str(name), value, _unquote(text), _token_pos(name))
+
+    def option_value(self, meta: Meta, children: list[Token]) -> bool | int:
+        word = str(children[0])
+        return word == "true" if word in ("true", "false") else self._int(children[0])
+
+    def option_value_ref(self, meta: Meta, children: list[Token]) -> ast.OptionValue:
+        return ast.OptionValue(str(children[0]), _token_pos(children[0]))
+
+    def option_is(self, meta: Meta, children: list[Token]) -> ast.OptionIs:
+        return ast.OptionIs(str(children[0]), _token_pos(children[0]))
 
     def piece_decl(self, meta: Meta, children: list[Any]) -> ast.PieceDecl:
         name, supply, *properties = children

@@ -38,7 +38,10 @@ _ONCE: dict[type, str] = {
 
 
 def check(
-    rule_file: ast.RuleFile, source: str, known_pieces: Iterable[str] = ()
+    rule_file: ast.RuleFile,
+    source: str,
+    known_pieces: Iterable[str] = (),
+    known_options: Iterable[str] = (),
 ) -> list[RuleFileError]:
     """Return every semantic error of a parsed rule file (an empty list when it is sound).
 
@@ -48,11 +51,14 @@ def check(
             word ``target``, which the syntax tree does not keep).
         known_pieces: names of pieces declared by other loaded files; pieces declared in
             ``rule_file`` itself are known without being listed.
+        known_options: likewise, names of game options (the core's and other files').
 
     Returns:
         The errors, ordered by position.
     """
-    checker = _Checker(rule_file, normalize_source(source), frozenset(known_pieces))
+    checker = _Checker(
+        rule_file, normalize_source(source), frozenset(known_pieces), frozenset(known_options)
+    )
     checker.run()
     return sorted(checker.errors, key=lambda error: (error.line, error.column))
 
@@ -103,6 +109,8 @@ def _describe_atom(atom: ast.Pred) -> str:
         return f"piece {atom.name}"
     if isinstance(atom, ast.Property):
         return atom.name
+    if isinstance(atom, ast.OptionIs):
+        return f"option {atom.name}"
     if isinstance(atom, ast.AdjacentTo):
         return "adjacent_to …"
     return "this condition"
@@ -132,7 +140,7 @@ def _constant(expr: ast.Expr) -> int | None:
         node, visited = stack.pop()
         if isinstance(node, ast.Number):
             values[id(node)] = node.value
-        elif isinstance(node, ast.Count):
+        elif isinstance(node, ast.Count | ast.OptionValue):
             values[id(node)] = None
         elif not visited:
             stack.extend(((node, True), (node.right, False), (node.left, False)))
@@ -159,11 +167,19 @@ def _apply(op: str, left: int | None, right: int | None) -> int | None:
 class _Checker:
     """One run of the semantic pass over one file; errors accumulate in :attr:`errors`."""
 
-    def __init__(self, rule_file: ast.RuleFile, source: str, known_pieces: frozenset[str]):
+    def __init__(
+        self,
+        rule_file: ast.RuleFile,
+        source: str,
+        known_pieces: frozenset[str],
+        known_options: frozenset[str],
+    ):
         self.file = rule_file
         self.display = display_source(source)
         self.errors: list[RuleFileError] = []
         declared = {s.name for s in rule_file.statements if isinstance(s, ast.PieceDecl)}
+        options = {s.name for s in rule_file.statements if isinstance(s, ast.OptionDecl)}
+        self.options = known_options | options
         self.pieces = known_pieces | declared
 
     # ---- helpers
@@ -219,6 +235,7 @@ class _Checker:
         pieces: dict[str, ast.PieceDecl] = {}
         flags: dict[str, ast.Flag] = {}
         aliases: dict[str, ast.Alias] = {}
+        options: dict[str, ast.OptionDecl] = {}
         for statement in self.file.statements:
             word = _ONCE.get(type(statement))
             if word is not None:
@@ -238,6 +255,12 @@ class _Checker:
                         statement.pos, f"flag {statement.name!r}", flags[statement.name].pos
                     )
                 flags.setdefault(statement.name, statement)
+            elif isinstance(statement, ast.OptionDecl):
+                if statement.name in options:
+                    self.duplicate(
+                        statement.pos, f"option {statement.name!r}", options[statement.name].pos
+                    )
+                options.setdefault(statement.name, statement)
             elif isinstance(statement, ast.Alias):
                 if statement.name in aliases:
                     self.duplicate(
@@ -310,6 +333,31 @@ class _Checker:
                 f"unknown flag {flag.name!r}",
                 _did_you_mean(flag.name, FLAGS, f"the flags are {_names(FLAGS)}"),
             )
+        if flag.condition is None:
+            return
+        self.check_pred(flag.condition)
+        for node in _pred_nodes(flag.condition):
+            if not isinstance(node, ast.OptionIs | ast.Not | ast.And | ast.Or):
+                self.error(
+                    node.pos,
+                    "impossible-condition",
+                    f"a flag holds for the whole game, so it cannot depend on "
+                    f"{_describe_atom(node)!r}",
+                    "a flag's condition may test game options only: 'when option NAME'",
+                )
+
+    def check_option_ref(self, name: str, pos: ast.Pos) -> None:
+        if name not in self.options:
+            self.error(
+                pos,
+                "unknown-option",
+                f"no loaded rule file declares a game option {name!r}",
+                _did_you_mean(
+                    name,
+                    self.options,
+                    "declare it with 'option NAME default VALUE \"meaning\"'",
+                ),
+            )
 
     def check_piece(self, piece: ast.PieceDecl) -> None:
         if piece.supply < 1:
@@ -360,6 +408,8 @@ class _Checker:
         for node in _exprs(modifier.value):
             if isinstance(node, ast.Count):
                 self.check_region_set(node.regions)
+            elif isinstance(node, ast.OptionValue):
+                self.check_option_ref(node.name, node.pos)
             elif isinstance(node, ast.BinOp) and node.op == "/" and _constant(node.right) == 0:
                 self.error(
                     node.right.pos,
@@ -384,6 +434,8 @@ class _Checker:
         for atom in _top_level_atoms(condition):
             if isinstance(atom, ast.Property) and atom.name not in REGION_PROPERTIES:
                 continue  # a context property, or an unknown one (already reported)
+            if isinstance(atom, ast.OptionIs):
+                continue  # game options are context too
             self.error(
                 atom.pos,
                 "impossible-condition",
@@ -424,6 +476,8 @@ class _Checker:
                         "declare it with 'piece NAME supply N { … }' in this or another file",
                     ),
                 )
+            elif isinstance(node, ast.OptionIs):
+                self.check_option_ref(node.name, node.pos)
             elif isinstance(node, ast.Property) and node.name not in _PROPERTIES:
                 self.error(
                     node.pos,

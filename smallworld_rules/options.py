@@ -1,0 +1,50 @@
+"""Game options: the judgement calls of REFERENCE.md §8, each with a name and a default.
+
+The core declares its own here; rule files declare theirs with
+``option NAME default VALUE "meaning"``. ``Game.new(options={...})`` refuses unknown names
+with the list of known ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from smallworld_rules.errors import RulesError
+from smallworld_rules.hooks import CORE
+from smallworld_rules.ruledefs import OptionDef
+
+#: The core's options.
+CORE_OPTIONS: dict[str, OptionDef] = {
+    option.name: option
+    for option in (
+        OptionDef(
+            "abandon_mid_conquest",
+            False,
+            "A5: regions may be abandoned after the first conquest of the turn too "
+            "(default: only before it)",
+            CORE,
+        ),
+    )
+}
+
+
+def resolve_options(
+    declared: Mapping[str, OptionDef], given: Mapping[str, Any] | None
+) -> dict[str, bool | int]:
+    """Every option's value: the defaults of ``declared`` overridden by ``given``.
+
+    Raises:
+        RulesError: an unknown option (listing the known ones) or a value of the wrong type.
+    """
+    values: dict[str, bool | int] = {name: o.default for name, o in sorted(declared.items())}
+    for name, value in (given or {}).items():
+        if name not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            raise RulesError(f"unknown game option {name!r} (known options: {known})")
+        default = declared[name].default
+        if type(value) is not type(default):
+            kind = "true or false" if isinstance(default, bool) else "a whole number"
+            raise RulesError(f"option {name!r} takes {kind}, not {value!r}")
+        values[name] = value
+    return values
