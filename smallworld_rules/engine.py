@@ -871,6 +871,9 @@ class Engine:
                 raise RulesError(f"region {r}: negative tokens")
             if race is not None and race != LOST_TRIBE and race not in s.races:
                 raise RulesError(f"region {r}: race {race!r} is not in play")
+        tribes = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == LOST_TRIBE)
+        if tribes > LOST_TRIBE_TOKENS:
+            raise RulesError(f"{tribes} Lost Tribe tokens on the map, more than the box's")
         for race, rd in self.rules.races.items():
             on_map = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == race)
             rs = s.races.get(race)
