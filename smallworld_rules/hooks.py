@@ -6,7 +6,7 @@ then folds the modifiers of the rule files in fixed phases — every ``add``/``s
 files were loaded), then one final clamp. The result is a :class:`Breakdown` that names every
 contribution with the file and line it came from.
 
->>> b = fold(2, [Contribution("Commando", "sub", 1, "powers/commando.swr", 4)], minimum=1)
+>>> b = fold(2, [Contribution("A discount", "sub", 1, "powers/example.swr", 4)], minimum=1)
 >>> b.value, b.base
 (1, 2)
 """
@@ -27,7 +27,7 @@ class Contribution:
     """One step of a :class:`Breakdown`.
 
     Attributes:
-        label: what it is ("Lost Tribe", "Giants", "fortress" …).
+        label: what it is: "Lost Tribe tokens", "Mountain", a rule file's name, a piece.
         op: ``"add"``, ``"sub"`` or ``"set"``.
         amount: the number added, subtracted or set.
         path: the rule file it comes from, or ``"<core>"`` for a base-game rule.
@@ -61,7 +61,7 @@ class Breakdown:
         return self.value
 
     def explain(self) -> str:
-        """A one-line human reading, e.g. ``2 +1 Lost Tribe -1 Commando = 2``."""
+        """A one-line reading for people, e.g. ``2 +1 Lost Tribe tokens +1 Mountain = 4``."""
         parts = [str(self.base)]
         for c in self.contributions:
             sign = {"add": "+", "sub": "-", "set": "="}[c.op]

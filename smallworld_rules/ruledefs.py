@@ -77,8 +77,8 @@ class RuleDef:
 
     Attributes:
         kind: ``"race"``, ``"power"`` or ``"expansion"``.
-        id: the file stem, e.g. ``"ratmen"``.
-        name: the display name, e.g. ``"Ratmen"``.
+        id: the file stem, e.g. ``"my_power"`` for ``powers/my_power.swr``.
+        name: the display name written in the file's header.
         tokens: tokens the banner or badge gives.
         box: physical tokens of a race (0 for powers).
         conquest_tokens: extra tokens usable only to conquer: taken with the combo and held

@@ -2,8 +2,8 @@
 
 >>> import smallworld_rules as sw
 >>> rules = sw.load_rules()
->>> rules.races["ratmen"].tokens, rules.races["ratmen"].box
-(8, 13)
+>>> all(race.box >= race.tokens for race in rules.races.values())
+True
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def load_rules(
     """Load the official races and powers, the named expansions, and extra rule files.
 
     Args:
-        expansions: expansion ids, e.g. ``["necromancer_island"]``.
+        expansions: expansion ids: the stems of files in ``expansions/``.
         paths: rule files or folders of them; a file whose id matches a loaded one replaces it.
 
     Raises:

@@ -28,6 +28,14 @@ def deploy_all_and_end(game: sw.Game) -> None:
     game.apply(sw.EndTurn())
 
 
+def both_enter(game: sw.Game, first: int, second: int) -> None:
+    """Each player in turn picks the top combo, conquers one region and ends the turn."""
+    for region in (first, second):
+        game.apply(sw.PickCombo(0))
+        game.apply(sw.Conquer(region))
+        deploy_all_and_end(game)
+
+
 def place_withdrawals(game: sw.Game) -> None:
     """Defenders place all their survivors on their first region."""
     while game.phase is sw.Phase.WITHDRAWAL:

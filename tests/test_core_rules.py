@@ -11,7 +11,7 @@ effect and no tokens; ``crowd`` has 8 tokens in a box of 9).
 from __future__ import annotations
 
 import pytest
-from helpers import deploy_all_and_end, new_game, saved_state, subset
+from helpers import both_enter, deploy_all_and_end, new_game, saved_state, subset
 
 import smallworld_rules as sw
 from smallworld_rules.events import Conquered, Declined, Deployed, RaceRemoved, Scored
@@ -149,12 +149,7 @@ def test_ruling_2_only_first_region_must_be_border(game: sw.Game) -> None:
 def test_ruling_3_new_race_need_not_enter_next_to_declined(rules: sw.Rules) -> None:
     """Ruling 3: a new race enters by any border region, wherever the declined race is."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2"), ("elves", "forest")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(20))
-    deploy_all_and_end(game)
+    both_enter(game, 1, 20)
     game.apply(sw.Decline())  # player 0's Ratmen decline in region 1
     deploy_all_and_end(game)  # player 1 passes
     game.apply(sw.PickCombo(0))
@@ -429,12 +424,7 @@ def _endgame(rules: sw.Rules) -> sw.Game:
     """Both players sit still until player 1's last turn (Ratmen+Warded 10 in region 1,
     Crowd 8 in region 20), then get equal coins before that last turn scores 1."""
     game = new_game(rules, [("ratmen", "warded"), ("crowd", "plain")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(20))
-    deploy_all_and_end(game)
+    both_enter(game, 1, 20)
     while not (game.round == game.map.turns and game.active_player == 1):
         deploy_all_and_end(game)
     game.set_coins(0, 41)
@@ -545,12 +535,7 @@ def test_badge_reshuffle_ruling_38(rules: sw.Rules) -> None:
     few = subset(rules, ["ratmen", "crowd", "elves", "giants", "miners", "raiders"],
                  ["plain", "plain2", "forest", "commando", "wealthy", "warded"])
     game = new_game(few, [("ratmen", "plain"), ("crowd", "plain2")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(20))
-    deploy_all_and_end(game)
+    both_enter(game, 1, 20)
     assert saved_state(game)["power_stack"] == [] and saved_state(game)["race_stack"] == []
     game.apply(sw.Decline())  # Ratmen decline: their badge is discarded
     deploy_all_and_end(game)

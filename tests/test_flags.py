@@ -4,7 +4,7 @@ proved with a test-only rule file from tests/rules/ against the rule it relaxes.
 from __future__ import annotations
 
 import pytest
-from helpers import deploy_all_and_end, new_game, saved_state
+from helpers import both_enter, deploy_all_and_end, new_game, saved_state
 
 import smallworld_rules as sw
 from smallworld_rules.events import Declined, Scored
@@ -123,12 +123,7 @@ def test_exempt_race_declining_keeps_the_other_declined_race_a12(rules: sw.Rules
     """A12: an exempt race going into decline displaces nobody: at most one non-exempt
     declined race, any number of exempt ones."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2"), ("giants", "lingering")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
+    both_enter(game, 1, 19)
     game.apply(sw.Decline())  # Ratmen (not exempt) decline
     deploy_all_and_end(game)
     game.apply(sw.PickCombo(0))  # Lingering Giants

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import both_enter, deploy_all_and_end, new_game
 
 import smallworld_rules as sw
 
@@ -30,12 +30,7 @@ def test_defence_hook_adds_to_the_defenders_regions(rules: sw.Rules) -> None:
 def test_defence_hook_with_always_works_in_decline(rules: sw.Rules) -> None:
     """A modifier marked `always` keeps working in decline, and its power keeps its badge."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "hillguard")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(4))
-    deploy_all_and_end(game)
+    both_enter(game, 1, 4)
     deploy_all_and_end(game)
     game.apply(sw.Decline())  # the Crowd decline with one token on the Hill
     assert game.active_player == 0 and game.region(4).declined

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game, saved_state
+from helpers import both_enter, deploy_all_and_end, new_game, saved_state
 
 import smallworld_rules as sw
 from smallworld_rules.dsl import check, parse_file
@@ -176,12 +176,7 @@ def test_forest_scores_forest_regions_while_active(rules: sw.Rules) -> None:
 def test_forest_gives_nothing_in_decline(rules: sw.Rules) -> None:
     """§3 Forest is lost in decline: the decline turn scores regions only (ruling 16)."""
     game = new_game(rules, [("ratmen", "forest"), ("giants", "plain")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(2))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
+    both_enter(game, 2, 19)
     coins = game.coins(0)
     game.apply(sw.Decline())
     assert game.coins(0) == coins + 1
