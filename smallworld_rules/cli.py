@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from smallworld_rules import events as ev
 from smallworld_rules.actions import Action
 from smallworld_rules.bots import RandomBot, play_game
-from smallworld_rules.errors import RulesError
+from smallworld_rules.dsl import ast, check, parse_file
+from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.game import Game
 from smallworld_rules.rules import load_rules
 
@@ -108,22 +109,31 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from smallworld_rules.dsl import check, parse_file
-
-    failures = 0
+    """Report every error of every file; the files may use each other's pieces and options,
+    and the official ones."""
+    official = load_rules()
+    parsed: dict[str, ast.RuleFile] = {}
+    errors: dict[str, list[RuleFileError]] = {}
     for path in args.files:
         try:
-            tree = parse_file(path)
-            with open(path, encoding="utf-8") as fh:
-                errors = check(tree, fh.read(), load_rules().pieces)
-        except RulesError as exc:
-            errors = [exc]  # type: ignore[list-item]
-        for error in errors:
+            parsed[path] = parse_file(path)
+            errors[path] = []
+        except RuleFileError as exc:
+            errors[path] = [exc]
+    statements = [st for tree in parsed.values() for st in tree.statements]
+    pieces = set(official.pieces) | {s.name for s in statements if isinstance(s, ast.PieceDecl)}
+    options = set(official.options) | {
+        s.name for s in statements if isinstance(s, ast.OptionDecl)
+    }
+    for path, tree in parsed.items():
+        with open(path, encoding="utf-8") as fh:
+            errors[path] = check(tree, fh.read(), pieces, options)
+    for path in args.files:
+        for error in errors[path]:
             print(error, file=sys.stderr)
-        failures += len(errors)
-        if not errors:
+        if not errors[path]:
             print(f"{path}: ok")
-    return 1 if failures else 0
+    return 1 if any(errors.values()) else 0
 
 
 def build_parser() -> argparse.ArgumentParser:

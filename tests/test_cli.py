@@ -246,3 +246,24 @@ def test_play_with_broken_rules_file(tmp_path: Path) -> None:
     result = run("play", "--rules", str(path))
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert f"{path}:5:" in result.stderr
+
+
+def test_check_files_together(tmp_path: Path) -> None:
+    """`smallworld check` reads the files together: one may use a piece or option another
+    declares; every broken file is reported in the same run."""
+    (tmp_path / "keeps.swr").write_text(
+        'power keeps "Keeps" { tokens 1 text "t" piece keep supply 2 { defence 1 }\n'
+        '  option keeps_on default true "k" }\n'
+    )
+    (tmp_path / "users.swr").write_text(
+        'race users "Users" { tokens 5 box 9 text "t"\n'
+        "  score add count(own regions with piece keep) when option keeps_on }\n"
+    )
+    together = run("check", str(tmp_path / "keeps.swr"), str(tmp_path / "users.swr"))
+    assert together.returncode == 0, together.stderr
+    assert together.stdout.count(": ok") == 2
+    (tmp_path / "bad1.swr").write_text('race bad1 "B" { tokens 5 box 9 text "t" flag flyy }\n')
+    (tmp_path / "bad2.swr").write_text('power bad2 "B" { tokens 2 }\n')
+    broken = run("check", str(tmp_path / "bad1.swr"), str(tmp_path / "bad2.swr"))
+    assert broken.returncode != 0
+    assert "bad1.swr:1:" in broken.stderr and "bad2.swr:1:" in broken.stderr
