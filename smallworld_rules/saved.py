@@ -160,8 +160,6 @@ def state_from_dict(engine: Engine, data: Any) -> State:
     except ValueError:
         raise _bad("phase", f"{d['phase']!r} is not a phase") from None
     s.conquered = _list(d["conquered"], "conquered", lambda v, w: _int(v, w, 0, n - 1))
-    if len(set(s.conquered)) != len(s.conquered):
-        raise _bad("conquered", "lists a region twice")
     s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
     s.acted = _bool(d["acted"], "acted")
     s.picked = _bool(d["picked"], "picked")
