@@ -173,8 +173,8 @@ def test_ruling_4_one_token_in_hand_whatever_the_cost(rules: sw.Rules) -> None:
 
 
 def test_ruling_5_final_die_attempt(rules: sw.Rules) -> None:
-    """Ruling 5: name the target, then roll; success moves every hand token in; conquests
-    end whatever the result; on failure the hand tokens go to your own regions."""
+    """Ruling 5 / §1.9: name the target, then roll; success moves every hand token in;
+    conquests end whatever the result; on failure the hand tokens go to your own regions."""
     game = new_game(rules, [("ratmen", "plain")], chance="explicit")
     game.apply(sw.PickCombo(0))
     for region in (1, 2, 6):
@@ -198,8 +198,8 @@ def test_ruling_5_final_die_attempt(rules: sw.Rules) -> None:
 
 
 def test_ruling_5_die_only_when_short_by_at_most_three(game: sw.Game) -> None:
-    """Ruling 5: a target more than 3 tokens short cannot be attempted with the die; one you
-    can afford is conquered without it."""
+    """Ruling 5 / §1.9: a target more than 3 tokens short cannot be attempted with the die;
+    one you can afford is conquered without it."""
     game.put(19, 1, 5, race="crowd")  # 2 + 5 + Mountain = 8
     game.apply(sw.Conquer(20))
     game.apply(sw.Conquer(21))
