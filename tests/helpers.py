@@ -8,6 +8,17 @@ from typing import Any
 
 import smallworld_rules as sw
 
+#: A small, complete rule file the language tests parse.
+GIANTS = """\
+race giants "Giants" {
+    tokens 6
+    box 11
+    text "Conquer a region adjacent to a Mountain region your Giants occupy"
+         "for 1 token less."
+    conquest_cost sub 1 when target adjacent_to own region with terrain mountain
+}
+"""
+
 
 def new_game(
     rules: sw.Rules,

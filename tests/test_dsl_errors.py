@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import GIANTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,17 +14,8 @@ from smallworld_rules.dsl import check, parse, parse_file
 from smallworld_rules.dsl.parser import MAX_NESTING, SYNTAX_EXAMPLES
 from smallworld_rules.errors import RuleFileError
 
-GOOD_RACE = """\
-race giants "Giants" {
-    tokens 6
-    box 11
-    text "Conquer a region adjacent to a Mountain region your Giants occupy"
-         "for 1 token less."
-    conquest_cost sub 1 when target adjacent_to own region with terrain mountain
-}
-"""
 EXAMPLES = [
-    GOOD_RACE,
+    GIANTS,
     """power forest "Forest" {
     tokens 4
     text "+1 coin per Forest region you occupy at the end of your turn."

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import lark
 import pytest
+from helpers import GIANTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,15 +18,6 @@ from smallworld_rules.errors import RuleFileError
 P = ast.Pos(1, 1)
 ROOT = Path(__file__).resolve().parent.parent
 
-GIANTS = """\
-race giants "Giants" {
-    tokens 6
-    box 11
-    text "Conquer a region adjacent to a Mountain region your Giants occupy"
-         "for 1 token less."
-    conquest_cost sub 1 when target adjacent_to own region with terrain mountain
-}
-"""
 FOREST = """\
 power forest "Forest" {
     tokens 4
