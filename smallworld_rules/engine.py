@@ -22,11 +22,13 @@ from smallworld_rules.actions import (
     EndTurn,
     PickCombo,
     RollDie,
+    UseAbility,
     action_problem,
 )
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.events import (
     Abandoned,
+    AbilityUsed,
     ComboPicked,
     Conquered,
     Declined,
@@ -34,16 +36,32 @@ from smallworld_rules.events import (
     DieRolled,
     Event,
     GameOver,
+    PieceMoved,
+    RaceActs,
     RaceRemoved,
     Scored,
+    TokensGained,
     TurnEnded,
     TurnStarted,
 )
-from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
+from smallworld_rules.hooks import CORE, Breakdown, Contribution, EvalContext, fold
 from smallworld_rules.maps import GameMap
-from smallworld_rules.ruledefs import CompiledModifier, RuleDef
+from smallworld_rules.ruledefs import (
+    CompiledAbility,
+    CompiledEffect,
+    CompiledModifier,
+    PieceDef,
+    RuleDef,
+)
 from smallworld_rules.rules import Rules
-from smallworld_rules.state import LOST_TRIBE, Phase, PlayerState, RaceState, State
+from smallworld_rules.state import (
+    ABILITY_ROLL,
+    LOST_TRIBE,
+    Phase,
+    PlayerState,
+    RaceState,
+    State,
+)
 
 #: Faces of the reinforcement die (§1.1).
 DIE_FACES = (0, 0, 0, 1, 2, 3)
@@ -83,13 +101,25 @@ class _Ctx:
         return self.engine.map.feature_masks[name]
 
     def property_mask(self, name: str) -> int:
+        s, engine = self.state, self.engine
         if name == "non_empty":
-            tokens = self.state.region_tokens
+            tokens = s.region_tokens
             return sum(1 << r for r in range(len(tokens)) if tokens[r])
+        if name == "lone":
+            tokens = s.region_tokens
+            return sum(1 << r for r in range(len(tokens)) if tokens[r] == 1)
         if name == "first_turn":
-            rs = self.state.races.get(self.race)
+            rs = s.races.get(self.race)
             return self.all_mask if rs is not None and rs.turns == 0 else 0
-        return self.engine.property_masks[name]
+        if name == "on_map":
+            return self.all_mask if engine.mask_of(s, self.race) else 0
+        if name == "enemy_active":
+            return engine.enemy_active_mask(s, self.race)
+        if name == "guarded":
+            return engine.guarded_mask(s)
+        if name == "reachable":
+            return engine.reach_mask(s, self.race)
+        return engine.property_masks[name]
 
     def piece_mask(self, name: str) -> int:
         return sum(1 << r for r, p in self.state.pieces.items() if p.get(name))
@@ -99,7 +129,7 @@ class _Ctx:
 
     def conquests_mask(self, non_empty_only: bool) -> int:
         s = self.state
-        if s.players[s.active].active != self.race:
+        if s.acting != self.race:
             return 0
         if non_empty_only:
             return s.conquered_nonempty
@@ -109,31 +139,39 @@ class _Ctx:
         return self.engine.options[name]
 
     def adjacent_mask(self, regions: int) -> int:
-        adjacency = self.engine.map.adjacency
-        out = 0
-        while regions:
-            low = regions & -regions
-            out |= adjacency[low.bit_length() - 1]
-            regions ^= low
-        return out
+        return self.engine.adjacent_mask(regions)
 
 
-class _OptionsOnly:
-    """The context a flag's condition is evaluated in: game options, no position."""
+class _Static:
+    """The context of what never changes in a game: the map and the options (a flag's
+    condition, a link's regions)."""
 
-    all_mask = 1
     target = -1
 
-    def __init__(self, options: Mapping[str, bool | int]) -> None:
+    def __init__(self, game_map: GameMap, options: Mapping[str, bool | int]) -> None:
+        self.map = game_map
         self.options = options
+        self.all_mask = game_map.all_mask
+        self.properties = {
+            "coastal": game_map.coastal_mask,
+            "border": game_map.entry_mask,
+            "water": game_map.water_mask,
+        }
 
     def option(self, name: str) -> bool | int:
         return self.options[name]
 
     def terrain_mask(self, name: str) -> int:
-        return 0
+        return self.map.terrain_masks[name]
 
-    feature_mask = property_mask = piece_mask = terrain_mask
+    def feature_mask(self, name: str) -> int:
+        return self.map.feature_masks[name]
+
+    def property_mask(self, name: str) -> int:
+        return self.properties.get(name, 0)
+
+    def piece_mask(self, name: str) -> int:
+        return 0
 
     def own_mask(self) -> int:
         return 0
@@ -143,6 +181,31 @@ class _OptionsOnly:
 
     def adjacent_mask(self, regions: int) -> int:
         return 0
+
+
+class _PlayerCtx(_Static):
+    """The context a ``target player`` condition is evaluated in: masks are sets of players,
+    ``all_mask`` the acting player's opponents."""
+
+    def __init__(self, engine: Engine, state: State, player: int) -> None:
+        super().__init__(engine.map, engine.options)
+        self.state = state
+        self.all_mask = ((1 << engine.players) - 1) & ~(1 << player)
+
+    def property_mask(self, name: str) -> int:
+        if name == "attacked":
+            return self.state.attacked
+        return 0
+
+    terrain_mask = feature_mask = property_mask
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
 
 
 class Engine:
@@ -160,17 +223,21 @@ class Engine:
         self.map = game_map
         self.players = players
         self.options = dict(options)
-        # Flags hold for the whole game, so the ones that depend on options are settled now.
-        context = _OptionsOnly(self.options)
+        # Flags and links hold for the whole game, so they are settled now.
+        context = _Static(game_map, self.options)
+        every = [
+            d for table in (rules.races, rules.powers, rules.expansions) for d in table.values()
+        ]
         self.flags = {
             (d.kind, d.id): d.flags
             | {flag for flag, condition in d.conditional_flags if condition(context)}
-            for table in (rules.races, rules.powers, rules.expansions)
-            for d in table.values()
+            for d in every
         }
+        self.links = {(d.kind, d.id): [link(context) for link in d.links] for d in every}
         self.explicit_chance = explicit_chance
         self.n = len(game_map.regions)
         self.mountain_mask = game_map.terrain_masks["mountain"]
+        self.land_mask = game_map.all_mask & ~game_map.water_mask
         self.property_masks = {
             "coastal": game_map.coastal_mask,
             "border": game_map.entry_mask,
@@ -207,19 +274,30 @@ class Engine:
         s.phase = Phase.PICK
         s.rng = state
         s.winners = []
+        s.truces = []
         self._reset_turn(s)
         self._refill_market(s)
         return s
 
     @staticmethod
     def _reset_turn(s: State) -> None:
-        s.conquered = []
-        s.conquered_nonempty = 0
         s.acted = False
         s.picked = False
+        s.withdrawals = []
+        s.acting = None
+        s.used = []
+        s.attacked = 0
+        s.decline_at_end = False
+        Engine._reset_cycle(s)
+
+    @staticmethod
+    def _reset_cycle(s: State) -> None:
+        """What belongs to one race's run of conquests within a turn."""
+        s.conquered = []
+        s.conquered_nonempty = 0
         s.readied = []
         s.die_target = -1
-        s.withdrawals = []
+        s.die_bonus = -1
 
     def _refill_market(self, s: State) -> None:
         """Slide combos up and reveal new ones while banners and badges last (§1.5, §1.13)."""
@@ -305,6 +383,8 @@ class Engine:
         if occupant is not None and occupant in s.races:
             parts += self._contributions(s, occupant, "defence", region)
         parts += self._contributions(s, race, "conquest_cost", region)
+        if s.die_bonus >= 0 and race == s.acting:
+            parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
         return fold(BASE_COST, parts, minimum=1)
 
     def losses(self, s: State, race: str, region: int) -> Breakdown:
@@ -324,10 +404,87 @@ class Engine:
                 return name
         return None
 
+    def _pieces_mask(self, s: State, wanted: Callable[[PieceDef], bool]) -> int:
+        pieces = self.rules.pieces
+        out = 0
+        for r, held in s.pieces.items():
+            if any(count and wanted(pieces[name]) for name, count in held.items()):
+                out |= 1 << r
+        return out
+
+    def immune_mask(self, s: State) -> int:
+        """Regions no enemy may conquer or target (an immune piece is there)."""
+        return self._pieces_mask(s, lambda p: p.immune)
+
+    def guarded_mask(self, s: State) -> int:
+        """Regions holding a piece with the property ``guards``."""
+        return self._pieces_mask(s, lambda p: p.guards)
+
+    def enemy_active_mask(self, s: State, race: str) -> int:
+        """Regions held by the active race of a player other than ``race``'s owner."""
+        rs = s.races.get(race)
+        owner = -1 if rs is None else rs.owner
+        out = 0
+        for p, ps in enumerate(s.players):
+            if p != owner and ps.active is not None:
+                out |= self.mask_of(s, ps.active)
+        return out
+
+    def link_mask(self, s: State, race: str) -> int:
+        """Regions the race's links make adjacent to one another."""
+        out = 0
+        for d in self.defs(s, race):
+            for mask in self.links[d.kind, d.id]:
+                out |= mask
+        return out
+
+    def truce_mask(self, s: State, race: str) -> int:
+        """Regions the race may not attack because of a truce (only active races are bound)."""
+        rs = s.races.get(race)
+        if rs is None or rs.declined or not s.truces:
+            return 0
+        out = 0
+        for protected, barred in s.truces:
+            target = s.players[protected].active
+            if barred == rs.owner and target is not None:
+                out |= self.mask_of(s, target)
+        return out
+
+    def adjacent_mask(self, regions: int) -> int:
+        """Regions bordering at least one of ``regions``."""
+        adjacency = self.map.adjacency
+        out = 0
+        while regions:
+            low = regions & -regions
+            out |= adjacency[low.bit_length() - 1]
+            regions ^= low
+        return out
+
+    def reach_mask(self, s: State, race: str) -> int:
+        """Every region ``race`` may attack now, tokens aside (§1.7, flags, links, immunity)."""
+        own = self.mask_of(s, race)
+        if own:
+            reach = self.adjacent_mask(own)
+            link = self.link_mask(s, race)
+            if own & link:
+                reach |= link
+            if self.has_flag(s, race, "conquer_anywhere"):
+                reach |= self.land_mask
+        else:
+            reach = self.map.entry_mask
+            if self.has_flag(s, race, "enter_anywhere"):
+                reach |= self.land_mask
+        reach &= ~own
+        if not self.has_flag(s, race, "enter_water"):
+            reach &= ~self.map.water_mask
+        return reach & ~self.immune_mask(s) & ~self.truce_mask(s, race)
+
     def target_problem(self, s: State, race: str, region: int) -> str | None:
         """Why ``race`` may not conquer ``region`` now (tokens aside), or ``None``."""
         if not 0 <= region < self.n:
             return f"there is no region {region} on the {self.map.name} map"
+        if (self.reach_mask(s, race) >> region) & 1:
+            return None
         if s.region_race[region] == race:
             return f"your {self.rules.races[race].name} already hold region {region}"
         if (self.map.water_mask >> region) & 1 and not self.has_flag(s, race, "enter_water"):
@@ -335,19 +492,22 @@ class Engine:
         piece = self.immune_piece(s, region)
         if piece is not None:
             return f"region {region} is immune (a {piece} is there)"
-        own = self.mask_of(s, race)
-        if not own:
-            if not (self.map.entry_mask >> region) & 1 and not self.has_flag(
-                s, race, "enter_anywhere"
-            ):
-                return (
-                    f"region {region} is not a border region: a race with no region on the map "
-                    "must enter at the edge or on the shore of an edge Sea (§1.7)"
-                )
-        elif not self.map.adjacency[region] & own and not self.has_flag(
-            s, race, "conquer_anywhere"
-        ):
-            return f"region {region} is not adjacent to a region your race holds"
+        if (self.truce_mask(s, race) >> region) & 1:
+            return (
+                f"region {region} belongs to a player who made a truce with you: your active "
+                "race may not attack theirs until their next turn"
+            )
+        if not self.mask_of(s, race):
+            return (
+                f"region {region} is not a border region: a race with no region on the map "
+                "must enter at the edge or on the shore of an edge Sea (§1.7)"
+            )
+        return f"region {region} is not adjacent to a region your race holds"
+
+    def acting_problem(self, s: State) -> str | None:
+        """Why nobody conquers now, or ``None`` when a race is acting."""
+        if s.acting is None or s.phase not in (Phase.CONQUEST, Phase.REDEPLOY):
+            return f"no race is conquering now (phase {s.phase.value})"
         return None
 
     def _surplus(self, s: State, race: str) -> int:
@@ -376,19 +536,26 @@ class Engine:
         if phase is Phase.OVER:
             return []
         if phase is Phase.WITHDRAWAL:
-            race = s.withdrawals[0]
-            return self._deploys(self.regions_of(s, race), s.races[race].hand)
-        active = s.players[s.active].active
-        assert active is not None
-        rs = s.races[active]
-        own = self.regions_of(s, active)
+            wrs = s.races[s.withdrawals[0]]
+            acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
+            acts += self._ability_actions(s, wrs, phase)
+            if not wrs.hand:
+                acts.append(EndTurn())
+            return acts
+        assert s.acting is not None
+        rs = s.races[s.acting]
+        race = rs.race
+        own = self.regions_of(s, race)
         hold = self._hold(s, rs)
         if phase is Phase.REDEPLOY:
             acts = self._deploys(own, rs.hand - hold)
             if rs.hand < hold:
                 acts.extend(Abandon(r) for r in own)  # ruling 13: forced abandonment
+            acts += self._ability_actions(s, rs, phase)
             if rs.hand == hold or not own:
                 acts.append(EndTurn())
+                if self._may_decline_at_end(s, rs):
+                    acts.append(Decline())
             return acts
         acts = []
         if self._may_decline(s):
@@ -396,17 +563,24 @@ class Engine:
         if self._may_abandon(s):
             acts.extend(Abandon(r) for r in own)
         if rs.hand >= 1:
-            for r in range(self.n):
-                if self.target_problem(s, active, r) is None:
-                    cost = self.conquest_cost(s, active, r).value
-                    if cost <= rs.hand:
-                        acts.append(Conquer(r))
-                    elif cost - rs.hand <= DIE_REACH:
-                        acts.append(ConquerWithDie(r))
-        surplus = self._surplus(s, active)
+            die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
+            reach = self.reach_mask(s, race)
+            while reach:
+                low = reach & -reach
+                reach ^= low
+                r = low.bit_length() - 1
+                cost = self.conquest_cost(s, race, r).value
+                if cost <= rs.hand:
+                    acts.append(Conquer(r))
+                elif die and cost - rs.hand <= DIE_REACH:
+                    acts.append(ConquerWithDie(r))
+        acts += self._ability_actions(s, rs, phase)
+        surplus = self._surplus(s, race)
         acts.extend(self._deploys(own, rs.hand + surplus - hold))
         if self._may_end_conquest(rs, hold, surplus, own):
             acts.append(EndTurn())
+            if s.acted and self._may_decline_at_end(s, rs):
+                acts.append(Decline())
         return acts
 
     @staticmethod
@@ -428,11 +602,148 @@ class Engine:
         return [Deploy(r, c) for r in regions for c in counts]
 
     def _may_decline(self, s: State) -> bool:
+        """Decline in place of expanding: before anything is done in a turn not begun by a
+        pick (§1.12)."""
         race = s.players[s.active].active
         return race is not None and not s.picked and not s.acted
 
+    def _may_decline_at_end(self, s: State, rs: RaceState) -> bool:
+        """Decline after scoring, in place of EndTurn, for a race whose flag allows it."""
+        return (
+            rs.race == s.players[s.active].active
+            and self._next_acting(s) is None
+            and self.has_flag(s, rs.race, "decline_at_turn_end")
+        )
+
     def _may_abandon(self, s: State) -> bool:
         return not s.conquered or bool(self.options["abandon_mid_conquest"])
+
+    # ------------------------------------------------------------------ abilities
+
+    def abilities(self, s: State, race: str) -> Iterator[CompiledAbility]:
+        """The abilities of an active race (its own and its power's)."""
+        rs = s.races.get(race)
+        if rs is None or rs.declined:
+            return
+        for d in self.defs(s, race):
+            yield from d.abilities
+
+    def _use_key(self, ability: CompiledAbility, s: State, target: int | None) -> str:
+        if ability.limit != "once_per_player_per_turn" or target is None:
+            return ability.name
+        if ability.target == "player":
+            return f"{ability.name}@{target}"
+        occupant = s.region_race[target]
+        owner = s.races[occupant].owner if occupant in s.races else -1
+        return f"{ability.name}@{owner}"
+
+    def _ability_targets(self, s: State, rs: RaceState, ability: CompiledAbility) -> int:
+        """Bitmask of the targets (regions or players) the ability's clause allows."""
+        ctx: EvalContext
+        if ability.target == "player":
+            ctx = _PlayerCtx(self, s, rs.owner)
+            mask = ctx.all_mask
+        else:
+            ctx = _Ctx(self, s, rs.race)
+            mask = self.mask_of(s, rs.race) if ability.target == "own region" else ctx.all_mask
+        if ability.condition is not None:
+            mask &= ability.condition(ctx)
+        return mask
+
+    def ability_problem(
+        self, s: State, rs: RaceState, ability: CompiledAbility, target: int | None
+    ) -> str | None:
+        """Why ``rs`` may not use ``ability`` on ``target`` now, or ``None``."""
+        phase = s.phase.value
+        if phase not in ability.phases:
+            when = " or ".join(sorted(ability.phases))
+            return f"{ability.name} is used during {when}, not now ({phase})"
+        if ability.limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
+            return f"{ability.name} may be used only {ability.times} time(s)"
+        key = self._use_key(ability, s, target)
+        if ability.limit and ability.limit != "times" and key in s.used:
+            per = " against that player" if "@" in key else ""
+            return f"{ability.name} was already used this turn{per}"
+        if not ability.target:
+            if target is not None:
+                return f"{ability.name} takes no target"
+        else:
+            what = "player" if ability.target == "player" else "region"
+            if target is None:
+                return f"{ability.name} needs a target {what}"
+            top = self.players if what == "player" else self.n
+            if not 0 <= target < top:
+                return f"there is no {what} {target}"
+            if not (self._ability_targets(s, rs, ability) >> target) & 1:
+                return f"{ability.name} cannot target {what} {target} (its conditions fail)"
+        for effect in ability.effects:
+            problem = self._effect_problem(s, rs, effect, target)
+            if problem:
+                return problem
+        return None
+
+    def _effect_problem(
+        self, s: State, rs: RaceState, effect: CompiledEffect, target: int | None
+    ) -> str | None:
+        verb = effect.verb
+        if verb in ("place", "move"):
+            assert effect.piece is not None and target is not None
+            piece = self.rules.pieces[effect.piece]
+            if s.region_race[target] != rs.race:
+                return f"region {target} is not held by your race"
+            here = s.pieces.get(target, {}).get(piece.name, 0)
+            if piece.one_per_region and here:
+                return f"region {target} already holds a {piece.name}"
+            on_map = piece.supply - s.piece_supply[piece.name]
+            if not s.piece_supply[piece.name] and not (verb == "move" and on_map > here):
+                return f"no {piece.name} is left to place"
+        elif verb == "conquer":
+            assert target is not None
+            problem = self.target_problem(s, rs.race, target)
+            if problem:
+                return problem
+            if rs.hand < max(1, self._amount(s, rs, effect)):
+                return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
+        elif verb == "convert":
+            assert target is not None
+            occupant = s.region_race[target]
+            if occupant is None or occupant == LOST_TRIBE or occupant == rs.race:
+                return f"region {target} holds no enemy race token to replace"
+            if s.region_tokens[target] != 1:
+                return f"region {target} holds more than one token"
+            if self.immune_piece(s, target) is not None:
+                return f"region {target} is immune"
+            if s.box[rs.race] < 1:
+                return f"no {self.rules.races[rs.race].name} token is left in the box"
+        elif verb == "roll_die":
+            if s.die_bonus >= 0:
+                return "a roll already waits for the next conquest"
+            if rs.hand < 1:
+                return "a conquest needs at least one token in hand (ruling 4)"
+        return None
+
+    def _amount(self, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
+        assert effect.amount is not None
+        return effect.amount(_Ctx(self, s, rs.race, target))
+
+    def _ability_actions(self, s: State, rs: RaceState, phase: Phase) -> list[Action]:
+        """Every legal UseAbility of the race in this phase."""
+        acts: list[Action] = []
+        for ability in self.abilities(s, rs.race):
+            if phase.value not in ability.phases:
+                continue
+            if not ability.target:
+                if self.ability_problem(s, rs, ability, None) is None:
+                    acts.append(UseAbility(ability.name))
+                continue
+            mask = self._ability_targets(s, rs, ability)
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                target = low.bit_length() - 1
+                if self.ability_problem(s, rs, ability, target) is None:
+                    acts.append(UseAbility(ability.name, target))
+        return acts
 
     # ------------------------------------------------------------------ applying actions
 
@@ -452,11 +763,10 @@ class Engine:
             raise IllegalAction(f"{type(action).__name__} is not an action of this game", action)
         handler(self, s, action, log)
 
-    def _active_race(self, s: State, action: Action) -> RaceState:
-        race = s.players[s.active].active
-        if race is None:
+    def _acting_race(self, s: State, action: Action) -> RaceState:
+        if s.acting is None:
             raise IllegalAction("you have no active race: pick a combo first", action)
-        return s.races[race]
+        return s.races[s.acting]
 
     def _need_phase(self, s: State, action: Action, *phases: Phase) -> None:
         if s.phase not in phases:
@@ -490,15 +800,16 @@ class Engine:
         player.active = race
         self._refill_market(s)
         s.picked = True
-        s.phase = Phase.CONQUEST
         log(ComboPicked(s.active, race, power, i, i, collected, tokens))
+        first = self._acting_order(s)[0]
+        self._begin_cycle(s, first, log, announce=first != race)
 
     def _abandon(self, s: State, action: Abandon, log: Log) -> None:
         self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY)
-        rs = self._active_race(s, action)
+        rs = self._acting_race(s, action)
         r = action.region
         if not 0 <= r < self.n or s.region_race[r] != rs.race:
-            raise IllegalAction(f"region {r} is not held by your active race", action)
+            raise IllegalAction(f"region {r} is not held by your acting race", action)
         if s.phase is Phase.REDEPLOY:
             if rs.hand >= self._hold(s, rs):
                 raise IllegalAction(
@@ -517,7 +828,7 @@ class Engine:
     def _attempt(self, s: State, action: Conquer | ConquerWithDie) -> tuple[RaceState, int]:
         """Checks shared by every conquest attempt; returns the race and the cost."""
         self._need_phase(s, action, Phase.CONQUEST)
-        rs = self._active_race(s, action)
+        rs = self._acting_race(s, action)
         problem = self.target_problem(s, rs.race, action.region)
         if problem:
             raise IllegalAction(problem, action)
@@ -532,11 +843,14 @@ class Engine:
             raise IllegalAction(
                 f"region {r} costs {cost} tokens and you have {rs.hand} in hand", action
             )
+        s.die_bonus = -1  # a rolled bonus is spent on this conquest
         self._take_region(s, rs, r, cost, cost, log)
 
     def _conquer_with_die(self, s: State, action: ConquerWithDie, log: Log) -> None:
         rs, cost = self._attempt(s, action)
         r = action.region
+        if self.has_flag(s, rs.race, "no_final_die") or s.die_bonus >= 0:
+            raise IllegalAction("your race makes no final die attempt (it rolls otherwise)", action)
         if cost <= rs.hand:
             raise IllegalAction(
                 f"you have the {cost} tokens region {r} costs: conquer it without the die", action
@@ -548,7 +862,11 @@ class Engine:
                 action,
             )
         s.acted = True
-        s.die_target = r
+        self._roll_die(s, r, log)
+
+    def _roll_die(self, s: State, target: int, log: Log) -> None:
+        """Roll now, or make the roll a chance node (``target``: a region or ABILITY_ROLL)."""
+        s.die_target = target
         if self.explicit_chance:
             s.phase = Phase.DIE_ROLL
             return
@@ -562,39 +880,60 @@ class Engine:
         self._resolve_die(s, action.face, log)
 
     def _resolve_die(self, s: State, face: int, log: Log) -> None:
-        """Ruling 5: conquer with every token in hand if hand + die ≥ cost; conquests end."""
-        race = s.players[s.active].active
-        assert race is not None
-        rs = s.races[race]
+        """Ruling 5: conquer with every token in hand if hand + die ≥ cost; conquests end.
+        A roll made by an ability instead lowers the next conquest's cost (A6)."""
+        assert s.acting is not None
+        rs = s.races[s.acting]
         r = s.die_target
-        cost = self.conquest_cost(s, race, r).value
-        success = rs.hand + face >= cost
-        log(DieRolled(s.active, r, face, cost, rs.hand, success))
         s.die_target = -1
         s.phase = Phase.CONQUEST
+        if r == ABILITY_ROLL:
+            s.die_bonus = face
+            reach = self.reach_mask(s, rs.race)
+            cheapest = min(
+                (self.conquest_cost(s, rs.race, t).value for t in _bits(reach)), default=None
+            )
+            success = cheapest is not None and cheapest <= rs.hand
+            log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
+            if not success:
+                self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
+            return
+        cost = self.conquest_cost(s, rs.race, r).value
+        success = rs.hand + face >= cost
+        log(DieRolled(s.active, r, face, cost, rs.hand, success))
         if success:
             self._take_region(s, rs, r, cost, rs.hand, log)
-        self._enter_redeploy(s, rs)
+        self._enter_redeploy(s, rs, log)
 
     def _take_region(
         self, s: State, rs: RaceState, r: int, cost: int, tokens: int, log: Log
     ) -> None:
         """Move ``tokens`` from hand into ``r``; the defender loses and withdraws (§1.8)."""
         occupant, held = s.region_race[r], s.region_tokens[r]
+        lost = self.losses(s, occupant, r).value if occupant in s.races else held
+        self._seize(s, rs, r, lost, tokens, cost, log)
+
+    def _seize(
+        self, s: State, rs: RaceState, r: int, lost: int, tokens: int, cost: int, log: Log
+    ) -> None:
+        """``rs`` takes ``r`` with ``tokens`` from hand; the occupant loses ``lost`` tokens to
+        its box and takes the rest into hand (every conquest, whatever its form, ends here)."""
+        occupant, held = s.region_race[r], s.region_tokens[r]
         defender: int | None = None
-        lost = returned = 0
+        returned = 0
         if occupant == LOST_TRIBE:
             lost = held  # ruling 10: Lost Tribes are simply discarded
         elif occupant is not None:
             drs = s.races[occupant]
             defender = drs.owner
-            lost = self.losses(s, occupant, r).value
             returned = held - lost
             s.box[occupant] += lost  # ruling 7: exactly the losses go back to the tray
             drs.hand += returned
+            if not drs.declined and rs.race == s.players[s.active].active:
+                s.attacked |= 1 << drs.owner
         if occupant is not None and held:
             s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
-        self._remove_pieces(s, r, keep_survivors=False)
+        kept = self._remove_pieces(s, r, keep_survivors=False)
         s.region_race[r] = rs.race
         s.region_tokens[r] = tokens
         rs.hand -= tokens
@@ -603,19 +942,60 @@ class Engine:
         log(Conquered(s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
         if occupant is not None and occupant != LOST_TRIBE:
             drs = s.races[occupant]
-            if drs.hand and occupant not in s.withdrawals:
+            if (drs.hand or kept) and occupant not in s.withdrawals:
                 s.withdrawals.append(occupant)
             if drs.declined and not self.mask_of(s, occupant):
                 self._retire(s, occupant, log)  # a declined race cannot re-enter the map
+        self._fire(s, rs, "conquest", r, log)
 
-    def _enter_redeploy(self, s: State, rs: RaceState) -> None:
-        """Conquests end: every token beyond one per region goes back to hand (§1.10)."""
-        for r in self.regions_of(s, rs.race):
-            extra = s.region_tokens[r] - 1
-            if extra:
-                s.region_tokens[r] = 1
-                rs.hand += extra
+    def _fire(self, s: State, rs: RaceState, event: str, target: int, log: Log) -> None:
+        """Run the race's triggers on ``event`` (active races only)."""
+        if rs.declined:
+            return
+        for d in self.defs(s, rs.race):
+            for trigger in d.triggers:
+                if trigger.event != event:
+                    continue
+                if trigger.times:
+                    if rs.uses.get(trigger.key, 0) >= trigger.times:
+                        continue
+                    rs.uses[trigger.key] = rs.uses.get(trigger.key, 0) + 1
+                effect = trigger.effect
+                if effect.verb == "gain":
+                    self._gain(s, rs, self._amount(s, rs, effect, target), log)
+                elif self._effect_problem(s, rs, effect, target) is None:
+                    self._do_effect(s, rs, effect, target, log)
+
+    def _gain(self, s: State, rs: RaceState, wanted: int, log: Log) -> None:
+        """Ruling 40: gains come from the box and stop when it is empty."""
+        tokens = max(0, min(wanted, s.box[rs.race]))
+        if tokens:
+            s.box[rs.race] -= tokens
+            rs.hand += tokens
+            log(TokensGained(rs.owner, rs.race, tokens))
+
+    def _enter_redeploy(self, s: State, rs: RaceState, log: Log, lift: bool = True) -> None:
+        """Conquests end (§1.10): every token beyond one per region goes back to hand and the
+        race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
+        stands); then the race's redeploy triggers run."""
+        if lift:
+            for r in self.regions_of(s, rs.race):
+                extra = s.region_tokens[r] - 1
+                if extra:
+                    s.region_tokens[r] = 1
+                    rs.hand += extra
+            holders = {d.id for d in self.defs(s, rs.race)}
+            for r in sorted(s.pieces):
+                for name in sorted(s.pieces[r]):
+                    piece = self.rules.pieces[name]
+                    if piece.lifted_at_redeploy and piece.holder in holders:
+                        s.piece_supply[name] += s.pieces[r].pop(name)
+                        log(PieceMoved(name, -1, r))
+                if not s.pieces[r]:
+                    del s.pieces[r]
+        s.die_bonus = -1
         s.phase = Phase.REDEPLOY
+        self._fire(s, rs, "redeploy", -1, log)
 
     def _deploy(self, s: State, action: Deploy, log: Log) -> None:
         self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY, Phase.WITHDRAWAL)
@@ -623,7 +1003,7 @@ class Engine:
             rs = s.races[s.withdrawals[0]]
             available = rs.hand
         else:
-            rs = self._active_race(s, action)
+            rs = self._acting_race(s, action)
             available = rs.hand - self._hold(s, rs)
             if s.phase is Phase.CONQUEST:
                 available += self._surplus(s, rs.race)
@@ -637,60 +1017,178 @@ class Engine:
                 raise IllegalAction("you have no token to place", action)
             raise IllegalAction(f"you can place 1 to {available} tokens, not {n}", action)
         if s.phase is Phase.CONQUEST:
-            self._enter_redeploy(s, rs)
+            self._enter_redeploy(s, rs, log)
+            if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
+                raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
         rs.hand -= n
         s.region_tokens[r] += n
         log(Deployed(rs.owner, rs.race, r, n))
-        if s.phase is Phase.WITHDRAWAL and rs.hand == 0:
+        if s.phase is Phase.WITHDRAWAL:
+            self._withdrawal_progress(s, log)
+
+    def _use_ability(self, s: State, action: UseAbility, log: Log) -> None:
+        self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY, Phase.WITHDRAWAL)
+        if s.phase is Phase.WITHDRAWAL:
+            rs = s.races[s.withdrawals[0]]
+        else:
+            rs = self._acting_race(s, action)
+        ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
+        if ability is None:
+            known = sorted({a.name for a in self.abilities(s, rs.race)})
+            have = f"(yours: {', '.join(known)})" if known else "(your race has none now)"
+            raise IllegalAction(f"your race has no ability {action.name!r} {have}", action)
+        target = action.target
+        if target is not None and not isinstance(target, int):
+            raise IllegalAction(f"{ability.name} targets a region or player number", action)
+        problem = self.ability_problem(s, rs, ability, target)
+        if problem:
+            raise IllegalAction(problem, action)
+        if ability.limit == "times":
+            rs.uses[ability.name] = rs.uses.get(ability.name, 0) + 1
+        elif ability.limit:
+            s.used.append(self._use_key(ability, s, target))
+        if s.phase is Phase.CONQUEST:
+            s.acted = True
+        log(AbilityUsed(rs.owner, rs.race, ability.name, target))
+        for effect in ability.effects:
+            self._do_effect(s, rs, effect, -1 if target is None else target, log)
+        if s.phase is Phase.WITHDRAWAL:
+            self._withdrawal_progress(s, log)
+
+    def _do_effect(
+        self, s: State, rs: RaceState, effect: CompiledEffect, target: int, log: Log
+    ) -> None:
+        verb = effect.verb
+        if verb in ("place", "move"):
+            assert effect.piece is not None
+            name = effect.piece
+            source = -1
+            if not s.piece_supply[name]:  # move: lift it from where it lies
+                source = min(r for r, p in s.pieces.items() if p.get(name) and r != target)
+                self._take_piece(s, source, name)
+            else:
+                s.piece_supply[name] -= 1
+            held = s.pieces.setdefault(target, {})
+            held[name] = held.get(name, 0) + 1
+            log(PieceMoved(name, target, source))
+        elif verb == "conquer":
+            cost = self._amount(s, rs, effect, target)
+            occupant = s.region_race[target]
+            lost = (
+                self.losses(s, occupant, target).value
+                if occupant in s.races
+                else s.region_tokens[target]
+            )
+            self._seize(s, rs, target, lost, cost, cost, log)
+        elif verb == "convert":
+            s.box[rs.race] -= 1
+            rs.hand += 1
+            # Ruling 21: the replaced token is lost whatever the defender's losses say.
+            self._seize(s, rs, target, s.region_tokens[target], 1, 0, log)
+        elif verb == "roll_die":
+            self._roll_die(s, ABILITY_ROLL, log)
+        elif verb == "truce":
+            s.truces = [t for t in s.truces if t[0] != rs.owner] + [[rs.owner, target]]
+        elif verb == "gain":
+            self._gain(s, rs, self._amount(s, rs, effect, target), log)
+
+    def _take_piece(self, s: State, r: int, name: str) -> None:
+        held = s.pieces[r]
+        held[name] -= 1
+        if not held[name]:
+            del held[name]
+        if not held:
+            del s.pieces[r]
+        s.piece_supply[name] += 1
+        s.piece_supply[name] -= 1  # the piece goes straight on: the supply is unchanged
+
+    def _end_turn(self, s: State, action: EndTurn | Decline, log: Log) -> None:
+        self._need_phase(s, action, Phase.PICK, Phase.CONQUEST, Phase.REDEPLOY, Phase.WITHDRAWAL)
+        if s.phase is Phase.WITHDRAWAL:
+            wrs = s.races[s.withdrawals[0]]
+            if wrs.hand:
+                raise IllegalAction(f"place the {wrs.hand} token(s) in your hand first", action)
             s.withdrawals.pop(0)
             self._next_withdrawal(s, log)
-
-    def _end_turn(self, s: State, action: EndTurn, log: Log) -> None:
-        self._need_phase(s, action, Phase.PICK, Phase.CONQUEST, Phase.REDEPLOY)
+            return
         if s.phase is Phase.PICK:
             if s.market:
                 raise IllegalAction("pick a combo first", action)
-        else:
-            rs = self._active_race(s, action)
-            own = self.regions_of(s, rs.race)
-            hold = self._hold(s, rs)
-            if s.phase is Phase.CONQUEST:
-                surplus = self._surplus(s, rs.race)
-                if not self._may_end_conquest(rs, hold, surplus, own):
-                    raise IllegalAction(
-                        f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
-                        action,
-                    )
-                if own and rs.hand < hold:
-                    self._enter_redeploy(s, rs)  # take the held-back tokens from the map
-                    if rs.hand < hold:
-                        return  # ruling 13: regions must now be abandoned to free tokens
-            if own and rs.hand != hold:
-                if rs.hand < hold:
-                    raise IllegalAction(
-                        f"{hold} conquest-only tokens must leave the map: abandon regions to "
-                        "free them (ruling 13)",
-                        action,
-                    )
+            self._start_withdrawals(s, log)
+            return
+        rs = self._acting_race(s, action)
+        own = self.regions_of(s, rs.race)
+        hold = self._hold(s, rs)
+        if s.phase is Phase.CONQUEST:
+            surplus = self._surplus(s, rs.race)
+            if not self._may_end_conquest(rs, hold, surplus, own):
                 raise IllegalAction(
                     f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
                     action,
                 )
-            rs.hand -= hold
-            rs.held += hold
-        self._start_withdrawals(s, log)
+            # Ending the conquests as they stand; the tokens held back for conquest are taken
+            # from the map first if the hand lacks them (ruling 13).
+            self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold)
+            if own and rs.hand != hold:
+                return  # tokens to place (a gain) or regions to abandon (ruling 13)
+        elif own and rs.hand != hold:
+            if rs.hand < hold:
+                raise IllegalAction(
+                    f"{hold} conquest-only tokens must leave the map: abandon regions to "
+                    "free them (ruling 13)",
+                    action,
+                )
+            raise IllegalAction(
+                f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
+                action,
+            )
+        rs.hand -= hold
+        rs.held += hold
+        following = self._next_acting(s)
+        if following is not None:
+            self._begin_cycle(s, following, log)
+        else:
+            self._start_withdrawals(s, log)
 
     def _decline(self, s: State, action: Decline, log: Log) -> None:
-        self._need_phase(s, action, Phase.CONQUEST)
-        rs = self._active_race(s, action)
-        if s.picked:
-            raise IllegalAction("a race cannot decline in the turn it was picked", action)
-        if s.acted:
+        self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY)
+        if s.phase is Phase.CONQUEST and self._may_decline(s):
+            self._decline_now(s, log)
+            return
+        rs = self._acting_race(s, action)
+        if not self._may_decline_at_end(s, rs):
+            if s.picked:
+                raise IllegalAction("a race cannot decline in the turn it was picked", action)
             raise IllegalAction(
                 "decline is chosen instead of expanding, before any abandon or conquest (§1.12)",
                 action,
             )
-        player = s.players[s.active]
+        s.decline_at_end = True
+        self._end_turn(s, action, log)
+        if not s.decline_at_end:  # pragma: no cover - _end_turn either ends or raises
+            return
+        if s.phase in (Phase.CONQUEST, Phase.REDEPLOY) and s.acting == rs.race:
+            raise IllegalAction("place your tokens before declining", action)
+
+    def _decline_now(self, s: State, log: Log) -> None:
+        """§1.12: a whole turn spent going into decline, then scoring."""
+        # Tokens readied at the start of the turn go back where they were (§1.12.3 counts
+        # what is on the map).
+        if s.acting is not None:
+            acting = s.races[s.acting]
+            for r, taken in s.readied:
+                s.region_tokens[r] += taken
+                acting.hand -= taken
+            s.readied = []
+        race = s.players[s.active].active
+        assert race is not None
+        self._go_into_decline(s, s.races[race], log)
+        self._score_and_advance(s, log)
+
+    def _go_into_decline(self, s: State, rs: RaceState, log: Log) -> None:
+        """The active race flips: the previous declined race leaves, one token per region
+        stays (all, for a race that keeps them), the badge is discarded (§1.12)."""
+        player = s.players[rs.owner]
         keeps_all = self.has_flag(s, rs.race, "keeps_tokens_in_decline")
         # §1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
         # race that is exempt itself displaces nobody (A12: at most one non-exempt race).
@@ -700,11 +1198,6 @@ class Engine:
                 if not self._exempt(s, old):
                     self._retire(s, old, log)
                     removed.append(old)
-        # §1.12.3: one token per region stays, flipped; the rest go to the tray.
-        if keeps_all:
-            for r, taken in s.readied:  # undo the automatic ready-troops step
-                s.region_tokens[r] += taken
-                rs.hand -= taken
         for r in self.regions_of(s, rs.race):
             if not keeps_all and s.region_tokens[r] > 1:
                 s.box[rs.race] += s.region_tokens[r] - 1
@@ -718,10 +1211,11 @@ class Engine:
             rs.power = None
         player.active = None
         player.declined.append(rs.race)
-        log(Declined(s.active, rs.race, tuple(removed)))
+        if s.acting == rs.race:
+            s.acting = None
+        log(Declined(rs.owner, rs.race, tuple(removed)))
         if not self.mask_of(s, rs.race):
             self._retire(s, rs.race, log)  # ruling 12: a wiped-out race leaves at once
-        self._score_and_advance(s, log)
 
     _handlers: ClassVar[dict[type[Any], Callable[[Engine, State, Any, Log], None]]] = {
         PickCombo: _pick,
@@ -732,9 +1226,49 @@ class Engine:
         Deploy: _deploy,
         EndTurn: _end_turn,
         Decline: _decline,
+        UseAbility: _use_ability,
     }
 
     # ------------------------------------------------------------------ turn sequence
+
+    def _acting_order(self, s: State) -> list[str]:
+        """The races of the active player that act this turn, in order: declined races that
+        act in decline first (§2 Ghouls, A11), then the active race."""
+        player = s.players[s.active]
+        order = [r for r in player.declined if self.has_flag(s, r, "acts_in_decline")]
+        if player.active is not None:
+            order.append(player.active)
+        return order
+
+    def _next_acting(self, s: State) -> str | None:
+        order = self._acting_order(s)
+        if s.acting in order:
+            i = order.index(s.acting) + 1
+            return order[i] if i < len(order) else None
+        return None
+
+    def _begin_cycle(self, s: State, race: str, log: Log, announce: bool = True) -> int:
+        """A race starts acting: §1.6 ready troops (every token but one per region goes back
+        into hand; conquest-only tokens come back), then its conquests. Returns the tokens
+        readied; ``announce`` logs :class:`RaceActs` (a turn's first race is announced by
+        :class:`TurnStarted` instead)."""
+        self._reset_cycle(s)
+        s.acting = race
+        rs = s.races[race]
+        rs.hand += rs.held
+        rs.held = 0
+        readied = 0
+        for r in self.regions_of(s, race):
+            extra = s.region_tokens[r] - 1
+            if extra:
+                s.readied.append([r, extra])
+                s.region_tokens[r] = 1
+                rs.hand += extra
+                readied += extra
+        s.phase = Phase.CONQUEST
+        if announce:
+            log(RaceActs(s.active, race, readied))
+        return readied
 
     def _start_withdrawals(self, s: State, log: Log) -> None:
         """Ruling 8: defenders place their survivors clockwise from the active player."""
@@ -742,12 +1276,24 @@ class Engine:
         s.withdrawals.sort(key=lambda race: ((s.races[race].owner - s.active) % players, race))
         self._next_withdrawal(s, log)
 
+    def _withdraws(self, s: State, rs: RaceState) -> bool:
+        """Whether a defender has something to place: tokens, or pieces it places again."""
+        if not self.regions_of(s, rs.race):
+            return False
+        return bool(rs.hand) or bool(self._ability_actions(s, rs, Phase.WITHDRAWAL))
+
+    def _withdrawal_progress(self, s: State, log: Log) -> None:
+        rs = s.races[s.withdrawals[0]]
+        if not rs.hand and not self._withdraws(s, rs):
+            s.withdrawals.pop(0)
+            self._next_withdrawal(s, log)
+
     def _next_withdrawal(self, s: State, log: Log) -> None:
         while s.withdrawals:
             race = s.withdrawals[0]
             rs = s.races[race]
-            if rs.hand and self.regions_of(s, race):
-                s.phase = Phase.WITHDRAWAL
+            s.phase = Phase.WITHDRAWAL
+            if self._withdraws(s, rs):
                 return
             s.withdrawals.pop(0)
             if rs.hand and rs.declined:
@@ -769,6 +1315,8 @@ class Engine:
         log(Scored(p, total, tuple(details)))
         if player.active is not None:
             s.races[player.active].turns += 1
+            if s.decline_at_end:
+                self._go_into_decline(s, s.races[player.active], log)  # ruling 34
         log(TurnEnded(p))
         s.active += 1
         if s.active == self.players:
@@ -781,23 +1329,14 @@ class Engine:
 
     def _start_turn(self, s: State, log: Log) -> None:
         self._reset_turn(s)
+        # A truce lasts until the turn of the player who made it.
+        s.truces = [t for t in s.truces if t[0] != s.active]
         player = s.players[s.active]
         readied = 0
         if player.active is None:
             s.phase = Phase.PICK
         else:
-            # §1.6 ready troops: every token but one per region goes back into hand.
-            rs = s.races[player.active]
-            rs.hand += rs.held  # conquest-only tokens come back for the new turn
-            rs.held = 0
-            for r in self.regions_of(s, rs.race):
-                extra = s.region_tokens[r] - 1
-                if extra:
-                    s.readied.append([r, extra])
-                    s.region_tokens[r] = 1
-                    rs.hand += extra
-                    readied += extra
-            s.phase = Phase.CONQUEST
+            readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
         log(TurnStarted(s.round, s.active, readied))
 
     def _game_over(self, s: State, log: Log) -> None:
@@ -825,16 +1364,22 @@ class Engine:
 
     # ------------------------------------------------------------------ removals
 
-    def _remove_pieces(self, s: State, r: int, keep_survivors: bool) -> None:
+    def _remove_pieces(self, s: State, r: int, keep_survivors: bool) -> bool:
+        """Pieces of ``r`` go back to their supply (those that survive decline stay, if
+        ``keep_survivors``); return whether one of them is kept by its holder when lost."""
         pieces = s.pieces.get(r)
         if not pieces:
-            return
+            return False
+        kept = False
         for name in list(pieces):
-            if keep_survivors and self.rules.pieces[name].survives_decline:
+            piece = self.rules.pieces[name]
+            if keep_survivors and piece.survives_decline:
                 continue
+            kept = kept or piece.kept_when_lost
             s.piece_supply[name] += pieces.pop(name)
         if not pieces:
             del s.pieces[r]
+        return kept
 
     def _empty_region(self, s: State, r: int) -> None:
         s.region_race[r] = None
@@ -933,6 +1478,12 @@ class Engine:
             kind = "race in decline" if declined else "active race"
             raise RulesError(f"player {player} has no {kind} (give race=...)")
         return chosen
+
+    def after_edit(self, s: State, log: Log) -> None:
+        """A position set up in the pick phase that gave the player an active race: the
+        race starts acting (its turn begins)."""
+        if s.phase is Phase.PICK and s.players[s.active].active is not None:
+            self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
 
     def put_piece(self, s: State, r: int, name: str, count: int) -> None:
         """Place pieces from their supply (set-up only)."""

@@ -147,11 +147,49 @@ class PositionEdited(Event):
     what: str
 
 
+@attrs.frozen
+class AbilityUsed(Event):
+    """A player used an ability (``target``: a region, a player, or ``None``)."""
+
+    player: int
+    race: str
+    ability: str
+    target: int | None = None
+
+
+@attrs.frozen
+class PieceMoved(Event):
+    """A piece was placed (``source`` -1: from its supply) or lifted (``region`` -1)."""
+
+    piece: str
+    region: int
+    source: int = -1
+
+
+@attrs.frozen
+class TokensGained(Event):
+    """A race took extra tokens from its box into hand."""
+
+    player: int
+    race: str
+    tokens: int
+
+
+@attrs.frozen
+class RaceActs(Event):
+    """Within a turn, a race of the player starts acting (readied tokens taken into hand)."""
+
+    player: int
+    race: str
+    readied: int = 0
+
+
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         TurnStarted, ComboPicked, Abandoned, Conquered, DieRolled, Deployed, Declined,
-        RaceRemoved, Scored, TurnEnded, GameOver, PositionEdited,
+        RaceRemoved, Scored, TurnEnded, GameOver, PositionEdited, AbilityUsed, PieceMoved,
+        TokensGained, RaceActs,
     )
 }
 

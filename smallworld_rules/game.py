@@ -347,7 +347,7 @@ class Game:
 
     def _acting_race(self) -> str:
         s = self._state
-        race = s.players[s.active].active
+        race = s.acting or s.players[s.active].active
         if race is None:
             raise RulesError(f"player {s.active} has no active race to conquer with")
         return race
@@ -376,6 +376,7 @@ class Game:
         self._history.append((self._state, len(self._log)))
         self._state = new
         self._log.append(PositionEdited(what))
+        self._engine.after_edit(new, self._log.append)
 
     def put(
         self,
@@ -532,6 +533,53 @@ class Game:
             f"<Game {self.map_name} players={self.players} round={self.round} "
             f"active={self.active_player} phase={self.phase.value}>"
         )
+
+    # ------------------------------------------------------------------ hidden information, records
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know now, as JSON-ready data.
+
+        Everyone's board, races, hands and the visible market are there; the other players'
+        coins are ``None`` and the combo stacks appear only as their sizes (see
+        :mod:`smallworld_rules.observation`).
+
+        Raises:
+            RulesError: no such player.
+        """
+        from smallworld_rules.observation import observe
+
+        return observe(self, player)
+
+    def to_record(self) -> dict[str, Any]:
+        """The game's record: set-up, every action and die roll, checks and the result.
+
+        The format is described in :mod:`smallworld_rules.records`; ``json.dumps`` it to save.
+
+        Raises:
+            RulesError: the game has no history back to its start (restored with
+                :meth:`from_json`, or set up with ``put``/``clear``/``set_coins``).
+        """
+        from smallworld_rules.records import make_record
+
+        return make_record(self)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any] | str, rules: Rules | None = None) -> Game:
+        """Replay a record (a dict or its JSON text), verifying every step.
+
+        Args:
+            record: from :meth:`to_record`.
+            rules: the rules to replay with (default: the official rules plus the record's
+                expansions).
+
+        Raises:
+            RulesError: the record is malformed.
+            RecordMismatch: the replay diverges from the record (a changed rule, a hand-edited
+                step); ``.step`` is the first step that no longer matches.
+        """
+        from smallworld_rules.records import replay_record
+
+        return replay_record(record, rules)[0]
 
 
 def _accepts(engine: Engine, state: State, action: Action) -> bool:

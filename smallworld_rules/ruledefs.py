@@ -51,6 +51,72 @@ class PieceDef:
     holder: str  #: id of the race or power that declares it
     path: str
     line: int
+    guards: bool = False  #: its region counts as ``guarded``
+    kept_when_lost: bool = False  #: its holder places it again when its region falls
+    lifted_at_redeploy: bool = False  #: back to the supply when its holder redeploys
+
+
+@attrs.frozen
+class CompiledEffect:
+    """One effect of an ability or trigger (see ``vocabulary.EFFECTS``).
+
+    Attributes:
+        verb: ``place``, ``move``, ``conquer``, ``convert``, ``roll_die``, ``truce``, ``gain``.
+        piece: the piece placed or moved.
+        amount: the tokens paid (``conquer``) or gained (``gain``).
+    """
+
+    verb: str
+    piece: str | None = None
+    amount: IntFn | None = None
+
+
+@attrs.frozen
+class CompiledTrigger:
+    """``on EVENT [limit] do EFFECT``, compiled.
+
+    Attributes:
+        event: ``conquest`` or ``redeploy``.
+        times: at most this many times in the race's life (0: no limit).
+        effect: what it does.
+        key: the name its uses are counted under.
+        label, path, line: where it was written.
+    """
+
+    event: str
+    times: int
+    effect: CompiledEffect
+    key: str
+    label: str
+    path: str
+    line: int
+
+
+@attrs.frozen
+class CompiledAbility:
+    """``ability NAME { … }``, compiled.
+
+    Attributes:
+        name: the name in ``UseAbility(name, target)``.
+        phases: the phases it may be used in.
+        limit: ``""``, ``once_per_turn``, ``once_per_player_per_turn`` or ``times``.
+        times: N of ``times N``.
+        target: ``""``, ``own region``, ``region`` or ``player``.
+        condition: the target's condition as a bitmask function (regions, or players).
+        effects: what it does, in order.
+        label, path, line: where it was written.
+    """
+
+    name: str
+    phases: frozenset[str]
+    limit: str
+    times: int
+    target: str
+    condition: IntFn | None
+    effects: tuple[CompiledEffect, ...]
+    label: str
+    path: str
+    line: int
 
 
 @attrs.frozen
@@ -90,6 +156,9 @@ class RuleDef:
         options: the game options it declares.
         pieces: the pieces it declares.
         modifiers: hook name -> its compiled modifiers.
+        links: map predicates whose regions count as adjacent to one another.
+        triggers: what the core does for the race on events.
+        abilities: the decisions it offers its player.
         works_in_decline: a power that still acts in decline keeps its badge then.
         path: the rule file.
         ast: the parsed file (for docs and explanations).
@@ -111,3 +180,6 @@ class RuleDef:
     works_in_decline: bool
     path: str
     ast: Any = attrs.field(repr=False, eq=False)
+    links: tuple[IntFn, ...] = ()
+    triggers: tuple[CompiledTrigger, ...] = ()
+    abilities: tuple[CompiledAbility, ...] = ()

@@ -11,13 +11,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from smallworld_rules.errors import RulesError
-from smallworld_rules.state import LOST_TRIBE, Phase, PlayerState, RaceState, State
+from smallworld_rules.state import ABILITY_ROLL, LOST_TRIBE, Phase, PlayerState, RaceState, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine import Engine
 
 FORMAT = "smallworld_rules/game"
-VERSION = 1
+VERSION = 2
 T = TypeVar("T")
 
 
@@ -50,6 +50,12 @@ def _bool(value: Any, where: str) -> bool:
     return value
 
 
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise _bad(where, f"must be a non-empty string, not {value!r}")
+    return value
+
+
 def _dict(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _bad(where, "must be an object")
@@ -70,7 +76,8 @@ def state_from_dict(engine: Engine, data: Any) -> State:
         "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
         "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
         "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
-        "withdrawals", "rng", "winners",
+        "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
+        "decline_at_end",
     }
     missing, extra = expected - set(d), set(d) - expected
     if missing:
@@ -129,6 +136,10 @@ def state_from_dict(engine: Engine, data: Any) -> State:
             _int(rd["hand"], f"races[{key}].hand"),
             _int(rd["turns"], f"races[{key}].turns"),
             _int(rd["held"], f"races[{key}].held"),
+            {
+                str(name): _int(count, f"races[{key}].uses[{name}]", 1)
+                for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
+            },
         )
 
     def player(value: Any, where: str) -> PlayerState:
@@ -170,10 +181,23 @@ def state_from_dict(engine: Engine, data: Any) -> State:
         return [_int(value[0], where, 0, n - 1), _int(value[1], where, 1)]
 
     s.readied = _list(d["readied"], "readied", readied)
-    s.die_target = _int(d["die_target"], "die_target", -1, n - 1)
+    s.die_target = _int(d["die_target"], "die_target", ABILITY_ROLL, n - 1)
     s.withdrawals = _list(d["withdrawals"], "withdrawals", race_id)
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
     s.winners = _list(d["winners"], "winners", lambda v, w: _int(v, w, 0, players - 1))
+    s.acting = None if d["acting"] is None else race_id(d["acting"], "acting")
+    s.used = _list(d["used"], "used", _str)
+    s.attacked = _int(d["attacked"], "attacked", 0, (1 << players) - 1)
+
+    def truce(value: Any, where: str) -> list[int]:
+        pair = _list(value, where, lambda v, w: _int(v, w, 0, players - 1), 2)
+        if pair[0] == pair[1]:
+            raise _bad(where, "pairs a player with itself")
+        return pair
+
+    s.truces = _list(d["truces"], "truces", truce)
+    s.die_bonus = _int(d["die_bonus"], "die_bonus", -1, 99)
+    s.decline_at_end = _bool(d["decline_at_end"], "decline_at_end")
     _check_consistency(engine, s)
     return s
 
@@ -213,12 +237,15 @@ def _check_consistency(engine: Engine, s: State) -> None:
             raise _bad("withdrawals", f"lists {race!r}, which is not in play")
     if s.phase is Phase.WITHDRAWAL and not s.withdrawals:
         raise _bad("phase", "is withdrawal but nobody withdraws")
-    if s.phase is Phase.DIE_ROLL and s.die_target < 0:
+    if s.phase is Phase.DIE_ROLL and s.die_target == -1:
         raise _bad("phase", "is die_roll without a target region")
+    acting = None if s.acting is None else s.races.get(s.acting)
     if s.phase in (Phase.CONQUEST, Phase.REDEPLOY, Phase.DIE_ROLL) and (
-        s.players[s.active].active is None
+        acting is None or acting.owner != s.active
     ):
-        raise _bad("phase", f"is {s.phase.value} but the active player has no active race")
+        raise _bad(
+            "phase", f"is {s.phase.value} but no active race of the active player is acting"
+        )
     if s.phase is Phase.OVER and not s.winners:
         raise _bad("winners", "must be set once the game is over")
     try:

@@ -12,6 +12,8 @@ from typing import Any
 
 #: The occupant id of Lost Tribe tokens (not a valid rule-file id, so it cannot collide).
 LOST_TRIBE = "#lost_tribe"
+#: ``State.die_target`` of a pending die roll made by an ability (no target region yet).
+ABILITY_ROLL = -2
 
 
 class Phase(StrEnum):
@@ -28,7 +30,7 @@ class Phase(StrEnum):
 class RaceState:
     """A race banner in play: held by a player, active or in decline."""
 
-    __slots__ = ("declined", "hand", "held", "owner", "power", "race", "turns")
+    __slots__ = ("declined", "hand", "held", "owner", "power", "race", "turns", "uses")
 
     def __init__(
         self,
@@ -39,6 +41,7 @@ class RaceState:
         hand: int,
         turns: int,
         held: int = 0,
+        uses: dict[str, int] | None = None,
     ) -> None:
         self.race = race
         self.power = power  #: the badge still attached (``None`` once discarded)
@@ -47,14 +50,25 @@ class RaceState:
         self.hand = hand  #: tokens off the map, waiting to be placed
         self.turns = turns  #: turns its owner has finished with it active
         self.held = held  #: conquest-only tokens held off the map until the next turn
+        #: lifetime uses of limited abilities and triggers (``times N``), by name
+        self.uses = {} if uses is None else uses
 
     def copy(self) -> RaceState:
         return RaceState(
-            self.race, self.power, self.owner, self.declined, self.hand, self.turns, self.held
+            self.race,
+            self.power,
+            self.owner,
+            self.declined,
+            self.hand,
+            self.turns,
+            self.held,
+            dict(self.uses),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {s: getattr(self, s) for s in self.__slots__}
+        out = {s: getattr(self, s) for s in self.__slots__}
+        out["uses"] = dict(sorted(self.uses.items()))
+        return out
 
 
 class PlayerState:
@@ -79,10 +93,14 @@ class State:
 
     __slots__ = (
         "acted",
+        "acting",
         "active",
+        "attacked",
         "box",
         "conquered",
         "conquered_nonempty",
+        "decline_at_end",
+        "die_bonus",
         "die_target",
         "market",
         "phase",
@@ -99,6 +117,8 @@ class State:
         "region_tokens",
         "rng",
         "round",
+        "truces",
+        "used",
         "winners",
         "withdrawals",
     )
@@ -122,10 +142,16 @@ class State:
     acted: bool  #: the active player abandoned or conquered this turn
     picked: bool  #: the active player picked a combo this turn
     readied: list[list[int]]  #: [region, tokens] taken into hand at the start of the turn
-    die_target: int  #: the region of a pending die roll, or -1
+    die_target: int  #: the region of a pending die roll, -1, or ABILITY_ROLL
     withdrawals: list[str]  #: races whose owners still place surviving tokens, in order
     rng: int
     winners: list[int]
+    acting: str | None  #: the race conquering or redeploying now (a declined one may act)
+    used: list[str]  #: abilities used this turn: "name" or "name@player"
+    attacked: int  #: bitmask of players whose active race the active race attacked this turn
+    truces: list[list[int]]  #: [protected player, barred player] until the former's next turn
+    die_bonus: int  #: a rolled bonus waiting for the next conquest, or -1
+    decline_at_end: bool  #: the active race declines once this turn is scored
 
     def copy(self) -> State:
         """An independent copy (nothing mutable is shared)."""
@@ -153,6 +179,12 @@ class State:
         new.withdrawals = list(self.withdrawals)
         new.rng = self.rng
         new.winners = list(self.winners)
+        new.acting = self.acting
+        new.used = list(self.used)
+        new.attacked = self.attacked
+        new.truces = [list(t) for t in self.truces]
+        new.die_bonus = self.die_bonus
+        new.decline_at_end = self.decline_at_end
         return new
 
 
@@ -182,4 +214,10 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "withdrawals": list(s.withdrawals),
         "rng": s.rng,
         "winners": list(s.winners),
+        "acting": s.acting,
+        "used": list(s.used),
+        "attacked": s.attacked,
+        "truces": [list(t) for t in s.truces],
+        "die_bonus": s.die_bonus,
+        "decline_at_end": s.decline_at_end,
     }

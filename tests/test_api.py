@@ -873,7 +873,7 @@ def test_json_document_shape(rules: sw.Rules) -> None:
     g = sw.Game.new(players=3, seed=4)
     g.apply(sw.PickCombo(0))
     doc = json.loads(g.to_json())
-    assert doc["format"] == "smallworld_rules/game" and doc["version"] == 1
+    assert doc["format"] == "smallworld_rules/game" and doc["version"] == 2
     assert doc["map"] == "3p" and doc["players"] == 3 and doc["seed"] == 4
     assert sw.Game.from_json(g.to_json()).to_json() == g.to_json()
 

@@ -258,8 +258,111 @@ class Modifier:
     target: Pos | None = attrs.field(default=None, eq=False)
 
 
+@attrs.frozen
+class Link:
+    """``link PRED``: regions matching a map predicate count as adjacent to one another for
+    the race's conquests (e.g. ``link feature cavern``)."""
+
+    condition: Pred
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Limit:
+    """How often an ability or trigger works: ``once_per_turn``, ``once_per_player_per_turn``
+    or ``times N`` (in the race's whole life; ``count`` is N)."""
+
+    kind: str
+    count: int | None
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Effect:
+    """What an ability or trigger does: ``place PIECE``, ``move PIECE``, ``conquer paying
+    EXPR``, ``convert``, ``roll_die``, ``truce`` or ``gain EXPR``."""
+
+    verb: str
+    pos: Pos = attrs.field(eq=False)
+    piece: str | None = None
+    amount: Expr | None = None
+
+
+@attrs.frozen
+class Trigger:
+    """``on EVENT [limit] do EFFECT``: the core acts for the race when the event happens."""
+
+    event: str
+    limit: Limit | None
+    effect: Effect
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class During:
+    """``during PHASE, …``: the phases in which an ability may be used."""
+
+    phases: tuple[str, ...]
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class AbilityTarget:
+    """``target own region|region|player [when PRED]``: what an ability is aimed at."""
+
+    kind: str
+    condition: Pred | None
+    pos: Pos = attrs.field(eq=False)
+
+
+AbilityPart = During | Limit | AbilityTarget | Effect
+
+
+@attrs.frozen
+class Ability:
+    """``ability NAME { parts }``: a decision offered as ``UseAbility(NAME, target)``.
+
+    The parts are kept in source order; the properties pick them out.
+    """
+
+    name: str
+    parts: tuple[AbilityPart, ...]
+    pos: Pos = attrs.field(eq=False)
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """Every phase named by the ``during`` parts."""
+        return tuple(p for part in self.parts if isinstance(part, During) for p in part.phases)
+
+    @property
+    def limit(self) -> Limit | None:
+        """The first limit given, if any."""
+        return next((p for p in self.parts if isinstance(p, Limit)), None)
+
+    @property
+    def target(self) -> AbilityTarget | None:
+        """The first target clause, if any."""
+        return next((p for p in self.parts if isinstance(p, AbilityTarget)), None)
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """The effects, in order."""
+        return tuple(p for p in self.parts if isinstance(p, Effect))
+
+
 Statement = (
-    Tokens | ConquestTokens | Box | Text | Alias | Flag | OptionDecl | PieceDecl | Modifier
+    Tokens
+    | ConquestTokens
+    | Box
+    | Text
+    | Alias
+    | Flag
+    | OptionDecl
+    | PieceDecl
+    | Modifier
+    | Link
+    | Trigger
+    | Ability
 )
 
 

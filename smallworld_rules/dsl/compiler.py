@@ -12,7 +12,15 @@ from collections.abc import Callable
 from smallworld_rules.dsl import ast
 from smallworld_rules.dsl.vocabulary import CONTEXT_PROPERTIES, FLAGS, HOOKS
 from smallworld_rules.hooks import EvalContext, IntFn
-from smallworld_rules.ruledefs import CompiledModifier, OptionDef, PieceDef, RuleDef
+from smallworld_rules.ruledefs import (
+    CompiledAbility,
+    CompiledEffect,
+    CompiledModifier,
+    CompiledTrigger,
+    OptionDef,
+    PieceDef,
+    RuleDef,
+)
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
 _DECLINE_FLAGS = frozenset({"exempt_from_decline_limit"})
@@ -115,6 +123,32 @@ def _uses_context_only(pred: ast.Pred) -> bool:
     return False
 
 
+def compile_effect(effect: ast.Effect) -> CompiledEffect:
+    """An effect with its amount compiled."""
+    amount = None if effect.amount is None else compile_expr(effect.amount)
+    return CompiledEffect(effect.verb, effect.piece, amount)
+
+
+def compile_ability(ability: ast.Ability, rule_file: ast.RuleFile) -> CompiledAbility:
+    """An ability; its target's condition becomes a bitmask of regions (or of players)."""
+    limit, target = ability.limit, ability.target
+    condition = None
+    if target is not None and target.condition is not None:
+        condition = compile_predicate(target.condition)
+    return CompiledAbility(
+        name=ability.name,
+        phases=frozenset(ability.phases),
+        limit="" if limit is None else limit.kind,
+        times=0 if limit is None else limit.count or 0,
+        target="" if target is None else target.kind,
+        condition=condition,
+        effects=tuple(compile_effect(e) for e in ability.effects),
+        label=rule_file.name,
+        path=rule_file.path,
+        line=ability.pos.line,
+    )
+
+
 def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     """Turn a checked :class:`ast.RuleFile` into a :class:`RuleDef`."""
     tokens, box, conquest_tokens, text = 0, 0, 0, ""
@@ -124,6 +158,9 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     options: list[OptionDef] = []
     pieces: list[PieceDef] = []
     modifiers: dict[str, list[CompiledModifier]] = {hook: [] for hook in HOOKS}
+    links: list[IntFn] = []
+    triggers: list[CompiledTrigger] = []
+    abilities: list[CompiledAbility] = []
     for st in rule_file.statements:
         if isinstance(st, ast.Tokens):
             tokens = st.value
@@ -155,8 +192,27 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                     holder=rule_file.id,
                     path=rule_file.path,
                     line=st.pos.line,
+                    guards="guards" in props,
+                    kept_when_lost="kept_when_lost" in props,
+                    lifted_at_redeploy="lifted_at_redeploy" in props,
                 )
             )
+        elif isinstance(st, ast.Link):
+            links.append(compile_predicate(st.condition))
+        elif isinstance(st, ast.Trigger):
+            triggers.append(
+                CompiledTrigger(
+                    event=st.event,
+                    times=0 if st.limit is None else st.limit.count or 0,
+                    effect=compile_effect(st.effect),
+                    key=f"{rule_file.id}:{st.pos.line}:{st.pos.column}",
+                    label=rule_file.name,
+                    path=rule_file.path,
+                    line=st.pos.line,
+                )
+            )
+        elif isinstance(st, ast.Ability):
+            abilities.append(compile_ability(st, rule_file))
         elif isinstance(st, ast.Modifier):
             targeted = HOOKS[st.hook]
             if st.condition is not None and not _uses_context_only(st.condition):
@@ -196,4 +252,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         works_in_decline=works_in_decline,
         path=rule_file.path,
         ast=rule_file,
+        links=tuple(links),
+        triggers=tuple(triggers),
+        abilities=tuple(abilities),
     )

@@ -33,6 +33,8 @@ __all__ = [
     "MAX_NESTING",
     "MAX_PARENS",
     "MAX_SOURCE_BYTES",
+    "MAX_STATEMENTS",
+    "MAX_STRING_CHARS",
     "MAX_TOKENS",
     "SYNTAX_EXAMPLES",
     "build_parser",
@@ -52,13 +54,18 @@ MAX_PARENS = 32
 MAX_NESTING = 160
 #: Most tokens a file may have: real rule files have well under a thousand, and the parser
 #: reads only some tens of thousands a second.
-MAX_TOKENS = 20_000
+MAX_TOKENS = 10_000
 #: Most digits an integer literal may have.
 MAX_DIGITS = 6
+#: Most characters a string literal may hold (a whole race's rules text is under a thousand).
+MAX_STRING_CHARS = 10_000
+#: Most statements a file may hold (an official file has a few dozen).
+MAX_STATEMENTS = 500
 
 _KINDS = ("race", "power", "expansion")
 _STATEMENT_WORDS = (
-    "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece",
+    "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece", "link", "on",
+    "ability",
 )
 _STATUS_WORDS = ("active", "declined")
 _PREDICATE_WORDS = ("terrain", "feature", "piece", "option", "adjacent_to")
@@ -67,11 +74,13 @@ _PROPERTY_WORDS = frozenset(REGION_PROPERTIES) | frozenset(CONTEXT_PROPERTIES)
 _DIGITS_RE = re.compile(r"[0-9]+")
 _ID_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 _WORD_RE = re.compile(r"\w+")
-_STRING_BODY_RE = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
+# Strings are matched "unrolled" (runs of plain characters between escapes): the naive
+# `(?:[^"\\]|\\.)*` costs the regex engine memory for every character of a long string.
+_STRING_BODY_RE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"', re.S)
 _ESCAPE_RE = re.compile(r'\\(["\\])')
 # The tokens of the pre-scan: strings and comments whole (parentheses inside them do not
 # count), words and numbers whole, any other character alone.
-_PRESCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|#[^\n]*|\w+|\S', re.S)
+_PRESCAN_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|#[^\n]*|\w+|\S', re.S)
 # Characters str.splitlines() breaks at besides \n; blanked in the copy used for caret context so
 # that its line numbers agree with the lexer's, which counts \n only.
 _EXTRA_LINE_BREAKS = {ord(c): " " for c in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
@@ -231,6 +240,7 @@ def parse(source: str, path: str = "<string>") -> ast.RuleFile:
         if isinstance(exc.orig_exc, RuleFileError):
             raise exc.orig_exc from None
         raise
+    _check_statement_count(rule_file, source, path)
     return rule_file
 
 
@@ -310,7 +320,26 @@ def _check_limits(source: str, path: str) -> None:
         if token == '"':
             # An unterminated string: the lexer reports it before reaching anything after it.
             # Stopping also keeps the scan linear (retrying at every later quote would not be).
+            if len(source) - match.start() > MAX_STRING_CHARS:
+                # ... but spare the lexer a scan of a huge unclosed string.
+                raise _limit_error(
+                    source,
+                    path,
+                    match.start(),
+                    "unterminated-string",
+                    "this string is never closed",
+                    "add the closing '\"'; write \\\" for a quote inside a string",
+                )
             return
+        if token[0] == '"' and len(token) - 2 > MAX_STRING_CHARS:
+            raise _limit_error(
+                source,
+                path,
+                match.start(),
+                "string-too-long",
+                f"this string is longer than {MAX_STRING_CHARS} characters",
+                "split the text into several strings: text \"…\" \"…\" joins them",
+            )
         count += 1
         if count > MAX_TOKENS:
             raise _limit_error(
@@ -338,6 +367,23 @@ def _check_limits(source: str, path: str) -> None:
                 )
         elif token == ")":
             depth = max(depth - 1, 0)
+
+
+def _check_statement_count(rule_file: ast.RuleFile, source: str, path: str) -> None:
+    """Refuse a file with more than :data:`MAX_STATEMENTS` statements, at the first extra one."""
+    if len(rule_file.statements) <= MAX_STATEMENTS:
+        return
+    extra = rule_file.statements[MAX_STATEMENTS]
+    pos = getattr(extra, "pos", rule_file.pos)
+    raise RuleFileError(
+        f"the file has more than {MAX_STATEMENTS} statements",
+        path=path,
+        line=pos.line,
+        column=pos.column,
+        label="too-many-statements",
+        hint="a rule file describes one race, power or expansion; split it or simplify it",
+        source=display_source(source),
+    )
 
 
 def _number_too_large(source: str, path: str, offset: int, digits: str) -> RuleFileError:
@@ -522,6 +568,65 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def status_always(self, meta: Meta, children: list[Any]) -> str:
         return "always"
+
+    def link(self, meta: Meta, children: list[ast.Pred]) -> ast.Link:
+        return ast.Link(children[0], _pos(meta))
+
+    # ---- triggers and abilities
+
+    def trigger(self, meta: Meta, children: list[Any]) -> ast.Trigger:
+        event, limit, effect = children
+        return ast.Trigger(event, limit, effect, _pos(meta))
+
+    def event(self, meta: Meta, children: list[Token]) -> str:
+        return str(children[0])
+
+    def ability(self, meta: Meta, children: list[Any]) -> ast.Ability:
+        name, *parts = children
+        return ast.Ability(str(name), tuple(parts), _token_pos(name))
+
+    def during(self, meta: Meta, children: list[str]) -> ast.During:
+        return ast.During(tuple(children), _pos(meta))
+
+    def phase(self, meta: Meta, children: list[Token]) -> str:
+        return str(children[0])
+
+    def once_per_turn(self, meta: Meta, children: list[Token]) -> ast.Limit:
+        return ast.Limit("once_per_turn", None, _pos(meta))
+
+    def once_per_player_per_turn(self, meta: Meta, children: list[Token]) -> ast.Limit:
+        return ast.Limit("once_per_player_per_turn", None, _pos(meta))
+
+    def limit_times(self, meta: Meta, children: list[Token]) -> ast.Limit:
+        return ast.Limit("times", self._int(children[0]), _pos(meta))
+
+    def ability_target(self, meta: Meta, children: list[Any]) -> ast.AbilityTarget:
+        _, kind, condition = children
+        return ast.AbilityTarget(kind, condition, _pos(meta))
+
+    def target_kind(self, meta: Meta, children: list[Token]) -> str:
+        return " ".join(str(token) for token in children)
+
+    def place(self, meta: Meta, children: list[Token]) -> ast.Effect:
+        return ast.Effect("place", _pos(meta), piece=str(children[0]))
+
+    def move(self, meta: Meta, children: list[Token]) -> ast.Effect:
+        return ast.Effect("move", _pos(meta), piece=str(children[0]))
+
+    def conquer(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("conquer", _pos(meta), amount=children[0])
+
+    def convert(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("convert", _pos(meta))
+
+    def roll_die(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("roll_die", _pos(meta))
+
+    def truce(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("truce", _pos(meta))
+
+    def gain(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("gain", _pos(meta), amount=children[0])
 
     # ---- expressions
 

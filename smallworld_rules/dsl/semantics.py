@@ -17,10 +17,13 @@ from smallworld_rules.dsl import ast
 from smallworld_rules.dsl.parser import display_source, normalize_source, suggest
 from smallworld_rules.dsl.vocabulary import (
     CONTEXT_PROPERTIES,
+    EFFECTS,
     FLAGS,
     HOOKS,
     PIECE_PROPERTIES,
+    PLAYER_PROPERTIES,
     REGION_PROPERTIES,
+    TRIGGER_EFFECTS,
 )
 from smallworld_rules.errors import RuleFileError
 from smallworld_rules.maps import FEATURES, TERRAINS
@@ -28,6 +31,8 @@ from smallworld_rules.maps import FEATURES, TERRAINS
 __all__ = ["FEATURES", "TERRAINS", "check"]
 
 _PROPERTIES = {**REGION_PROPERTIES, **CONTEXT_PROPERTIES}
+# Region properties that never change during a game: the only ones a link may use.
+_MAP_PROPERTIES = frozenset({"coastal", "border", "water"})
 # Statements a file may hold at most once, by the keyword that writes them.
 _ONCE: dict[type, str] = {
     ast.Tokens: "tokens",
@@ -209,6 +214,12 @@ class _Checker:
                 self.check_piece(statement)
             elif isinstance(statement, ast.Modifier):
                 self.check_modifier(statement)
+            elif isinstance(statement, ast.Link):
+                self.check_link(statement)
+            elif isinstance(statement, ast.Trigger):
+                self.check_trigger(statement)
+            elif isinstance(statement, ast.Ability):
+                self.check_ability(statement)
 
     def check_id(self) -> None:
         path = self.file.path
@@ -236,6 +247,7 @@ class _Checker:
         flags: dict[str, ast.Flag] = {}
         aliases: dict[str, ast.Alias] = {}
         options: dict[str, ast.OptionDecl] = {}
+        abilities: dict[str, ast.Ability] = {}
         for statement in self.file.statements:
             word = _ONCE.get(type(statement))
             if word is not None:
@@ -261,6 +273,14 @@ class _Checker:
                         statement.pos, f"option {statement.name!r}", options[statement.name].pos
                     )
                 options.setdefault(statement.name, statement)
+            elif isinstance(statement, ast.Ability):
+                if statement.name in abilities:
+                    self.duplicate(
+                        statement.pos,
+                        f"ability {statement.name!r}",
+                        abilities[statement.name].pos,
+                    )
+                abilities.setdefault(statement.name, statement)
             elif isinstance(statement, ast.Alias):
                 if statement.name in aliases:
                     self.duplicate(
@@ -405,18 +425,7 @@ class _Checker:
                 )
 
     def check_modifier(self, modifier: ast.Modifier) -> None:
-        for node in _exprs(modifier.value):
-            if isinstance(node, ast.Count):
-                self.check_region_set(node.regions)
-            elif isinstance(node, ast.OptionValue):
-                self.check_option_ref(node.name, node.pos)
-            elif isinstance(node, ast.BinOp) and node.op == "/" and _constant(node.right) == 0:
-                self.error(
-                    node.right.pos,
-                    "division-by-zero",
-                    "this divides by zero",
-                    "the divisor must not be 0",
-                )
+        self.check_expr(modifier.value)
         condition = modifier.condition
         if condition is None:
             return
@@ -445,12 +454,188 @@ class _Checker:
                 f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}",
             )
 
+    def check_expr(self, expr: ast.Expr) -> None:
+        for node in _exprs(expr):
+            if isinstance(node, ast.Count):
+                self.check_region_set(node.regions)
+            elif isinstance(node, ast.OptionValue):
+                self.check_option_ref(node.name, node.pos)
+            elif isinstance(node, ast.BinOp) and node.op == "/" and _constant(node.right) == 0:
+                self.error(
+                    node.right.pos,
+                    "division-by-zero",
+                    "this divides by zero",
+                    "the divisor must not be 0",
+                )
+
+    def check_link(self, link: ast.Link) -> None:
+        self.check_pred(link.condition)
+        for node in _pred_nodes(link.condition):
+            static = isinstance(node, ast.Terrain | ast.Feature | ast.Not | ast.And | ast.Or) or (
+                isinstance(node, ast.Property) and node.name in _MAP_PROPERTIES
+            )
+            if not static and not (
+                isinstance(node, ast.Property) and node.name not in _PROPERTIES
+            ):
+                self.error(
+                    node.pos,
+                    "impossible-condition",
+                    f"a link joins regions of the map, so it cannot depend on "
+                    f"{_describe_atom(node)!r}",
+                    "a link may test terrain, feature, " + ", ".join(sorted(_MAP_PROPERTIES)),
+                )
+
+    def check_limit(self, limit: ast.Limit | None, targeted: bool) -> None:
+        if limit is None:
+            return
+        if limit.kind == "times" and not limit.count:
+            self.error(
+                limit.pos,
+                "bad-limit",
+                "'times 0' would never let it work",
+                "write 'times N' with N at least 1, or remove the limit",
+            )
+        if limit.kind == "once_per_player_per_turn" and not targeted:
+            self.error(
+                limit.pos,
+                "bad-limit",
+                "'once_per_player_per_turn' needs a target region or player to tell the "
+                "players apart",
+                "add a 'target region …' or 'target player …' clause, or use 'once_per_turn'",
+            )
+
+    def check_effect(self, effect: ast.Effect) -> None:
+        if effect.piece is not None and effect.piece not in self.pieces:
+            self.error(
+                effect.pos,
+                "unknown-piece",
+                f"no loaded rule file declares a piece {effect.piece!r}",
+                _did_you_mean(
+                    effect.piece,
+                    self.pieces,
+                    "declare it with 'piece NAME supply N { … }' in this or another file",
+                ),
+            )
+        if effect.amount is not None:
+            self.check_expr(effect.amount)
+
+    def check_trigger(self, trigger: ast.Trigger) -> None:
+        effect = trigger.effect
+        self.check_effect(effect)
+        self.check_limit(trigger.limit, targeted=False)
+        if trigger.limit is not None and trigger.limit.kind != "times":
+            self.error(
+                trigger.limit.pos,
+                "bad-limit",
+                f"a trigger fires on every {trigger.event}, so it takes only 'times N'",
+                "write 'times N' or remove the limit",
+            )
+        if effect.verb not in TRIGGER_EFFECTS:
+            self.error(
+                effect.pos,
+                "effect-not-in-trigger",
+                f"a trigger cannot {effect.verb!r}: that is a player's decision",
+                "write it as an ability; triggers may " + ", ".join(TRIGGER_EFFECTS),
+            )
+        elif EFFECTS[effect.verb][0] and trigger.event != "conquest":
+            self.error(
+                effect.pos,
+                "ability-without-target",
+                f"'{effect.verb}' needs a region, but 'on {trigger.event}' has none",
+                "only 'on conquest' has a target: the region just conquered",
+            )
+
+    def check_ability(self, ability: ast.Ability) -> None:
+        seen: dict[type, ast.AbilityPart] = {}
+        for part in ability.parts:
+            if isinstance(part, ast.Effect):
+                self.check_effect(part)
+                continue
+            first = seen.get(type(part))
+            what = {ast.During: "'during'", ast.Limit: "a limit"}.get(type(part), "a target")
+            if first is not None and not isinstance(part, ast.During):
+                self.duplicate(part.pos, f"{what} of ability {ability.name!r}", first.pos)
+            seen.setdefault(type(part), part)
+        target = ability.target
+        self.check_limit(ability.limit, targeted=target is not None)
+        if not ability.phases:
+            self.error(
+                ability.pos,
+                "ability-without-phase",
+                f"the ability {ability.name!r} does not say when it may be used",
+                "add 'during conquest', 'during redeploy' or 'during withdrawal'",
+            )
+        effects = ability.effects
+        if not effects:
+            self.error(
+                ability.pos,
+                "ability-without-effect",
+                f"the ability {ability.name!r} does nothing",
+                "add an effect: " + ", ".join(EFFECTS),
+            )
+        if target is not None and target.condition is not None:
+            self.check_pred(target.condition, player=target.kind == "player")
+        wanted = {EFFECTS[e.verb][0] for e in effects if EFFECTS[e.verb][0]}
+        if target is None:
+            for effect in effects:
+                kind = EFFECTS[effect.verb][0]
+                if kind:
+                    self.error(
+                        effect.pos,
+                        "ability-without-target",
+                        f"'{effect.verb}' needs a target, but the ability "
+                        f"{ability.name!r} has none",
+                        f"add 'target {kind} [when …]'",
+                    )
+            return
+        if not wanted:
+            self.error(
+                target.pos,
+                "unused-target",
+                f"no effect of the ability {ability.name!r} uses a target",
+                "remove the 'target' clause",
+            )
+        for effect in effects:
+            kind = EFFECTS[effect.verb][0]
+            fits = kind == target.kind or (kind == "region" and target.kind == "own region")
+            if kind == "own region" and target.kind == "region":
+                fits = False
+            if kind and not fits:
+                self.error(
+                    effect.pos,
+                    "wrong-target",
+                    f"'{effect.verb}' needs a target {kind}, but the ability aims at a "
+                    f"{target.kind}",
+                    f"write 'target {kind} …'",
+                )
+
     def check_region_set(self, regions: ast.RegionSet) -> None:
         if regions.filter is not None:
             self.check_pred(regions.filter)
 
-    def check_pred(self, pred: ast.Pred) -> None:
+    def check_pred(self, pred: ast.Pred, player: bool = False) -> None:
         for node in _pred_nodes(pred):
+            if player and isinstance(node, ast.Property):
+                if node.name not in PLAYER_PROPERTIES and node.name not in CONTEXT_PROPERTIES:
+                    self.error(
+                        node.pos,
+                        "unknown-property",
+                        f"{node.name!r} is no property of a player",
+                        _did_you_mean(
+                            node.name,
+                            PLAYER_PROPERTIES,
+                            f"a player's properties are {_names(PLAYER_PROPERTIES)}",
+                        ),
+                    )
+                continue
+            if player and not isinstance(node, ast.OptionIs | ast.Not | ast.And | ast.Or):
+                self.error(
+                    node.pos,
+                    "impossible-condition",
+                    f"{_describe_atom(node)!r} tests a region, but the target is a player",
+                    f"a player's properties are {_names(PLAYER_PROPERTIES)}",
+                )
+                continue
             if isinstance(node, ast.Terrain) and node.name not in TERRAINS:
                 self.error(
                     node.pos,
