@@ -676,22 +676,31 @@ class Engine:
                 return f"there is no {what} {target}"
             if not (self._ability_targets(s, rs, ability) >> target) & 1:
                 return f"{ability.name} cannot target {what} {target} (its conditions fail)"
+        taken = False
         for effect in ability.effects:
-            problem = self._effect_problem(s, rs, effect, target)
+            problem = self._effect_problem(s, rs, effect, target, taken)
             if problem:
                 return problem
+            taken = taken or effect.verb in ("conquer", "convert")
         return None
 
     def _effect_problem(
-        self, s: State, rs: RaceState, effect: CompiledEffect, target: int | None
+        self,
+        s: State,
+        rs: RaceState,
+        effect: CompiledEffect,
+        target: int | None,
+        taken: bool = False,
     ) -> str | None:
+        """Why the effect cannot happen now; ``taken``: an earlier effect of the same ability
+        conquers the target first (its pieces are gone by then)."""
         verb = effect.verb
         if verb in ("place", "move"):
             assert effect.piece is not None and target is not None
             piece = self.rules.pieces[effect.piece]
-            if s.region_race[target] != rs.race:
+            if s.region_race[target] != rs.race and not taken:
                 return f"region {target} is not held by your race"
-            here = s.pieces.get(target, {}).get(piece.name, 0)
+            here = 0 if taken else s.pieces.get(target, {}).get(piece.name, 0)
             if piece.one_per_region and here:
                 return f"region {target} already holds a {piece.name}"
             on_map = piece.supply - s.piece_supply[piece.name]
@@ -1093,14 +1102,13 @@ class Engine:
             self._gain(s, rs, self._amount(s, rs, effect, target), log)
 
     def _take_piece(self, s: State, r: int, name: str) -> None:
+        """Lift one piece off region ``r`` (to be put down elsewhere at once)."""
         held = s.pieces[r]
         held[name] -= 1
         if not held[name]:
             del held[name]
         if not held:
             del s.pieces[r]
-        s.piece_supply[name] += 1
-        s.piece_supply[name] -= 1  # the piece goes straight on: the supply is unchanged
 
     def _end_turn(self, s: State, action: EndTurn | Decline, log: Log) -> None:
         self._need_phase(s, action, Phase.PICK, Phase.CONQUEST, Phase.REDEPLOY, Phase.WITHDRAWAL)

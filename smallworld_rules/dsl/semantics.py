@@ -595,18 +595,21 @@ class _Checker:
                 f"no effect of the ability {ability.name!r} uses a target",
                 "remove the 'target' clause",
             )
+        taken = False  # a conquest earlier in the ability makes the target the race's own
         for effect in effects:
             kind = EFFECTS[effect.verb][0]
             fits = kind == target.kind or (kind == "region" and target.kind == "own region")
             if kind == "own region" and target.kind == "region":
-                fits = False
+                fits = taken
+            taken = taken or effect.verb in ("conquer", "convert")
             if kind and not fits:
                 self.error(
                     effect.pos,
                     "wrong-target",
                     f"'{effect.verb}' needs a target {kind}, but the ability aims at a "
                     f"{target.kind}",
-                    f"write 'target {kind} …'",
+                    f"write 'target {kind} …'"
+                    + (", or conquer the target first" if kind == "own region" else ""),
                 )
 
     def check_region_set(self, regions: ast.RegionSet) -> None:
