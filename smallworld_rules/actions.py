@@ -127,7 +127,9 @@ def action_from_dict(data: Any) -> Action:
     Raises:
         RulesError: unknown type or wrong fields.
     """
-    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or (
+        data["type"] not in ACTION_TYPES
+    ):
         raise RulesError(f"not an action: {data!r}")
     cls = ACTION_TYPES[data["type"]]
     fields = {k: v for k, v in data.items() if k != "type"}

@@ -288,6 +288,7 @@ class Engine:
         s.used = []
         s.attacked = 0
         s.decline_at_end = False
+        s.regained = {}
         Engine._reset_cycle(s)
 
     @staticmethod
@@ -706,6 +707,9 @@ class Engine:
             on_map = piece.supply - s.piece_supply[piece.name]
             if not s.piece_supply[piece.name] and not (verb == "move" and on_map > here):
                 return f"no {piece.name} is left to place"
+            if s.phase is Phase.WITHDRAWAL and piece.kept_when_lost:
+                if not s.regained.get(piece.name):
+                    return f"only a {piece.name} lost this turn is placed again now (ruling 25)"
         elif verb == "conquer":
             assert target is not None
             problem = self.target_problem(s, rs.race, target)
@@ -943,6 +947,8 @@ class Engine:
         if occupant is not None and held:
             s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
         kept = self._remove_pieces(s, r, keep_survivors=False)
+        for name, count in kept.items():  # ruling 25: placed again at the end of this turn
+            s.regained[name] = s.regained.get(name, 0) + count
         s.region_race[r] = rs.race
         s.region_tokens[r] = tokens
         rs.hand -= tokens
@@ -1077,6 +1083,8 @@ class Engine:
                 self._take_piece(s, source, name)
             else:
                 s.piece_supply[name] -= 1
+            if s.regained.get(name) and s.phase is Phase.WITHDRAWAL:
+                s.regained[name] -= 1
             held = s.pieces.setdefault(target, {})
             held[name] = held.get(name, 0) + 1
             log(PieceMoved(name, target, source))
@@ -1372,19 +1380,21 @@ class Engine:
 
     # ------------------------------------------------------------------ removals
 
-    def _remove_pieces(self, s: State, r: int, keep_survivors: bool) -> bool:
+    def _remove_pieces(self, s: State, r: int, keep_survivors: bool) -> dict[str, int]:
         """Pieces of ``r`` go back to their supply (those that survive decline stay, if
-        ``keep_survivors``); return whether one of them is kept by its holder when lost."""
+        ``keep_survivors``); return those their holder keeps when they are lost, by name."""
         pieces = s.pieces.get(r)
         if not pieces:
-            return False
-        kept = False
+            return {}
+        kept: dict[str, int] = {}
         for name in list(pieces):
             piece = self.rules.pieces[name]
             if keep_survivors and piece.survives_decline:
                 continue
-            kept = kept or piece.kept_when_lost
-            s.piece_supply[name] += pieces.pop(name)
+            count = pieces.pop(name)
+            s.piece_supply[name] += count
+            if piece.kept_when_lost:
+                kept[name] = count
         if not pieces:
             del s.pieces[r]
         return kept

@@ -204,7 +204,9 @@ def event_from_dict(data: Any) -> Event:
     Raises:
         RulesError: unknown type or wrong fields.
     """
-    if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or (
+        data["type"] not in EVENT_TYPES
+    ):
         raise RulesError(f"not a log event: {data!r}")
     cls = EVENT_TYPES[data["type"]]
     try:

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import attrs
 
-from smallworld_rules.actions import Action, Deploy, RollDie
+from smallworld_rules.actions import Action, Deploy, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.events import Event, PositionEdited, TurnStarted, event_from_dict
@@ -84,6 +84,10 @@ class LegalActions:
         return len(self._actions())
 
     def __contains__(self, action: object) -> bool:
+        # attrs equality compares values, so PickCombo(True) == PickCombo(0): refuse what
+        # apply() would refuse for its field types before comparing.
+        if action_problem(action):
+            return False
         if action in self._actions():
             return True
         return isinstance(action, Deploy) and _accepts(self._engine, self._state, action)

@@ -77,7 +77,7 @@ def state_from_dict(engine: Engine, data: Any) -> State:
         "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
         "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
         "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
-        "decline_at_end",
+        "decline_at_end", "regained",
     }
     missing, extra = expected - set(d), set(d) - expected
     if missing:
@@ -86,12 +86,12 @@ def state_from_dict(engine: Engine, data: Any) -> State:
         raise _bad("state", f"has unknown fields {sorted(extra)}")
 
     def race_id(value: Any, where: str) -> str:
-        if value not in rules.races:
+        if not isinstance(value, str) or value not in rules.races:
             raise _bad(where, f"names an unknown race {value!r}")
         return str(value)
 
     def power_id(value: Any, where: str) -> str:
-        if value not in rules.powers:
+        if not isinstance(value, str) or value not in rules.powers:
             raise _bad(where, f"names an unknown power {value!r}")
         return str(value)
 
@@ -198,6 +198,11 @@ def state_from_dict(engine: Engine, data: Any) -> State:
     s.truces = _list(d["truces"], "truces", truce)
     s.die_bonus = _int(d["die_bonus"], "die_bonus", -1, 99)
     s.decline_at_end = _bool(d["decline_at_end"], "decline_at_end")
+    s.regained = {}
+    for name, count in _dict(d["regained"], "regained").items():
+        if name not in rules.pieces:
+            raise _bad("regained", f"names an unknown piece {name!r}")
+        s.regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
     _check_consistency(engine, s)
     return s
 

@@ -113,6 +113,7 @@ class State:
         "race_stack",
         "races",
         "readied",
+        "regained",
         "region_race",
         "region_tokens",
         "rng",
@@ -152,6 +153,7 @@ class State:
     truces: list[list[int]]  #: [protected player, barred player] until the former's next turn
     die_bonus: int  #: a rolled bonus waiting for the next conquest, or -1
     decline_at_end: bool  #: the active race declines once this turn is scored
+    regained: dict[str, int]  #: pieces kept when lost this turn, placed again at withdrawal
 
     def copy(self) -> State:
         """An independent copy (nothing mutable is shared)."""
@@ -185,6 +187,7 @@ class State:
         new.truces = [list(t) for t in self.truces]
         new.die_bonus = self.die_bonus
         new.decline_at_end = self.decline_at_end
+        new.regained = dict(self.regained)
         return new
 
 
@@ -220,4 +223,5 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "truces": [list(t) for t in s.truces],
         "die_bonus": s.die_bonus,
         "decline_at_end": s.decline_at_end,
+        "regained": dict(sorted(s.regained.items())),
     }

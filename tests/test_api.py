@@ -144,12 +144,14 @@ def test_load_rules_is_the_whole_base_game() -> None:
 
 def test_load_rules_paths_add_and_override(tmp_path: Path) -> None:
     """§6: ``load_rules(paths=[...])`` adds rule files, and a file whose id matches an official
-    one replaces it."""
+    one replaces it when ``override=True`` (issue 10; without it the conflict is refused)."""
     (tmp_path / "ratmen.swr").write_text(
         'race ratmen "Big Ratmen" {\n    tokens 9\n    box 13\n    text "More rats."\n}\n',
         encoding="utf-8",
     )
-    rules = sw.load_rules(paths=[tmp_path, TEST_RULES])
+    with pytest.raises(sw.RulesError, match="override=True"):
+        sw.load_rules(paths=[tmp_path, TEST_RULES])
+    rules = sw.load_rules(paths=[tmp_path, TEST_RULES], override=True)
     assert rules.races["ratmen"].tokens == 9 and rules.races["ratmen"].name == "Big Ratmen"
     assert "crowd" in rules.races and "plain" in rules.powers
     assert sw.load_rules().races["ratmen"].tokens == 8  # the official file is untouched
