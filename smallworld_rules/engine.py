@@ -707,9 +707,9 @@ class Engine:
             on_map = piece.supply - s.piece_supply[piece.name]
             if not s.piece_supply[piece.name] and not (verb == "move" and on_map > here):
                 return f"no {piece.name} is left to place"
-            if s.phase is Phase.WITHDRAWAL and piece.kept_when_lost:
-                if not s.regained.get(piece.name):
-                    return f"only a {piece.name} lost this turn is placed again now (ruling 25)"
+            regained = s.regained.get(piece.name, 0)
+            if s.phase is Phase.WITHDRAWAL and piece.kept_when_lost and not regained:
+                return f"only a {piece.name} lost this turn is placed again now (ruling 25)"
         elif verb == "conquer":
             assert target is not None
             problem = self.target_problem(s, rs.race, target)
