@@ -18,11 +18,14 @@ from smallworld_rules.actions import (
     RollDie,
     UseAbility,
 )
+from smallworld_rules.bots import Bot, GreedyBot, RandomBot, play_game
 from smallworld_rules.errors import IllegalAction, MapError, RuleFileError, RulesError
 from smallworld_rules.game import CHANCE, Game, LegalActions, RegionView
 from smallworld_rules.hooks import Breakdown, Contribution
 from smallworld_rules.maps import GameMap, load_map
-from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.packs import available_packs
+from smallworld_rules.records import RecordMismatch
+from smallworld_rules.rules import Rules, find_power, find_race, load_rules
 from smallworld_rules.state import Phase
 
 __version__ = "0.1.0"
@@ -31,6 +34,7 @@ __all__ = [
     "CHANCE",
     "Abandon",
     "Action",
+    "Bot",
     "Breakdown",
     "Conquer",
     "ConquerWithDie",
@@ -40,17 +44,24 @@ __all__ = [
     "EndTurn",
     "Game",
     "GameMap",
+    "GreedyBot",
     "IllegalAction",
     "LegalActions",
     "MapError",
     "Phase",
     "PickCombo",
+    "RandomBot",
+    "RecordMismatch",
     "RegionView",
     "RollDie",
     "RuleFileError",
     "Rules",
     "RulesError",
     "UseAbility",
+    "available_packs",
+    "find_power",
+    "find_race",
     "load_map",
     "load_rules",
+    "play_game",
 ]

@@ -1,23 +1,59 @@
 """The ``smallworld`` command.
 
-``smallworld play --players 4 --seed 1`` plays a full game between random bots and prints it
-turn by turn; ``smallworld check FILE...`` validates rule files.
+* ``smallworld play [--players N] [--seed S] [--bots random,greedy,...] [--expansion ID ...]
+  [--rules PATH ...] [--record FILE] [--quiet]`` plays a full game between bots and prints it
+  turn by turn (combos, conquests with their costs and losses, declines, coins scored), then a
+  final table of coins and tokens; ``--record`` writes the game's record.
+* ``smallworld replay FILE`` replays a record and verifies every step, saying where it
+  diverges (exit status 1 if it does).
+* ``smallworld check PATH...`` validates rule files, reporting every error.
+* ``smallworld show ID`` prints a race's or power's rules text, numbers and source file.
+* ``smallworld tournament --games N --players P --bots greedy,random [--workers K]`` plays many
+  seeded games in parallel processes, then prints each bot's win rate and mean coins with 95%
+  confidence intervals.
+
+Every mistake (an unknown id, bot or option, a bad file) is reported as one line on stderr with
+a non-zero exit status (2; 1 for ``check`` errors and diverging records), never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import math
 import os
+import statistics
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import NoReturn
 
 from smallworld_rules import events as ev
 from smallworld_rules.actions import Action
-from smallworld_rules.bots import RandomBot, play_game
+from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
 from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.game import Game
-from smallworld_rules.rules import load_rules
+from smallworld_rules.records import (
+    RecordMismatch,
+    dump_record,
+    load_record,
+    replay_record,
+    rules_for_record,
+)
+from smallworld_rules.ruledefs import RuleDef
+from smallworld_rules.rules import Rules, load_rules
+
+
+class _Parser(argparse.ArgumentParser):
+    """Reports a bad command line in one line (``smallworld play: error: …``)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# ---------------------------------------------------------------------- printing a game
 
 
 def _describe(game: Game, event: ev.Event) -> str | None:
@@ -66,6 +102,10 @@ def _describe(game: Game, event: ev.Event) -> str | None:
     if isinstance(event, ev.Scored):
         parts = ", ".join(f"{name(r)} {c}" for r, c, _ in event.details)
         return f"  scores {_plural(event.coins, 'coin')}" + (f" ({parts})" if parts else "")
+    if type(event).__name__ == "AbilityUsed":  # abilities named in rule files
+        target = getattr(event, "target", None)
+        on = "" if target is None else f" on {target}"
+        return f"  uses {getattr(event, 'ability', '?')}{on}"
     return None
 
 
@@ -73,30 +113,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _play(args: argparse.Namespace) -> int:
-    rules = load_rules(paths=args.rules or ())
-    game = Game.new(players=args.players, seed=args.seed, rules=rules)
-    bots = [RandomBot(args.seed * 100 + p) for p in range(game.players)]
-    printed = len(game.log)
+def _print_events(game: Game, events: Sequence[ev.Event]) -> None:
+    for event in events:
+        line = _describe(game, event)
+        if line:
+            print(line)
 
-    def report(g: Game, action: Action) -> None:
-        nonlocal printed
-        for event in g.log[printed:]:
-            line = None if args.quiet else _describe(g, event)
-            if line:
-                print(line)
-        printed = len(g.log)
 
-    if not args.quiet:
-        print(f"Small World on the {game.map_name} map, {game.players} players, seed {args.seed}")
-        print("Market: " + ", ".join(
-            f"{rules.powers[p].name} {rules.races[r].name}" for r, p, _ in game.market
-        ))
-        for event in game.log:
-            line = _describe(game, event)
-            if line:
-                print(line)
-    play_game(game, bots, on_action=report, chance_seed=args.seed)
+def _print_ranking(game: Game) -> None:
     print("\nFinal ranking:")
     order = sorted(range(game.players), key=lambda p: (-game.coins(p), -game.tokens_on_map(p), p))
     for rank, p in enumerate(order, 1):
@@ -105,7 +129,129 @@ def _play(args: argparse.Namespace) -> int:
             f"  {rank}. player {p}: {game.coins(p)} coins, "
             f"{_plural(game.tokens_on_map(p), 'token')} on the map{mark}"
         )
+
+
+def _print_header(game: Game, seed: int) -> None:
+    rules = game.rules
+    print(f"Small World on the {game.map_name} map, {game.players} players, seed {seed}")
+    print("Market: " + ", ".join(
+        f"{rules.powers[p].name} {rules.races[r].name}" for r, p, _ in game.market
+    ))
+
+
+# ---------------------------------------------------------------------- options shared
+
+
+def _load(expansions: Sequence[str] | None, paths: Sequence[str] | None) -> Rules:
+    return load_rules(expansions=expansions or (), paths=paths or ())
+
+
+def _bot_list(text: str) -> list[str]:
+    """``random,greedy`` -> the bot names, each checked."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise RulesError(f"--bots names no bot (known bots: {', '.join(sorted(BOTS))})")
+    for name in names:
+        if name not in BOTS:
+            raise RulesError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
+    return names
+
+
+def _bot_names(text: str, players: int) -> list[str]:
+    """``random,greedy`` -> one name per player (a single name plays every seat)."""
+    names = _bot_list(text)
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise RulesError(
+            f"--bots names {len(names)} bots for {players} players: give 1 or {players}"
+        )
+    return names
+
+
+def _rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--expansion", action="append", metavar="ID",
+        help="load an expansion by id (repeatable)",
+    )
+    parser.add_argument(
+        "--rules", action="append", metavar="PATH", help="extra rule file or folder (repeatable)"
+    )
+
+
+# ---------------------------------------------------------------------- play
+
+
+def _play(args: argparse.Namespace) -> int:
+    if args.record:
+        target = Path(args.record)
+        if target.is_dir() or not target.parent.is_dir():
+            raise RulesError(
+                f"cannot write the record to {args.record}: not a file in an existing folder"
+            )
+    rules = _load(args.expansion, args.rules)
+    game = Game.new(players=args.players, seed=args.seed, rules=rules)
+    names = _bot_names(args.bots, game.players)
+    bots: list[Bot] = [make_bot(n, args.seed * 100 + p, rules) for p, n in enumerate(names)]
+    printed = len(game.log)
+
+    def report(g: Game, action: Action) -> None:
+        nonlocal printed
+        if not args.quiet:
+            _print_events(g, g.log[printed:])
+        printed = len(g.log)
+
+    if not args.quiet:
+        _print_header(game, args.seed)
+        print("Bots: " + ", ".join(f"player {p} {n}" for p, n in enumerate(names)))
+        _print_events(game, game.log)
+    play_game(game, bots, on_action=report, chance_seed=args.seed)
+    _print_ranking(game)
+    if args.record:
+        text = dump_record(game.to_record())
+        try:
+            Path(args.record).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise RulesError(f"cannot write the record to {args.record}: {exc.strerror}") from None
+        if not args.quiet:
+            print(f"\nRecord written to {args.record}")
     return 0
+
+
+# ---------------------------------------------------------------------- replay
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise RulesError(f"cannot read {args.file}: {reason}") from None
+    try:
+        record = load_record(text)
+    except RulesError as exc:
+        raise RulesError(f"{args.file}: {exc}") from None
+    rules = rules_for_record(record, args.rules or ())
+    try:
+        game, changed = replay_record(record, rules)
+    except RecordMismatch as exc:
+        print(f"smallworld: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        _print_header(game, game.seed)
+        _print_events(game, game.log)
+    _print_ranking(game)
+    steps = len(record["steps"])
+    print(f"\n{args.file}: {_plural(steps, 'step')} replayed, every one as recorded")
+    if changed:
+        print(
+            f"note: rule files changed since the record was made ({', '.join(changed)}), "
+            "but the game replays identically"
+        )
+    return 0
+
+
+# ---------------------------------------------------------------------- check
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -136,18 +282,221 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if any(errors.values()) else 0
 
 
+# ---------------------------------------------------------------------- show
+
+
+def _fold(name: str) -> str:
+    """A name without case, blanks, '_', '-', apostrophes or dots ("Rat-Men" -> "ratmen")."""
+    return "".join(c for c in name.casefold() if c.isalnum())
+
+
+def _find(rules: Rules, wanted: str) -> RuleDef:
+    """A race, power or expansion by id, else by display name or alias (any case)."""
+    tables = (rules.races, rules.powers, rules.expansions)
+    for table in tables:
+        if wanted in table:
+            return table[wanted]
+    folded = _fold(wanted)
+    for table in tables:
+        for rule in table.values():
+            if folded in {_fold(n) for n in (rule.id, rule.name, *rule.aliases)}:
+                return rule
+    known = [i for table in tables for i in table]
+    close = difflib.get_close_matches(wanted, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise RulesError(f"no race, power or expansion with id {wanted!r}{hint}")
+
+
+def _show(args: argparse.Namespace) -> int:
+    rules = _load(args.expansion, args.rules)
+    rule = _find(rules, args.id)
+    print(f"{rule.name} ({rule.kind} {rule.id})")
+    numbers = [f"tokens {rule.tokens}"]
+    if rule.kind == "race":
+        numbers.append(f"box {rule.box}")
+    if rule.conquest_tokens:
+        numbers.append(f"conquest-only tokens {rule.conquest_tokens}")
+    print(", ".join(numbers))
+    if rule.aliases:
+        print("also called: " + ", ".join(rule.aliases))
+    for piece in rule.pieces:
+        traits = [f"supply {piece.supply}"]
+        if piece.defence:
+            traits.append(f"defence {piece.defence}")
+        traits += [
+            word for flag, word in (
+                (piece.immune, "immune"), (piece.survives_decline, "survives decline"),
+                (piece.one_per_region, "one per region"),
+            ) if flag
+        ]
+        print(f"piece {piece.name}: {', '.join(traits)}")
+    for option in rule.options:
+        print(f"option {option.name} (default {option.default}): {option.text}")
+    print(f"source: {rule.path}")
+    print()
+    print(rule.text)
+    try:
+        source = Path(rule.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return 0
+    print(f"\n--- {rule.path} ---")
+    print(source.rstrip("\n"))
+    return 0
+
+
+# ---------------------------------------------------------------------- tournament
+
+_WORKER_RULES: dict[tuple[tuple[str, ...], tuple[str, ...]], Rules] = {}
+
+
+def _tournament_game(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+                     ) -> tuple[int, list[str], list[int], list[int]]:
+    """Play one tournament game (in a worker process): (index, bots by seat, coins, winners)."""
+    index, seed, players, seats, expansions, paths = job
+    key = (expansions, paths)
+    if key not in _WORKER_RULES:
+        _WORKER_RULES[key] = load_rules(expansions=expansions, paths=paths)
+    rules = _WORKER_RULES[key]
+    game = Game.new(players=players, seed=seed, rules=rules)
+    bots = [make_bot(name, seed * 100 + p, rules) for p, name in enumerate(seats)]
+    play_game(game, bots, chance_seed=seed)
+    return index, list(seats), [game.coins(p) for p in range(players)], game.winners
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    bar = "#" * filled + "-" * (width - filled)
+    end = "\n" if done == total else ""
+    print(f"\r[{bar}] {done}/{total} games", end=end, file=sys.stderr, flush=True)
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for the default ``z``)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], z: float = 1.959964) -> tuple[float, float, float]:
+    """Mean and its normal-approximation interval (95% for the default ``z``)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise RulesError(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise RulesError(f"--workers must be at least 1, not {args.workers}")
+    names = _bot_list(args.bots)
+    expansions = tuple(args.expansion or ())
+    paths = tuple(args.rules or ())
+    rules = load_rules(expansions=expansions, paths=paths)  # report mistakes before starting
+    Game.new(players=args.players, seed=args.seed, rules=rules)  # checks the player count
+    workers = args.workers or min(os.cpu_count() or 1, 4)
+    jobs = []
+    for i in range(args.games):
+        seats = tuple(names[(s + i) % len(names)] for s in range(args.players))
+        jobs.append((i, args.seed + i, args.players, seats, expansions, paths))
+    results: list[tuple[int, list[str], list[int], list[int]]] = []
+    _progress(0, len(jobs))
+    if workers == 1:
+        for job in jobs:
+            results.append(_tournament_game(job))
+            _progress(len(results), len(jobs))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_tournament_game, job) for job in jobs]
+            for future in as_completed(futures):
+                results.append(future.result())
+                _progress(len(results), len(jobs))
+    results.sort()
+    coins: dict[str, list[float]] = {n: [] for n in dict.fromkeys(names)}
+    wins: dict[str, int] = dict.fromkeys(coins, 0)
+    for _, seated, game_coins, winners in results:
+        for seat, name in enumerate(seated):
+            coins[name].append(game_coins[seat])
+            wins[name] += seat in winners
+    last = args.seed + args.games - 1
+    print(
+        f"Tournament: {_plural(args.games, 'game')} of {args.players} players "
+        f"(seeds {args.seed} to {last}), bots {', '.join(coins)}"
+    )
+    print(f"{'bot':<10} {'seats':>6} {'wins':>6}  {'win rate (95% CI)':<26} mean coins (95% CI)")
+    for name, values in coins.items():
+        n = len(values)
+        if n == 0:
+            continue
+        low, high = wilson_interval(wins[name], n)
+        mean, mlow, mhigh = mean_interval(values)
+        rate = f"{100 * wins[name] / n:.1f}% ({100 * low:.1f}% to {100 * high:.1f}%)"
+        print(
+            f"{name:<10} {n:>6} {wins[name]:>6}  {rate:<26} "
+            f"{mean:.1f} ({mlow:.1f} to {mhigh:.1f})"
+        )
+    print("Shared wins count as a win for each player sharing them.")
+    return 0
+
+
+# ---------------------------------------------------------------------- the parser
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="smallworld", description="Small World rules engine.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play a full game between random bots")
+    """The command line of ``smallworld``."""
+    parser = _Parser(prog="smallworld", description="Small World rules engine.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play a full game between bots")
     play.add_argument("--players", type=int, default=2, help="2 to 5 (default 2)")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots")
-    play.add_argument("--rules", action="append", help="extra rule file or folder")
+    play.add_argument(
+        "--bots", default="random", metavar="NAMES",
+        help=f"one bot for every player, or one per player, comma-separated "
+        f"({', '.join(sorted(BOTS))}; default random)",
+    )
+    _rules_options(play)
+    play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the final ranking")
     play.set_defaults(run=_play)
-    check = sub.add_parser("check", help="validate rule files")
-    check.add_argument("files", nargs="+")
-    check.set_defaults(run=_check)
+
+    replay = sub.add_parser("replay", help="replay a game record and verify every step")
+    replay.add_argument("file", metavar="FILE")
+    replay.add_argument(
+        "--rules", action="append", metavar="PATH", help="extra rule file or folder (repeatable)"
+    )
+    replay.add_argument("--quiet", action="store_true", help="print only the verdict")
+    replay.set_defaults(run=_replay)
+
+    check_cmd = sub.add_parser("check", help="validate rule files")
+    check_cmd.add_argument("files", nargs="+", metavar="PATH")
+    check_cmd.set_defaults(run=_check)
+
+    show = sub.add_parser("show", help="print a race's or power's rules and source")
+    show.add_argument("id", metavar="ID")
+    _rules_options(show)
+    show.set_defaults(run=_show)
+
+    tournament = sub.add_parser("tournament", help="many seeded games between bots")
+    tournament.add_argument("--games", type=int, default=20, help="how many games (default 20)")
+    tournament.add_argument("--players", type=int, default=2, help="players per game")
+    tournament.add_argument(
+        "--bots", default="greedy,random", metavar="NAMES",
+        help="comma-separated bots; seats rotate from game to game (default greedy,random)",
+    )
+    tournament.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    tournament.add_argument(
+        "--workers", type=int, default=None, metavar="K", help="processes (default: up to 4)"
+    )
+    _rules_options(tournament)
+    tournament.set_defaults(run=_tournament)
     return parser
 
 
@@ -157,12 +506,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except RulesError as exc:
-        print(f"smallworld: {exc}", file=sys.stderr)
+        print(f"smallworld: {_one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `smallworld play | head`: the reader left; stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return code
+
+
+def _one_line(exc: Exception) -> str:
+    """The error as one line, except rule-file errors, whose caret context helps."""
+    text = str(exc)
+    return text if isinstance(exc, RuleFileError) else " ".join(text.split())
 
 
 if __name__ == "__main__":

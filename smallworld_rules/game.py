@@ -112,7 +112,8 @@ class Game:
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
         self._log = log
-        self._history: list[tuple[State, int]] = []
+        # (state before, log length before, the action applied or None for a set-up edit)
+        self._history: list[tuple[State, int, Action | None]] = []
 
     # ------------------------------------------------------------------ creation
 
@@ -183,7 +184,7 @@ class Game:
         new = self._state.copy()
         events: list[Event] = []
         self._engine.apply(new, action, events.append)  # raises before self changes
-        self._history.append((self._state, len(self._log)))
+        self._history.append((self._state, len(self._log), action))
         self._state = new
         self._log.extend(events)
 
@@ -195,7 +196,7 @@ class Game:
         """
         if not self._history:
             raise RulesError("nothing to undo")
-        self._state, length = self._history.pop()
+        self._state, length, _ = self._history.pop()
         del self._log[length:]
 
     def clone(self) -> Game:
@@ -203,6 +204,19 @@ class Game:
         twin = Game(self._engine, self._state, self._seed, list(self._log))
         twin._history = list(self._history)
         return twin
+
+    @property
+    def action_stack(self) -> tuple[Action, ...]:
+        """The actions applied since the game was created or loaded, oldest first (like
+        python-chess's ``move_stack``; set-up edits are not actions and are left out).
+
+        >>> import smallworld_rules as sw
+        >>> game = sw.Game.new(players=2, seed=1)
+        >>> game.apply(sw.PickCombo(0))
+        >>> game.action_stack
+        (PickCombo(index=0),)
+        """
+        return tuple(action for _, _, action in self._history if action is not None)
 
     def chance_outcomes(self) -> list[tuple[RollDie, float]]:
         """At a chance node: each die outcome with its probability.
@@ -377,7 +391,7 @@ class Game:
         new = s.copy()
         change(new)
         self._engine.check_invariants(new)
-        self._history.append((self._state, len(self._log)))
+        self._history.append((self._state, len(self._log), None))
         self._state = new
         self._log.append(PositionEdited(what))
         self._engine.after_edit(new, self._log.append)

@@ -5,11 +5,13 @@ validates rule files with ``path:line:col`` errors (§5), and bad command lines 
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import TEST_RULES
@@ -44,6 +46,8 @@ def ranking(stdout: str) -> list[tuple[int, int, int, int, bool]]:
     start = lines.index("Final ranking:")
     rows = []
     for line in lines[start + 1:]:
+        if not line:
+            break  # the ranking ends at a blank line (before e.g. "Record written to …")
         m = RANK.match(line)
         assert m, f"unexpected ranking line {line!r}"
         rank, player, coins, tokens = (int(g) for g in m.groups()[:4])
@@ -218,16 +222,28 @@ def test_check_missing_file(tmp_path: Path) -> None:
     ids=["unknown-command", "no-command", "players-not-a-number", "players-9", "players-1",
          "check-no-file"],
 )
-def test_bad_command_lines_fail_cleanly(args: list[str]) -> None:
-    """A bad command line exits non-zero with an error message ending in one line that names
-    the command, and never a traceback."""
-    result = run(*args)
-    assert result.returncode != 0
-    assert "Traceback" not in result.stderr
-    assert result.stdout == ""
-    last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("smallworld")
-    assert "error" in last or "player" in last
+def test_bad_command_lines_fail_cleanly(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bad command line exits non-zero with a one-line error message that names the
+    command, and never a traceback (in-process through ``cli.main``; the console script runs
+    the same function, see the subprocess test below)."""
+    code, out, err = main(capsys, *args)
+    assert code != 0
+    assert "Traceback" not in err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("smallworld")
+    assert "error" in lines[0] or "player" in lines[0]
+
+
+def test_bad_command_line_through_the_console_entry() -> None:
+    """The same through a real process: one line, exit status 2."""
+    result = run("frobnicate")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("smallworld: error: ")
+    assert len(result.stderr.strip().splitlines()) == 1 and "frobnicate" in result.stderr
 
 
 def test_bad_player_count_is_one_line() -> None:
@@ -267,3 +283,271 @@ def test_check_files_together(tmp_path: Path) -> None:
     broken = run("check", str(tmp_path / "bad1.swr"), str(tmp_path / "bad2.swr"))
     assert broken.returncode != 0
     assert "bad1.swr:1:" in broken.stderr and "bad2.swr:1:" in broken.stderr
+
+
+# --------------------------------------------------------------------------- issue 8: bots,
+# records, show and tournament. Most run in-process through ``cli.main`` (the argparse entry
+# point, the same function the console script calls) to keep the suite fast; the record
+# round trip goes through a real subprocess.
+
+
+def main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``smallworld ARGS`` in-process: (exit status, stdout, stderr)."""
+    from smallworld_rules import cli
+
+    try:
+        code = cli.main(list(args))
+    except SystemExit as exc:  # argparse's own errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code: int, out: str, err: str, *words: str) -> None:
+    """A clean failure: non-zero exit, nothing on stdout, one line on stderr naming the
+    command, with the given words, and no traceback."""
+    assert code != 0
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("smallworld") and "Traceback" not in err
+    for word in words:
+        assert word in err, (word, err)
+
+
+def game_lines(stdout: str) -> list[str]:
+    """The turn-by-turn part of a printed game and its final ranking."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if ROUND.match(line))
+    end = lines.index("Final ranking:") + 1
+    while end < len(lines) and RANK.match(lines[end]):
+        end += 1
+    return lines[start:end]
+
+
+def test_play_record_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --bots ... --record FILE`` names the bots and writes a record; ``replay FILE``
+    verifies it and prints the very same game and ranking (both through the console entry)."""
+    path = tmp_path / "game.json"
+    played = run("play", "--players", "2", "--seed", "5", "--bots", "random,greedy",
+                 "--record", str(path))
+    assert played.returncode == 0, played.stderr
+    assert "Bots: player 0 random, player 1 greedy" in played.stdout
+    assert played.stdout.rstrip().endswith(f"Record written to {path}")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["format"] == "smallworld_rules/record" and record["seed"] == 5
+    replayed = run("replay", str(path))
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stderr == ""
+    assert game_lines(replayed.stdout) == game_lines(played.stdout)
+    steps = len(record["steps"])
+    assert f"{path}: {steps} steps replayed, every one as recorded" in replayed.stdout
+    code, out, err = main(capsys, "replay", str(path), "--quiet")
+    assert code == 0 and err == ""
+    assert "== Round" not in out and ranking(out) == ranking(played.stdout)
+
+
+def test_replay_reports_a_hand_edited_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record edited by hand fails ``replay`` with exit status 1 and one line naming the
+    first step that no longer matches."""
+    path = tmp_path / "game.json"
+    code, _, err = main(capsys, "play", "--seed", "8", "--quiet", "--record", str(path))
+    assert code == 0, err
+    record = json.loads(path.read_text(encoding="utf-8"))
+    k = next(i for i, s in enumerate(record["steps"]) if s[0]["type"] == "Conquer")
+    record["steps"][k][0]["region"] = 999
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, out, err = main(capsys, "replay", str(path))
+    assert code == 1
+    one_line_error(code, out, err, str(path), f"step {k}", "not legal")
+
+
+def test_replay_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing file, a file that is not JSON and a saved game (not a record) are one-line
+    errors with exit status 2."""
+    one_line_error(*main(capsys, "replay", str(tmp_path / "nowhere.json")), "nowhere.json")
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    one_line_error(*main(capsys, "replay", str(junk)), "junk.json", "invalid JSON")
+    save = tmp_path / "save.json"
+    save.write_text(sw.Game.new(players=2, seed=1).to_json(), encoding="utf-8")
+    code, out, err = main(capsys, "replay", str(save))
+    assert code == 2
+    one_line_error(code, out, err, "not a game record")
+
+
+@pytest.mark.parametrize("name", ["giants", "Giants", "GIANTS"])
+def test_show_a_race(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """``show ID`` prints the name, the numbers, the rules text and the source file."""
+    giants = sw.load_rules().races["giants"]
+    code, out, err = main(capsys, "show", name)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == f"{giants.name} (race giants)"
+    assert lines[1] == f"tokens {giants.tokens}, box {giants.box}"
+    assert f"source: {giants.path}" in lines
+    assert giants.text in out
+    assert Path(giants.path).read_text(encoding="utf-8").rstrip("\n") in out
+
+
+def test_show_a_power(capsys: pytest.CaptureFixture[str]) -> None:
+    commando = sw.load_rules().powers["commando"]
+    code, out, _ = main(capsys, "show", "commando")
+    assert code == 0
+    assert out.splitlines()[:2] == [f"{commando.name} (power commando)",
+                                    f"tokens {commando.tokens}"]
+    assert commando.text in out
+
+
+def test_show_with_extra_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rules`` makes a user's race showable; without it the id is unknown."""
+    code, out, _ = main(capsys, "show", "crowd", "--rules", str(TEST_RULES))
+    assert code == 0 and out.startswith("Crowd (race crowd)\ntokens 8, box 9\n")
+    one_line_error(*main(capsys, "show", "crowd"), "'crowd'")
+
+
+def test_show_unknown_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = main(capsys, "show", "gaints")
+    assert code == 2
+    one_line_error(code, out, err, "'gaints'", "did you mean 'giants'")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["play", "--bots", "clever"], ["unknown bot 'clever'", "greedy", "random"]),
+        (["play", "--bots", "random,random,random"], ["3 bots for 2 players"]),
+        (["play", "--expansion", "no_such_expansion"], ["no_such_expansion"]),
+        (["show", "giants", "--expansion", "no_such_expansion"], ["no_such_expansion"]),
+        (["play", "--rules", "/no/such/folder"], ["/no/such/folder"]),
+        (["play", "--record", "/no/such/folder/game.json", "--quiet"], ["/no/such/folder"]),
+        (["tournament", "--games", "0"], ["--games"]),
+        (["tournament", "--bots", "greedy,clever"], ["unknown bot 'clever'"]),
+        (["tournament", "--workers", "0"], ["--workers"]),
+        (["tournament", "--players", "9", "--games", "1"], ["9"]),
+        (["tournament", "--expansion", "no_such_expansion"], ["no_such_expansion"]),
+        (["replay"], ["FILE"]),
+        (["show"], ["ID"]),
+        (["play", "--seed", "x"], ["--seed"]),
+    ],
+)
+def test_new_subcommand_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], words: list[str]
+) -> None:
+    """Unknown bots, expansions, paths, bad options and missing arguments: one line on stderr,
+    a non-zero exit, no traceback."""
+    one_line_error(*main(capsys, *args), *words)
+
+
+def test_expansion_names_are_passed_to_load_rules(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--expansion`` takes the names ``sw.load_rules(expansions=[...])`` accepts, passing
+    them through in order."""
+    from smallworld_rules import cli
+
+    seen: list[tuple[str, ...]] = []
+    official = sw.load_rules()
+
+    def fake_load_rules(expansions: Any = (), paths: Any = (), **_: Any) -> sw.Rules:
+        seen.append(tuple(expansions))
+        return official
+
+    monkeypatch.setattr(cli, "load_rules", fake_load_rules)
+    code, _, err = main(capsys, "play", "--expansion", "isle", "--expansion", "more", "--quiet")
+    assert code == 0, err
+    code, _, err = main(capsys, "show", "giants", "--expansion", "isle")
+    assert code == 0, err
+    assert seen == [("isle", "more"), ("isle",)]
+
+
+TABLE = re.compile(
+    r"^(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)% \(([\d.]+)% to ([\d.]+)%\)\s+"
+    r"([\d.]+) \(([\d.]+) to ([\d.]+)\)$"
+)
+
+
+def table(stdout: str) -> dict[str, tuple[float, ...]]:
+    rows = {}
+    for line in stdout.splitlines():
+        if m := TABLE.match(line):
+            rows[m[1]] = tuple(float(x) for x in m.groups()[1:])
+    return rows
+
+
+def test_tournament_reports_win_rates_and_coins(capsys: pytest.CaptureFixture[str]) -> None:
+    """``tournament`` plays the games in worker processes with a progress bar on stderr, then
+    a row per bot: seats, wins, win rate with its 95% interval, mean coins with its interval."""
+    code, out, err = main(capsys, "tournament", "--games", "4", "--players", "2",
+                          "--bots", "greedy,random", "--workers", "2")
+    assert code == 0, err
+    assert err.rstrip().endswith("] 4/4 games") and "Traceback" not in err
+    assert out.splitlines()[0] == (
+        "Tournament: 4 games of 2 players (seeds 0 to 3), bots greedy, random"
+    )
+    rows = table(out)
+    assert set(rows) == {"greedy", "random"}
+    total_wins = 0.0
+    for seats, wins, rate, low, high, mean, mlow, mhigh in rows.values():
+        assert seats == 4 and 0 <= wins <= seats
+        assert rate == pytest.approx(100 * wins / seats, abs=0.05)
+        assert low <= rate <= high and mlow <= mean <= mhigh
+        total_wins += wins
+    assert total_wins >= 4  # every game has a winner (shared wins count for each)
+    assert rows["greedy"][1] > rows["random"][1]
+
+
+def test_tournament_matches_play_and_is_the_same_in_parallel(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Game i of a tournament is ``play --seed S+i`` with the same bots: the mean coins and
+    wins agree with those games; one worker or three give the same table."""
+    code, serial, _ = main(capsys, "tournament", "--games", "5", "--seed", "10",
+                           "--bots", "random", "--workers", "1")
+    assert code == 0
+    code, parallel, _ = main(capsys, "tournament", "--games", "5", "--seed", "10",
+                             "--bots", "random", "--workers", "3")
+    assert code == 0 and parallel == serial
+    coins: list[int] = []
+    winners = 0
+    for seed in range(10, 15):
+        code, out, _ = main(capsys, "play", "--seed", str(seed), "--quiet")
+        assert code == 0
+        rows = ranking(out)
+        coins += [r[2] for r in rows]
+        winners += sum(r[4] for r in rows)
+    seats, wins, *_, mean, _, _ = table(serial)["random"]
+    assert seats == 10 and wins == winners
+    assert mean == pytest.approx(sum(coins) / len(coins), abs=0.05)
+
+
+def test_confidence_intervals() -> None:
+    """Wilson intervals and normal-approximation intervals of a mean (95%)."""
+    from smallworld_rules.cli import mean_interval, wilson_interval
+
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-3) and high == pytest.approx(0.7634, abs=1e-3)
+    low, high = wilson_interval(0, 10)
+    assert low == 0 and high == pytest.approx(0.2775, abs=1e-3)
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    assert high - mean == pytest.approx(1.959964 * 1.2909944 / 2, abs=1e-4)
+    assert mean - low == pytest.approx(high - mean)
+
+
+def test_replay_needs_the_users_rule_files_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game played with ``--rules`` replays with the same ``--rules``; without them the
+    record diverges at set-up, naming the rule files that are missing."""
+    path = tmp_path / "game.json"
+    code, _, err = main(capsys, "play", "--seed", "3", "--rules", str(TEST_RULES), "--quiet",
+                        "--record", str(path))
+    assert code == 0, err
+    code, out, err = main(capsys, "replay", str(path), "--rules", str(TEST_RULES), "--quiet")
+    assert code == 0 and err == "" and "every one as recorded" in out
+    code, out, err = main(capsys, "replay", str(path))
+    assert code == 1
+    one_line_error(code, out, err, "at set-up", "race:crowd")

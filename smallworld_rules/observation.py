@@ -1,0 +1,241 @@
+"""Hidden information: what one player may know of a game (``game.observation(player)``).
+
+Small World has two secrets: every player's victory coins are kept face down, and the order
+of the combo stacks (race banners and power badges below the visible market) is unknown. An
+observation is the position with those secrets removed, as plain JSON-ready data:
+
+* ``coins``: the observing player's own coins; every other player's ``coins`` is ``None``;
+* ``regions``: everyone's board: owner, race, tokens, declined, Lost Tribe, pieces;
+* ``players``: each player's active race and power, races in decline, tokens in hand and on
+  the map (and coins for the observer only);
+* ``market``: the visible combos top to bottom, ``[race, power, coins on it]``;
+* ``stacks``: only the *sizes* of the race and power stacks, never their order or contents;
+* ``state``: the public part of the engine's state, field for field (the game's random
+  generator, the stacks and the other players' coins are left out, and so are the trays of
+  the races not in play, which are full and would name the races in the stack), so that a
+  program can rebuild a playable game from the observation alone
+  (:func:`game_from_observation`).
+
+>>> import json
+>>> import smallworld_rules as sw
+>>> game = sw.Game.new(players=2, seed=7)
+>>> obs = game.observation(0)
+>>> obs["coins"], obs["players"][1]["coins"], obs["stacks"]["races"] > 0
+(5, None, True)
+>>> "race_stack" in obs["state"] or "rng" in obs["state"]
+False
+>>> json.loads(json.dumps(obs)) == obs
+True
+
+The rebuilt game of :func:`game_from_observation` is a *determinization*: it agrees with the
+observation on everything the player may know and fills in the secrets with guesses of its
+own — the other players' coins are 0, the stacks hold the banners and badges that are nowhere
+else, in an order shuffled by the caller's seed, and the game's generator is seeded by that
+seed too. A bot can clone it and try actions on it without ever seeing the real secrets.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING, Any, Final
+
+from smallworld_rules.errors import RulesError
+from smallworld_rules.maps import MAP_NAMES
+from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.saved import FORMAT as SAVED_FORMAT
+from smallworld_rules.saved import VERSION as SAVED_VERSION
+from smallworld_rules.state import LOST_TRIBE, state_to_dict
+
+if TYPE_CHECKING:
+    from smallworld_rules.game import Game
+
+#: An observation: a JSON-ready dict (see the module documentation for its keys).
+Observation = dict[str, Any]
+
+FORMAT: Final = "smallworld_rules/observation"
+VERSION: Final = 1
+
+#: Engine state fields every player may see (copied into ``observation["state"]``).
+PUBLIC_STATE_FIELDS: Final = frozenset({
+    "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
+    "market", "power_discard", "round", "active", "phase", "conquered", "conquered_nonempty",
+    "acted", "picked", "readied", "die_target", "withdrawals", "winners", "acting", "used",
+    "attacked", "truces", "die_bonus", "decline_at_end", "regained",
+})
+#: Engine state fields no player may see: the stacks' order and the game's random generator
+#: (``players[i].coins`` of the other players is hidden inside the public ``players`` field).
+HIDDEN_STATE_FIELDS: Final = frozenset({"race_stack", "power_stack", "rng"})
+
+
+def observe(game: Game, player: int) -> Observation:
+    """What ``player`` may know of ``game`` now (the body of ``game.observation``).
+
+    Args:
+        game: the game.
+        player: the observing player.
+
+    Returns:
+        A JSON-ready dict; see the module documentation for its keys.
+
+    Raises:
+        RulesError: no such player.
+    """
+    own_coins = game.coins(player)  # also checks the player number
+    full = state_to_dict(game._state)
+    state = {key: value for key, value in full.items() if key in PUBLIC_STATE_FIELDS}
+    # The tray of a race not in play is full: listing it would name the races in the stack.
+    state["box"] = {race: n for race, n in full["box"].items() if race in full["races"]}
+    state["players"] = [
+        {**entry, "coins": entry["coins"] if i == player else None}
+        for i, entry in enumerate(full["players"])
+    ]
+    races = full["races"]
+    on_map = [0] * game.players
+    regions = []
+    for r, (occupant, tokens) in enumerate(zip(full["region_race"], full["region_tokens"],
+                                               strict=True)):
+        banner = races.get(occupant) if occupant is not None else None
+        if banner is not None:
+            on_map[banner["owner"]] += tokens
+        regions.append({
+            "id": r,
+            "terrain": game.map.regions[r].terrain,
+            "owner": banner["owner"] if banner else None,
+            "race": occupant if banner else None,
+            "tokens": tokens,
+            "declined": bool(banner and banner["declined"]),
+            "lost_tribe": occupant == LOST_TRIBE,
+            "pieces": dict(full["pieces"].get(str(r), {})),
+        })
+    players = []
+    for p, entry in enumerate(full["players"]):
+        active = entry["active"]
+        players.append({
+            "coins": own_coins if p == player else None,
+            "active_race": active,
+            "active_power": races[active]["power"] if active else None,
+            "declined_races": list(entry["declined"]),
+            "hand": races[active]["hand"] if active else 0,
+            "tokens_on_map": on_map[p],
+        })
+    to_move = game.to_move
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "player": player,
+        "game": {
+            "players": game.players,
+            "map": game.map_name,
+            "map_data": None if game.map_name in MAP_NAMES else game.map.to_dict(),
+            "turns": game.map.turns,
+            "chance": "explicit" if game._engine.explicit_chance else "seeded",
+            "options": game.options,
+            "expansions": sorted(game.rules.expansions),
+            "packs": list(getattr(game.rules, "packs", ())),
+        },
+        "round": game.round,
+        "active_player": game.active_player,
+        "to_move": to_move,
+        "phase": game.phase.value,
+        "winners": game.winners,
+        "coins": own_coins,
+        "players": players,
+        "regions": regions,
+        "market": [list(combo) for combo in game.market],
+        "stacks": {"races": len(full["race_stack"]), "powers": len(full["power_stack"])},
+        "power_discard": list(full["power_discard"]),
+        "state": state,
+    }
+
+
+def game_from_observation(
+    observation: Observation,
+    rules: Rules | None = None,
+    seed: int = 0,
+    chance: str | None = None,
+) -> Game:
+    """A playable game consistent with ``observation``, its secrets filled in by guesses.
+
+    The other players' coins are 0; the race and power stacks hold the banners and badges
+    that are in no other place, shuffled by ``seed``; the game's random generator is seeded by
+    ``seed``. Everything else is as observed, so legal actions, conquest costs and the scores
+    of the observing player are exactly those of the real game.
+
+    Args:
+        observation: from :meth:`Game.observation`.
+        rules: the rules of the game (default: the official rules plus the observation's
+            expansions and rule packs; pass the rules for a user's own rule files).
+        seed: seeds the guesses.
+        chance: ``"seeded"`` or ``"explicit"`` (default: as in the observed game).
+
+    Returns:
+        A new :class:`~smallworld_rules.Game` without undo history or log.
+
+    Raises:
+        RulesError: the observation is malformed or does not fit ``rules``.
+    """
+    from smallworld_rules.game import Game
+
+    try:
+        meta = observation["game"]
+        public = dict(observation["state"])
+        player = observation["player"]
+        stacks = observation["stacks"]
+    except (KeyError, TypeError) as exc:
+        raise RulesError(f"not an observation: missing {exc}") from None
+    if observation.get("format") != FORMAT:
+        raise RulesError(f"not an observation: 'format' must be {FORMAT!r}")
+    if rules is None:
+        kwargs: dict[str, Any] = {"expansions": meta["expansions"]}
+        if meta.get("packs"):
+            kwargs["packs"] = meta["packs"]
+        rules = load_rules(**kwargs)
+    rng = random.Random(seed)
+    in_play = set(public["races"])
+    market = public["market"]
+    races = sorted(set(rules.races) - in_play - {m[0] for m in market})
+    attached = {r["power"] for r in public["races"].values() if r["power"] is not None}
+    powers = sorted(
+        set(rules.powers) - attached - {m[1] for m in market} - set(public["power_discard"])
+    )
+    rng.shuffle(races)
+    rng.shuffle(powers)
+    if len(races) != stacks["races"] or len(powers) != stacks["powers"]:
+        raise RulesError("the observation does not fit these rules: the stacks do not add up")
+    state: dict[str, Any] = {}
+    if meta["map"] in MAP_NAMES:
+        # Fields this module does not know yet start as in a fresh game.
+        fresh = Game.new(
+            players=meta["players"], seed=seed, rules=rules, map=meta["map"],
+            options=meta["options"],
+        )
+        state.update(json.loads(fresh.to_json())["state"])
+    state.update(public)
+    state["box"] = {
+        race: public["box"].get(race, rule.box) for race, rule in sorted(rules.races.items())
+    }
+    state["players"] = [
+        {**entry, "coins": entry["coins"] if i == player else 0}
+        for i, entry in enumerate(public["players"])
+    ]
+    state["race_stack"] = races
+    state["power_stack"] = powers
+    state["rng"] = rng.getrandbits(64)
+    doc = {
+        "format": SAVED_FORMAT,
+        "version": SAVED_VERSION,
+        "map": meta["map"],
+        "map_data": meta["map_data"],
+        "players": meta["players"],
+        "seed": seed,
+        "chance": chance or meta["chance"],
+        "options": meta["options"],
+        "expansions": meta["expansions"],
+        "state": state,
+        "log": [],
+    }
+    try:
+        return Game.from_json(json.dumps(doc), rules=rules)
+    except RulesError as exc:
+        raise RulesError(f"the observation does not fit these rules: {exc}") from None
