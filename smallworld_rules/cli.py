@@ -33,6 +33,7 @@ from smallworld_rules import events as ev
 from smallworld_rules.actions import Action
 from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
 from smallworld_rules.dsl import ast, check, parse_file
+from smallworld_rules.dsl.formatter import format_source
 from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.game import Game
 from smallworld_rules.records import (
@@ -282,6 +283,32 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if any(errors.values()) else 0
 
 
+# ---------------------------------------------------------------------- fmt
+
+
+def _fmt(args: argparse.Namespace) -> int:
+    """Print each file in the canonical layout (comments kept); every file is read and
+    formatted before any is written, so a broken file changes nothing."""
+    formatted: dict[str, tuple[str, str]] = {}
+    for path in args.files:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                source = fh.read()
+        except OSError as exc:
+            raise RulesError(f"cannot read {path}: {exc.strerror}") from None
+        formatted[path] = (source, format_source(source, path))
+    changed = [path for path, (old, new) in formatted.items() if old != new]
+    if args.check:
+        for path in changed:
+            print(f"{path}: not formatted")
+        return 1 if changed else 0
+    for path in changed:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(formatted[path][1])
+        print(f"{path}: formatted")
+    return 0
+
+
 # ---------------------------------------------------------------------- show
 
 
@@ -478,6 +505,13 @@ def build_parser() -> argparse.ArgumentParser:
     check_cmd = sub.add_parser("check", help="validate rule files")
     check_cmd.add_argument("files", nargs="+", metavar="PATH")
     check_cmd.set_defaults(run=_check)
+
+    fmt = sub.add_parser("fmt", help="rewrite rule files in the canonical layout")
+    fmt.add_argument("files", nargs="+", metavar="PATH")
+    fmt.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if a file is not formatted"
+    )
+    fmt.set_defaults(run=_fmt)
 
     show = sub.add_parser("show", help="print a race's or power's rules and source")
     show.add_argument("id", metavar="ID")

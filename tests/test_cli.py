@@ -551,3 +551,35 @@ def test_replay_needs_the_users_rule_files_again(
     code, out, err = main(capsys, "replay", str(path))
     assert code == 1
     one_line_error(code, out, err, "at set-up", "race:crowd")
+
+
+# ---------------------------------------------------------------------- fmt
+
+
+def test_fmt_normalises_a_file_and_keeps_its_comments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 10 part 5: `smallworld fmt FILE` rewrites a file in the canonical layout;
+    `--check` reports files that are not formatted and exits 1, changing nothing."""
+    path = tmp_path / "scouts.swr"
+    path.write_text('# mine\nrace scouts "Scouts" {\n tokens 5 box 10  # few\n text "Far." }\n')
+    code, out, _ = main(capsys, "fmt", "--check", str(path))
+    assert code == 1 and "not formatted" in out
+    assert path.read_text().startswith("# mine\nrace scouts")  # unchanged by --check
+    code, out, _ = main(capsys, "fmt", str(path))
+    assert code == 0 and "formatted" in out
+    assert path.read_text() == (
+        '# mine\nrace scouts "Scouts" {\n    tokens 5  # few\n    box 10\n    text "Far."\n}\n'
+    )
+    assert main(capsys, "fmt", "--check", str(path))[0] == 0
+
+
+def test_fmt_refuses_a_broken_file_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, bad = tmp_path / "good.swr", tmp_path / "bad.swr"
+    good.write_text('race good "Good" { tokens 1 box 1 text "x" }')
+    bad.write_text('race bad "Bad" { tokens }')
+    code, _, err = main(capsys, "fmt", str(good), str(bad))
+    assert code == 2 and "bad.swr:1:" in err
+    assert good.read_text() == 'race good "Good" { tokens 1 box 1 text "x" }'
