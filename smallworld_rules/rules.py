@@ -1,28 +1,74 @@
-"""Loading rule files: the official races and powers, expansions, and a user's own files.
+"""Loading rule files: the official races and powers, expansions, rule packs and a user's files.
 
 >>> import smallworld_rules as sw
 >>> rules = sw.load_rules()
 >>> all(race.box >= race.tokens for race in rules.races.values())
 True
+>>> rules.find_race("RATMEN").id
+'ratmen'
+
+Files are loaded in a fixed order: the official races and powers, the official expansions asked
+for, the rule packs asked for (:mod:`smallworld_rules.packs`), then the user's ``paths``, each in
+the order given. Every rule file has an id (its file stem) that must be unique in the whole
+load: a file whose id is already taken is refused with a :class:`RulesError` naming both files,
+unless ``override=True`` lets the later file replace the earlier one (a race only by a race, a
+power only by a power). The refusal is a :class:`~smallworld_rules.errors.RuleFileError`
+labelled ``duplicate-id``, pointing at the id in the later file.
+
+Rule files are data: loading one reads that file and nothing else, runs no code from it, and is
+bounded in size and work (see :data:`MAX_RULE_FILES` here and the ``MAX_*`` limits of
+:mod:`smallworld_rules.dsl.parser`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import attrs
 
 from smallworld_rules.dsl import ast
 from smallworld_rules.dsl.compiler import compile_file
-from smallworld_rules.dsl.parser import parse_file
+from smallworld_rules.dsl.parser import (
+    MAX_SOURCE_BYTES,
+    display_source,
+    normalize_source,
+    parse,
+    parse_file,
+    suggest,
+)
 from smallworld_rules.dsl.semantics import check
-from smallworld_rules.errors import RulesError
+from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.options import CORE_OPTIONS
+from smallworld_rules.packs import Pack, find_pack
 from smallworld_rules.ruledefs import OptionDef, PieceDef, RuleDef
+
+__all__ = [
+    "MAX_RULE_FILES",
+    "RULE_SUFFIX",
+    "Rules",
+    "find_power",
+    "find_race",
+    "load_rules",
+    "rules_root",
+]
 
 RULE_SUFFIX = ".swr"
 KIND_FOLDERS = {"race": "races", "power": "powers", "expansion": "expansions"}
+#: Most rule files one :func:`load_rules` call reads, official ones included (the base game
+#: and its expansion have a few dozen). Folders are not even listed past this many files.
+MAX_RULE_FILES = 500
+#: Parsed files kept in memory across loads (oldest dropped first).
+PARSE_CACHE_SIZE = 1024
+
+# Ignored when names are compared: case, blanks, '_', '-', apostrophes and dots.
+_NAME_NOISE = re.compile(r"[\s_\-'’.]+")
+
+
+def _name_key(name: str) -> str:
+    return _NAME_NOISE.sub("", name.casefold())
 
 
 @attrs.frozen
@@ -35,6 +81,7 @@ class Rules:
         expansions: expansion id -> compiled expansion (only those asked for).
         pieces: piece name -> its declaration (across all files).
         options: game option name -> its declaration (the core's and the files').
+        packs: names of the rule packs loaded, in the order given.
     """
 
     races: Mapping[str, RuleDef]
@@ -42,6 +89,7 @@ class Rules:
     expansions: Mapping[str, RuleDef] = attrs.field(factory=dict)
     pieces: Mapping[str, PieceDef] = attrs.field(factory=dict)
     options: Mapping[str, OptionDef] = attrs.field(factory=lambda: dict(CORE_OPTIONS))
+    packs: tuple[str, ...] = ()
 
     def get(self, rule_id: str) -> RuleDef:
         """The race, power or expansion with that id.
@@ -53,6 +101,117 @@ class Rules:
             if rule_id in table:
                 return table[rule_id]
         raise RulesError(f"no race, power or expansion with id {rule_id!r}")
+
+    def find_race(self, name: str) -> RuleDef:
+        """The race named ``name``: its id, display name or one of its aliases.
+
+        Case, blanks, underscores, hyphens, apostrophes and dots are ignored, so ``"Rat Men"``,
+        ``"rat-men"`` and ``"RATMEN"`` all find the race ``ratmen``. An exact id wins over a
+        display name, which wins over an alias.
+
+        Args:
+            name: what to look for.
+
+        Returns:
+            The compiled race (``.id`` is what :meth:`Game.new` takes).
+
+        Raises:
+            RulesError: no race matches (the message suggests the closest one, or says the
+                name is a power's), or several races match equally well.
+        """
+        return _find(self.races, "race", name, self.powers, "power")
+
+    def find_power(self, name: str) -> RuleDef:
+        """The special power named ``name``: its id, display name or one of its aliases.
+
+        Matching works as in :meth:`find_race`.
+
+        Args:
+            name: what to look for.
+
+        Returns:
+            The compiled power.
+
+        Raises:
+            RulesError: no power matches (with a suggestion), or several match equally well.
+        """
+        return _find(self.powers, "power", name, self.races, "race")
+
+
+def _find(
+    table: Mapping[str, RuleDef],
+    kind: str,
+    name: str,
+    others: Mapping[str, RuleDef],
+    other_kind: str,
+) -> RuleDef:
+    key = _name_key(name)
+    if not key:
+        raise RulesError(f"no {kind} name given ({name!r})")
+    # Three levels of match, best first: ids, display names, aliases.
+    levels: list[dict[str, set[str]]] = [{}, {}, {}]
+    for rule in table.values():
+        for level, names in zip(levels, ((rule.id,), (rule.name,), rule.aliases), strict=True):
+            for each in names:
+                level.setdefault(_name_key(each), set()).add(rule.id)
+    for level in levels:
+        found = level.get(key)
+        if found and len(found) == 1:
+            return table[next(iter(found))]
+        if found:
+            listed = ", ".join(f"{rid!r} ({table[rid].name})" for rid in sorted(found))
+            raise RulesError(f"{name!r} names several {kind}s: {listed}; give the id instead")
+    for other in others.values():
+        if key in {_name_key(n) for n in (other.id, other.name, *other.aliases)}:
+            raise RulesError(
+                f"no {kind} is named {name!r}, but the {other_kind} {other.id!r} is: "
+                f"use find_{other_kind}()"
+            )
+    candidates: dict[str, str] = {}
+    for level in reversed(levels):  # better levels overwrite worse ones
+        candidates.update({k: min(ids) for k, ids in level.items()})
+    guess = suggest(key, candidates)
+    if guess is not None:
+        rule = table[candidates[guess]]
+        hint = f"did you mean {rule.id!r} ({rule.name})?"
+    else:
+        hint = f"the {kind}s are: {', '.join(sorted(table)) or 'none'}"
+    raise RulesError(f"no {kind} is named {name!r}; {hint}")
+
+
+def find_race(name: str, rules: Rules | None = None) -> RuleDef:
+    """Find a race by id, display name or alias (see :meth:`Rules.find_race`).
+
+    >>> find_race("Rat-Men").id
+    'ratmen'
+
+    Args:
+        name: what to look for, e.g. ``"ratmen"`` or ``"Rat Men"``.
+        rules: the rules to search; the official ones by default.
+
+    Returns:
+        The compiled race.
+
+    Raises:
+        RulesError: no race matches (with a "did you mean" suggestion), or several do.
+    """
+    return (load_rules() if rules is None else rules).find_race(name)
+
+
+def find_power(name: str, rules: Rules | None = None) -> RuleDef:
+    """Find a special power by id, display name or alias (see :meth:`Rules.find_power`).
+
+    Args:
+        name: what to look for, e.g. ``"dragon_master"`` or ``"Dragon Master"``.
+        rules: the rules to search; the official ones by default.
+
+    Returns:
+        The compiled power.
+
+    Raises:
+        RulesError: no power matches (with a "did you mean" suggestion), or several do.
+    """
+    return (load_rules() if rules is None else rules).find_power(name)
 
 
 def rules_root() -> Path:
@@ -66,60 +225,221 @@ def rules_root() -> Path:
     return installed if installed.is_dir() else package.parent
 
 
+# --------------------------------------------------------------------------- parsing, cached
+
 _CACHE: dict[tuple[str, int, int], tuple[ast.RuleFile, str]] = {}
 
 
 def _parse(path: Path) -> tuple[ast.RuleFile, str]:
-    """Parse a file once per process (keyed by path, modification time and size)."""
+    """Parse a file once per process (keyed by path, modification time and size).
+
+    The file is read once, never past :data:`~smallworld_rules.dsl.parser.MAX_SOURCE_BYTES`;
+    whatever cannot be read or decoded goes to ``parse_file`` for its precise error.
+    """
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size)
     if key not in _CACHE:
-        tree = parse_file(str(path))
-        _CACHE[key] = (tree, path.read_text(encoding="utf-8"))
+        source: str | None = None
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_SOURCE_BYTES + 1)
+            if len(data) <= MAX_SOURCE_BYTES:
+                source = data.decode("utf-8")
+        except (OSError, UnicodeError):
+            pass
+        if source is None:
+            parse_file(path)  # raises: unreadable, too large or not UTF-8
+            raise RulesError(f"the rule file {str(path)!r} changed while it was read")
+        tree = parse(source, str(path))
+        while len(_CACHE) >= PARSE_CACHE_SIZE:
+            del _CACHE[next(iter(_CACHE))]
+        _CACHE[key] = (tree, source)
     return _CACHE[key]
 
 
-def _files(paths: Iterable[str | Path]) -> list[Path]:
-    found: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            found.extend(sorted(path.rglob(f"*{RULE_SUFFIX}")))
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise RulesError(f"no rule file or folder at {str(path)!r}")
-    return found
+# --------------------------------------------------------------------------- finding the files
+
+
+@attrs.frozen
+class _Source:
+    """One rule file to load and where it comes from (for conflict messages)."""
+
+    path: Path
+    origin: str  # "official", "pack 'x' from the distribution 'y' 1.0", or "" for a user path
+
+
+def _too_many_files() -> RulesError:
+    return RulesError(
+        f"more than {MAX_RULE_FILES} rule files in one load; "
+        "point paths= at the folders you need rather than at a large tree"
+    )
+
+
+def _listed(path: Path) -> Iterator[Path]:
+    """The rule files in a folder (recursively), or the file itself."""
+    if path.is_dir():
+        return (p for p in path.rglob(f"*{RULE_SUFFIX}") if p.is_file())
+    if path.is_file():
+        return iter((path,))
+    raise RulesError(f"no rule file or folder at {str(path)!r}")
+
+
+def _files(path: Path, budget: int) -> list[Path]:
+    """The rule files under ``path``, sorted; refused past ``budget`` without listing more."""
+    found = list(itertools.islice(_listed(path), budget + 1))
+    if len(found) > budget:
+        raise _too_many_files()
+    return sorted(found)
+
+
+def _sources(
+    expansions: Iterable[str], packs: Iterable[str | Pack], paths: Iterable[str | Path]
+) -> tuple[list[_Source], tuple[str, ...]]:
+    root = rules_root()
+    sources: list[_Source] = []
+
+    def add(path: Path, origin: str) -> None:
+        for file in _files(path, MAX_RULE_FILES - len(sources)):
+            sources.append(_Source(file, origin))
+
+    add(root / "races", "official")
+    add(root / "powers", "official")
+    available = {p.stem: p for p in (root / "expansions").glob(f"*{RULE_SUFFIX}")}
+    for name in expansions:
+        if name not in available:
+            known = ", ".join(sorted(available)) or "none"
+            raise RulesError(f"unknown expansion {name!r} (available: {known})")
+        add(available[name], "official expansion")
+    pack_names: list[str] = []
+    for wanted in packs:
+        pack = wanted if isinstance(wanted, Pack) else find_pack(wanted)
+        if pack.name in pack_names:
+            continue
+        add(pack.folder(), pack.describe())
+        pack_names.append(pack.name)
+    for given in paths:
+        add(Path(given), "")
+    # The same file reached twice (a folder and a file in it, say) is loaded once.
+    seen: set[Path] = set()
+    unique: list[_Source] = []
+    for source in sources:
+        resolved = source.path.resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            unique.append(source)
+    return unique, tuple(pack_names)
+
+
+def _where(source: _Source) -> str:
+    return f"{source.path} ({source.origin})" if source.origin else str(source.path)
+
+
+def _conflict(
+    first: _Source, first_kind: str, later: _Source, tree: ast.RuleFile, text: str, override: bool
+) -> RuleFileError | None:
+    """The error for a file whose id is taken, or ``None`` if it may replace the earlier file.
+
+    The error points at the id in the later file's header (label ``duplicate-id``) and names
+    both files, with the pack and distribution of each when they come from packs.
+    """
+    pos = tree.id_pos or tree.pos
+    taken = f"the id {tree.id!r} is already used by {_where(first)}"
+    this = f"this file ({later.origin})" if later.origin else "this file"
+    if first_kind != tree.kind:
+        message = f"{taken}, a {first_kind}; {this} is a {tree.kind}, which cannot replace it"
+        hint = "rename this file and the id in its header"
+    elif override:
+        return None
+    else:
+        message = f"{taken}; {this} would replace it"
+        hint = (
+            "to replace it, pass override=True to load_rules(); "
+            "otherwise rename this file and the id in its header"
+        )
+    return RuleFileError(
+        message,
+        path=str(later.path),
+        line=pos.line,
+        column=pos.column,
+        hint=hint,
+        label="duplicate-id",
+        source=display_source(normalize_source(text)),
+    )
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _declared_twice(
+    what: str, name: str, first: str, tree: ast.RuleFile, text: str
+) -> RuleFileError:
+    """The error of a piece or game option declared again by ``tree`` (a later file)."""
+    kind = ast.PieceDecl if what == "piece" else ast.OptionDecl
+    pos = next(st.pos for st in tree.statements if isinstance(st, kind) and st.name == name)
+    noun = "piece" if what == "piece" else "game option"
+    return RuleFileError(
+        f"the {noun} {name!r} is already declared by {first}",
+        path=tree.path,
+        line=pos.line,
+        column=pos.column,
+        hint=f"{noun} names are shared by all loaded files: rename this one",
+        label=f"duplicate-{what}",
+        source=display_source(normalize_source(text)),
+    )
 
 
 def load_rules(
     expansions: Iterable[str] = (),
     paths: Iterable[str | Path] = (),
+    *,
+    packs: Iterable[str | Pack] = (),
+    override: bool = False,
 ) -> Rules:
-    """Load the official races and powers, the named expansions, and extra rule files.
+    """Load the official races and powers, the named expansions and packs, and extra files.
+
+    >>> rules = load_rules(override=False)
+    >>> rules.packs
+    ()
 
     Args:
         expansions: expansion ids: the stems of files in ``expansions/``.
-        paths: rule files or folders of them; a file whose id matches a loaded one replaces it.
+        packs: names of installed rule packs (see
+            :func:`~smallworld_rules.packs.available_packs`), or the
+            :class:`~smallworld_rules.packs.Pack` records themselves; every rule file of a pack
+            is loaded.
+        paths: rule files, or folders searched recursively for ``*.swr`` files.
+        override: let a file replace an earlier one with the same id (official < expansions
+            < packs < paths, each in the order given). Without it, two files with one id are
+            refused.
+
+    Returns:
+        The compiled rules.
 
     Raises:
-        RuleFileError: the first mistake of a broken file (path, line, column, hint).
-        RulesError: an unknown expansion, a missing path, or two files declaring one piece.
+        RuleFileError: the first mistake of a broken file (path, line, column, hint), or a
+            file whose id an earlier file already has (label ``duplicate-id``; unless
+            ``override``, and always when a race would replace a power or the reverse).
+        RulesError: an unknown expansion or pack, a broken pack, a missing path, two files
+            declaring one piece or game option, or more than :data:`MAX_RULE_FILES` files.
     """
-    root = rules_root()
-    official = [
-        *sorted((root / "races").glob(f"*{RULE_SUFFIX}")),
-        *sorted((root / "powers").glob(f"*{RULE_SUFFIX}")),
-    ]
-    wanted = list(expansions)
-    available = {p.stem: p for p in (root / "expansions").glob(f"*{RULE_SUFFIX}")}
-    for name in wanted:
-        if name not in available:
-            known = ", ".join(sorted(available)) or "none"
-            raise RulesError(f"unknown expansion {name!r} (available: {known})")
-    files = official + [available[name] for name in wanted] + _files(paths)
+    sources, pack_names = _sources(expansions, packs, paths)
+    chosen: dict[str, tuple[_Source, ast.RuleFile, str]] = {}
+    for source in sources:
+        tree, text = _parse(source.path)
+        if tree.id != source.path.stem:
+            # Report the misnamed file itself rather than a conflict its wrong id may cause.
+            mismatch = [e for e in check(tree, text) if e.label == "id-mismatch"]
+            if mismatch:
+                raise mismatch[0]
+        earlier = chosen.get(tree.id)
+        if earlier is not None:
+            error = _conflict(earlier[0], earlier[1].kind, source, tree, text, override)
+            if error is not None:
+                raise error
+            del chosen[tree.id]  # re-inserted last: the load order stays the file order
+        chosen[tree.id] = (source, tree, text)
 
-    parsed = [_parse(path) for path in files]
+    parsed = [(tree, text) for _, tree, text in chosen.values()]
     declared = {
         st.name for tree, _ in parsed for st in tree.statements if isinstance(st, ast.PieceDecl)
     }
@@ -127,21 +447,22 @@ def load_rules(
         st.name for tree, _ in parsed for st in tree.statements if isinstance(st, ast.OptionDecl)
     }
     tables: dict[str, dict[str, RuleDef]] = {"race": {}, "power": {}, "expansion": {}}
-    for tree, source in parsed:
-        errors = check(tree, source, declared, option_names)
+    for tree, source_text in parsed:
+        errors = check(tree, source_text, declared, option_names)
         if errors:
             raise errors[0]
         rule = compile_file(tree)
-        tables[rule.kind][rule.id] = rule  # a later file with the same id replaces it
+        tables[rule.kind][rule.id] = rule
+    # Piece and option names are global: a second declaration is an error of the later file.
+    trees = {tree.path: (tree, text) for tree, text in parsed}
     pieces: dict[str, PieceDef] = {}
     for table in tables.values():
         for rule in table.values():
             for piece in rule.pieces:
                 other = pieces.get(piece.name)
                 if other is not None:
-                    raise RulesError(
-                        f"piece {piece.name!r} is declared twice: {other.path}:{other.line} "
-                        f"and {piece.path}:{piece.line}"
+                    raise _declared_twice(
+                        "piece", piece.name, f"{other.path}:{other.line}", *trees[piece.path]
                     )
                 pieces[piece.name] = piece
     options = dict(CORE_OPTIONS)
@@ -151,9 +472,8 @@ def load_rules(
                 first = options.get(option.name)
                 if first is not None:
                     where = first.path if first.line is None else f"{first.path}:{first.line}"
-                    raise RulesError(
-                        f"game option {option.name!r} is declared twice: {where} "
-                        f"and {option.path}:{option.line}"
-                    )
+                    raise _declared_twice("option", option.name, where, *trees[option.path])
                 options[option.name] = option
-    return Rules(tables["race"], tables["power"], tables["expansion"], pieces, options)
+    return Rules(
+        tables["race"], tables["power"], tables["expansion"], pieces, options, pack_names
+    )
