@@ -36,6 +36,7 @@ from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.dsl.formatter import format_source
 from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.game import Game
+from smallworld_rules.packs import ENTRY_POINT_GROUP, available_packs
 from smallworld_rules.records import (
     RecordMismatch,
     dump_record,
@@ -44,7 +45,7 @@ from smallworld_rules.records import (
     rules_for_record,
 )
 from smallworld_rules.ruledefs import RuleDef
-from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.rules import Rules, id_conflict, load_rules
 
 
 class _Parser(argparse.ArgumentParser):
@@ -143,8 +144,23 @@ def _print_header(game: Game, seed: int) -> None:
 # ---------------------------------------------------------------------- options shared
 
 
-def _load(expansions: Sequence[str] | None, paths: Sequence[str] | None) -> Rules:
-    return load_rules(expansions=expansions or (), paths=paths or ())
+#: What a command loads: (expansions, rule paths, packs, override).
+_Spec = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]
+
+
+def _spec(args: argparse.Namespace) -> _Spec:
+    """What to load, from the rule options: (expansions, paths, packs, override)."""
+    return (
+        tuple(args.expansion or ()),
+        tuple(args.rules or ()),
+        tuple(args.pack or ()),
+        bool(args.override),
+    )
+
+
+def _load(spec: _Spec) -> Rules:
+    expansions, paths, packs, override = spec
+    return load_rules(expansions=expansions, paths=paths, packs=packs, override=override)
 
 
 def _bot_list(text: str) -> list[str]:
@@ -178,6 +194,17 @@ def _rules_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", action="append", metavar="PATH", help="extra rule file or folder (repeatable)"
     )
+    _pack_options(parser)
+
+
+def _pack_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pack", action="append", metavar="NAME", help="load an installed rule pack (repeatable)"
+    )
+    parser.add_argument(
+        "--override", action="store_true",
+        help="let a file replace a loaded one with the same id",
+    )
 
 
 # ---------------------------------------------------------------------- play
@@ -190,7 +217,7 @@ def _play(args: argparse.Namespace) -> int:
             raise RulesError(
                 f"cannot write the record to {args.record}: not a file in an existing folder"
             )
-    rules = _load(args.expansion, args.rules)
+    rules = _load(_spec(args))
     game = Game.new(players=args.players, seed=args.seed, rules=rules)
     names = _bot_names(args.bots, game.players)
     bots: list[Bot] = [make_bot(n, args.seed * 100 + p, rules) for p, n in enumerate(names)]
@@ -258,7 +285,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     """Report every error of every file; the files may use each other's pieces and options,
     and the official ones."""
-    official = load_rules()
+    official = load_rules(packs=tuple(args.pack or ()))
     parsed: dict[str, ast.RuleFile] = {}
     errors: dict[str, list[RuleFileError]] = {}
     for path in args.files:
@@ -274,13 +301,27 @@ def _check(args: argparse.Namespace) -> int:
     }
     for path, tree in parsed.items():
         with open(path, encoding="utf-8") as fh:
-            errors[path] = check(tree, fh.read(), pieces, options)
+            text = fh.read()
+        errors[path] = check(tree, text, pieces, options)
+        conflict = id_conflict(official, tree, text, args.override)
+        if conflict is not None:
+            errors[path].insert(0, conflict)
     for path in args.files:
         for error in errors[path]:
             print(error, file=sys.stderr)
         if not errors[path]:
             print(f"{path}: ok")
     return 1 if any(errors.values()) else 0
+
+
+def _packs(args: argparse.Namespace) -> int:
+    found = available_packs()
+    if not found:
+        print("no rule pack is installed (packs register in the entry-point group "
+              f"{ENTRY_POINT_GROUP!r})")
+    for pack in found:
+        print(f"{pack.name}: {pack.distribution} {pack.version} ({pack.value})")
+    return 0
 
 
 # ---------------------------------------------------------------------- fmt
@@ -335,7 +376,7 @@ def _find(rules: Rules, wanted: str) -> RuleDef:
 
 
 def _show(args: argparse.Namespace) -> int:
-    rules = _load(args.expansion, args.rules)
+    rules = _load(_spec(args))
     rule = _find(rules, args.id)
     print(f"{rule.name} ({rule.kind} {rule.id})")
     numbers = [f"tokens {rule.tokens}"]
@@ -373,17 +414,17 @@ def _show(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- tournament
 
-_WORKER_RULES: dict[tuple[tuple[str, ...], tuple[str, ...]], Rules] = {}
+_WORKER_RULES: dict[_Spec, Rules] = {}
 
 
-def _tournament_game(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-                     ) -> tuple[int, list[str], list[int], list[int]]:
+def _tournament_game(
+    job: tuple[int, int, int, tuple[str, ...], _Spec],
+) -> tuple[int, list[str], list[int], list[int]]:
     """Play one tournament game (in a worker process): (index, bots by seat, coins, winners)."""
-    index, seed, players, seats, expansions, paths = job
-    key = (expansions, paths)
-    if key not in _WORKER_RULES:
-        _WORKER_RULES[key] = load_rules(expansions=expansions, paths=paths)
-    rules = _WORKER_RULES[key]
+    index, seed, players, seats, spec = job
+    if spec not in _WORKER_RULES:
+        _WORKER_RULES[spec] = _load(spec)
+    rules = _WORKER_RULES[spec]
     game = Game.new(players=players, seed=seed, rules=rules)
     bots = [make_bot(name, seed * 100 + p, rules) for p, name in enumerate(seats)]
     play_game(game, bots, chance_seed=seed)
@@ -424,15 +465,14 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise RulesError(f"--workers must be at least 1, not {args.workers}")
     names = _bot_list(args.bots)
-    expansions = tuple(args.expansion or ())
-    paths = tuple(args.rules or ())
-    rules = load_rules(expansions=expansions, paths=paths)  # report mistakes before starting
+    spec = _spec(args)
+    rules = _load(spec)  # report mistakes before starting
     Game.new(players=args.players, seed=args.seed, rules=rules)  # checks the player count
     workers = args.workers or min(os.cpu_count() or 1, 4)
     jobs = []
     for i in range(args.games):
         seats = tuple(names[(s + i) % len(names)] for s in range(args.players))
-        jobs.append((i, args.seed + i, args.players, seats, expansions, paths))
+        jobs.append((i, args.seed + i, args.players, seats, spec))
     results: list[tuple[int, list[str], list[int], list[int]]] = []
     _progress(0, len(jobs))
     if workers == 1:
@@ -504,7 +544,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     check_cmd = sub.add_parser("check", help="validate rule files")
     check_cmd.add_argument("files", nargs="+", metavar="PATH")
+    _pack_options(check_cmd)
     check_cmd.set_defaults(run=_check)
+
+    packs = sub.add_parser("packs", help="list the installed rule packs")
+    packs.set_defaults(run=_packs)
 
     fmt = sub.add_parser("fmt", help="rewrite rule files in the canonical layout")
     fmt.add_argument("files", nargs="+", metavar="PATH")

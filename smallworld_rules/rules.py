@@ -367,6 +367,22 @@ def _conflict(
     )
 
 
+def id_conflict(
+    rules: Rules, tree: ast.RuleFile, text: str, override: bool = False
+) -> RuleFileError | None:
+    """The ``duplicate-id`` error a file would meet if loaded after ``rules`` (``None`` if
+    its id is free, the file is the one already loaded, or ``override`` lets it replace it)."""
+    try:
+        taken = rules.get(tree.id)
+    except RulesError:
+        return None
+    if Path(taken.path).resolve() == Path(tree.path).resolve():
+        return None
+    origin = "official" if Path(taken.path).is_relative_to(rules_root()) else ""
+    first = _Source(Path(taken.path), origin)
+    return _conflict(first, taken.kind, _Source(Path(tree.path), ""), tree, text, override)
+
+
 # --------------------------------------------------------------------------- loading
 
 

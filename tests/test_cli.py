@@ -583,3 +583,37 @@ def test_fmt_refuses_a_broken_file_and_writes_nothing(
     code, _, err = main(capsys, "fmt", str(good), str(bad))
     assert code == 2 and "bad.swr:1:" in err
     assert good.read_text() == 'race good "Good" { tokens 1 box 1 text "x" }'
+
+
+# ---------------------------------------------------------------------- packs and overrides
+
+
+def test_check_reports_a_file_that_would_replace_an_official_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 10: `smallworld check` reports an id taken by an official file (duplicate-id),
+    beside the file's other errors, unless --override is given."""
+    path = tmp_path / "ratmen.swr"
+    path.write_text('race ratmen "Rats" {\n    tokens 9\n    box 13\n    text "More."\n}\n')
+    code, _, err = main(capsys, "check", str(path))
+    assert code == 1 and f"{path}:1:6: the id 'ratmen' is already used by" in err
+    assert "override" in err
+    code, out, _ = main(capsys, "check", "--override", str(path))
+    assert code == 0 and out.strip() == f"{path}: ok"
+
+
+def test_packs_lists_installed_packs_or_says_there_is_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = main(capsys, "packs")
+    installed = sw.available_packs()
+    assert code == 0
+    if installed:
+        assert all(pack.name in out for pack in installed)
+    else:
+        assert "no rule pack is installed" in out and "smallworld_rules.packs" in out
+
+
+def test_play_with_an_unknown_pack_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = main(capsys, "play", "--pack", "no_such_pack", "--quiet")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "no_such_pack" in err
