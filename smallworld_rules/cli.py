@@ -19,7 +19,6 @@ a non-zero exit status (2; 1 for ``check`` errors and diverging records), never 
 from __future__ import annotations
 
 import argparse
-import difflib
 import math
 import os
 import statistics
@@ -353,26 +352,19 @@ def _fmt(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- show
 
 
-def _fold(name: str) -> str:
-    """A name without case, blanks, '_', '-', apostrophes or dots ("Rat-Men" -> "ratmen")."""
-    return "".join(c for c in name.casefold() if c.isalnum())
-
-
 def _find(rules: Rules, wanted: str) -> RuleDef:
-    """A race, power or expansion by id, else by display name or alias (any case)."""
-    tables = (rules.races, rules.powers, rules.expansions)
-    for table in tables:
-        if wanted in table:
-            return table[wanted]
-    folded = _fold(wanted)
-    for table in tables:
-        for rule in table.values():
-            if folded in {_fold(n) for n in (rule.id, rule.name, *rule.aliases)}:
-                return rule
-    known = [i for table in tables for i in table]
-    close = difflib.get_close_matches(wanted, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise RulesError(f"no race, power or expansion with id {wanted!r}{hint}")
+    """A race, power or expansion by id, else a race or power by display name or alias."""
+    try:
+        return rules.get(wanted)
+    except RulesError:
+        pass
+    try:
+        return rules.find_race(wanted)
+    except RulesError as race_error:
+        try:
+            return rules.find_power(wanted)
+        except RulesError:
+            raise race_error from None
 
 
 def _show(args: argparse.Namespace) -> int:

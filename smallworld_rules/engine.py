@@ -614,6 +614,7 @@ class Engine:
             rs.race == s.players[s.active].active
             and self._next_acting(s) is None
             and self.has_flag(s, rs.race, "decline_at_turn_end")
+            and (not s.picked or bool(self.options["end_of_turn_decline_when_picked"]))
         )
 
     def _may_abandon(self, s: State) -> bool:
@@ -1249,7 +1250,7 @@ class Engine:
 
     def _acting_order(self, s: State) -> list[str]:
         """The races of the active player that act this turn, in order: declined races that
-        act in decline first (§2 Ghouls, A11), then the active race."""
+        act in decline first (flag ``acts_in_decline``, A11), then the active race."""
         player = s.players[s.active]
         order = [r for r in player.declined if self.has_flag(s, r, "acts_in_decline")]
         if player.active is not None:

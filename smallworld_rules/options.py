@@ -25,6 +25,14 @@ CORE_OPTIONS: dict[str, OptionDef] = {
             "(default: only before it)",
             CORE,
         ),
+        OptionDef(
+            "end_of_turn_decline_when_picked",
+            True,
+            "Ruling 34: a race that may decline at the end of a turn (flag "
+            "decline_at_turn_end) may do so at the end of the turn it was picked too "
+            "(REFERENCE.md is silent; default: yes, it is a normal expansion turn)",
+            CORE,
+        ),
     )
 }
 

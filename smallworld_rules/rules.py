@@ -4,8 +4,9 @@
 >>> rules = sw.load_rules()
 >>> all(race.box >= race.tokens for race in rules.races.values())
 True
->>> rules.find_race("RATMEN").id
-'ratmen'
+>>> some = sorted(rules.races)[0]
+>>> rules.find_race(some.upper()).id == some
+True
 
 Files are loaded in a fixed order: the official races and powers, the official expansions asked
 for, the rule packs asked for (:mod:`smallworld_rules.packs`), then the user's ``paths``, each in
@@ -105,8 +106,8 @@ class Rules:
     def find_race(self, name: str) -> RuleDef:
         """The race named ``name``: its id, display name or one of its aliases.
 
-        Case, blanks, underscores, hyphens, apostrophes and dots are ignored, so ``"Rat Men"``,
-        ``"rat-men"`` and ``"RATMEN"`` all find the race ``ratmen``. An exact id wins over a
+        Case, blanks, underscores, hyphens, apostrophes and dots are ignored, so ``"Big Folk"``,
+        ``"big-folk"`` and ``"BIGFOLK"`` all find a race ``big_folk``. An exact id wins over a
         display name, which wins over an alias.
 
         Args:
@@ -182,11 +183,13 @@ def _find(
 def find_race(name: str, rules: Rules | None = None) -> RuleDef:
     """Find a race by id, display name or alias (see :meth:`Rules.find_race`).
 
-    >>> find_race("Rat-Men").id
-    'ratmen'
+    >>> rules = load_rules()
+    >>> race = rules.races[sorted(rules.races)[-1]]
+    >>> find_race(race.name.upper(), rules) is race
+    True
 
     Args:
-        name: what to look for, e.g. ``"ratmen"`` or ``"Rat Men"``.
+        name: what to look for: an id, or a display name in any case.
         rules: the rules to search; the official ones by default.
 
     Returns:
@@ -202,7 +205,7 @@ def find_power(name: str, rules: Rules | None = None) -> RuleDef:
     """Find a special power by id, display name or alias (see :meth:`Rules.find_power`).
 
     Args:
-        name: what to look for, e.g. ``"dragon_master"`` or ``"Dragon Master"``.
+        name: what to look for: an id, or a display name in any case.
         rules: the rules to search; the official ones by default.
 
     Returns:
