@@ -6,14 +6,14 @@ committed. It produces:
 - ``rules/``: one page per race, power and expansion from the parsed rule files
   (``smallworld_rules.load_rules()`` with every expansion found), the index tables, the
   rulings page and the ``SUMMARY.md`` that mkdocs-literate-nav turns into the navigation;
-- ``errors.md``: the error catalogue, by running the loader on each labelled example;
+- ``errors.md``: the error catalogue, from ``smallworld_rules.dsl.catalogue.CATALOGUE``, with the
+  message the loader gives for each example when the site is built;
 - the marked parts of hand-written pages: a line ``<!-- generated: NAME -->`` in
   ``rule-language.md`` or ``options.md`` is replaced by the part called NAME (the grammar, the
   vocabulary tables, the option tables).
 
 The data that is not in the code lives next to this script: ``rulings.toml`` (the rulings and
-the ambiguity defaults, and which rule files they concern) and ``errors.toml`` (an example and
-an explanation per error label).
+the ambiguity defaults, and which rule files they concern).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import ast as pyast
 import importlib.resources
 import io
 import logging
+import os
 import re
 import tempfile
 import tokenize
@@ -36,7 +37,7 @@ import mkdocs_gen_files
 import smallworld_rules as sw
 from smallworld_rules.dsl import parser as dsl_parser
 from smallworld_rules.dsl import vocabulary
-from smallworld_rules.errors import RuleFileError
+from smallworld_rules.dsl.catalogue import CATALOGUE, CatalogueEntry, Repeat, reproduce
 from smallworld_rules.rules import rules_root
 
 log = logging.getLogger("mkdocs.plugins.gen_pages")
@@ -657,120 +658,79 @@ def ambiguities_markdown() -> str:
 # --------------------------------------------------------------------------- error catalogue
 
 
-def error_labels() -> list[str]:
-    """Every error label the rule-language front end can give: the keys of
-    ``SYNTAX_EXAMPLES`` and every string constant shaped like a label (``unknown-hook``) in the
-    source of ``smallworld_rules.dsl``, so that a label added there is listed here."""
-    labels = set(dsl_parser.SYNTAX_EXAMPLES)
-    package = Path(dsl_parser.__file__).parent
-    for path in sorted(package.glob("*.py")):
-        for node in pyast.walk(pyast.parse(path.read_text(encoding="utf-8"))):
-            is_text = isinstance(node, pyast.Constant) and isinstance(node.value, str)
-            if is_text and LABEL_RE.fullmatch(node.value):
-                labels.add(node.value)
-    return sorted(labels)
+ERRORS_INTRO = """\
+Every mistake in a rule file is reported as a `RuleFileError` with the file, line and column,
+the offending line with a caret under the mistake, and a hint; `smallworld check FILE…` prints
+every error of every file at once. Each error has a short, stable **label**
+(`error.label`), listed here with an example file and the message the loader gives for it,
+produced by running the loader on the example when this site was built.
+
+The examples are the entries of `smallworld_rules.dsl.catalogue.CATALOGUE`; the test suite
+checks that each one gives its label at its line and column. Each example is saved in a
+scratch folder and loaded next to the official rules with `sw.load_rules(paths=[...])`.
+"""
 
 
-LABEL_RE = re.compile(r"[a-z]+(-[a-z]+)+")
-HEADER_RE = re.compile(r"^\s*(?:race|power|expansion)\s+([a-z][a-z0-9_]*)", re.M)
-
-
-@attrs.frozen
-class LoaderResult:
-    """What the loader said about an example: the source shown, the error label and text."""
-
-    source: str
-    label: str | None
-    message: str
-
-
-def run_loader(example: Mapping[str, Any]) -> LoaderResult:
-    """Write the example as a rule file in a scratch folder ``my_rules/``, load it next to the
-    official rules with ``load_rules(paths=[...])``, and return what it said."""
+def loader_message(entry: CatalogueEntry) -> str:
+    """Make the entry's mistake in a scratch folder and return what the loader says, paths
+    shown relative to that folder. A build whose example gives another label (or none) fails:
+    the warning stops ``mkdocs build --strict``."""
     with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch) / "my_rules"
-        folder.mkdir()
-        source = example.get("source", "")
-        repeat = example.get("repeat")
-        if repeat:
-            source = source.replace("{repeat}", repeat["text"] * int(repeat["times"]))
-        try:
-            if "missing_file" in example:
-                source = ""
-                dsl_parser.parse_file(folder / example["missing_file"])
-            else:
-                path = folder / _example_name(example, source)
-                path.write_bytes(source.encode(example.get("encoding", "utf-8")))
-                sw.load_rules(paths=[path])
-        except RuleFileError as error:
-            return LoaderResult(source, error.label, str(error).replace(scratch + "/", ""))
-        except Exception as error:  # shown on the page as it is
-            return LoaderResult(source, None, f"{type(error).__name__}: {error}")
-        return LoaderResult(source, None, "")
+        error = reproduce(entry, Path(scratch))
+    if error is None or error.label != entry.label:
+        got = "no error" if error is None else f"the label {error.label!r}"
+        log.warning("error catalogue: the example of %r gives %s", entry.label, got)
+    if error is None:
+        return "(the loader accepts this example)"
+    return str(error).replace(str(Path(scratch)) + os.sep, "")
 
 
-def error_examples() -> dict[str, dict[str, Any]]:
-    """label -> example: ``errors.toml`` first, else the first snippet of SYNTAX_EXAMPLES."""
-    data = tomllib.loads((DOCS / "errors.toml").read_text(encoding="utf-8"))
-    examples: dict[str, dict[str, Any]] = {}
-    for label in error_labels():
-        example = dict(data.get(label, {}))
-        if "source" not in example and "missing_file" not in example:
-            snippets = dsl_parser.SYNTAX_EXAMPLES.get(label)
-            if snippets:
-                example["source"] = min(snippets, key=len) + "\n"
-        examples[label] = example
-    for label in data:
-        if label not in examples and label != "intro":
-            examples[label] = dict(data[label])
-    return examples
-
-
-def errors_page() -> str:
-    data = tomllib.loads((DOCS / "errors.toml").read_text(encoding="utf-8"))
-    out = ["# Error catalogue\n", data.get("intro", {}).get("text", "") + "\n"]
-    examples = error_examples()
-    out.append(
-        table(
-            ["label", "what is wrong"],
-            (
-                (f"[{code(label)}](#{label})", md_escape(ex.get("explain", "")) or "—")
-                for label, ex in examples.items()
-            ),
-        )
+def _repeat_note(repeat: Repeat) -> str:
+    what = "line" if repeat.text.endswith("\n") else "text"
+    return (
+        f"The file the loader reads has the {what} {code(repeat.text.strip())} "
+        f"{repeat.times:,} times where this shows it twice and `…`.\n"
     )
-    without = []
-    for label, example in examples.items():
-        if not example.get("source") and not example.get("missing_file"):
-            without.append(label)
-            continue
-        out.append(f"## `{label}` {{#{label}}}\n")
-        if example.get("explain"):
-            out.append(md_escape(example["explain"]) + "\n")
-        result = run_loader(example)
-        if result.source and len(result.source) <= 2000:
-            title = f"my_rules/{_example_name(example, result.source)}"
-            out.append(fence(result.source, "swr", f'title="{title}"'))
-        elif example.get("show"):
-            out.append(md_escape(example["show"]) + "\n")
-        if result.message:
-            shown = result.message
-            if result.label != label:
-                shown += f"\n(label: {result.label})"
-            out.append(fence(shown, "text"))
-        else:
-            out.append("The loader accepts this example.\n")
-    if without:
-        out.append("## Labels without an example yet\n")
-        out.append(", ".join(code(label) for label in without) + "\n")
+
+
+def error_section(entry: CatalogueEntry) -> str:
+    """One label: what it means, the example file(s) and the loader's message."""
+    out = [f"## `{entry.label}` {{#{entry.label}}}\n", md_escape(entry.explain) + "\n"]
+    out.append(f"*Example:* {md_escape(entry.title)}.\n")
+    if entry.earlier:
+        names = [name for name, _ in entry.earlier] + [entry.path]
+        out.append("Loaded with " + code(f"sw.load_rules(paths={names!r})") + ":\n")
+    for name, text in entry.earlier:
+        out.append(fence(text, "swr", f'title="{name}"'))
+    if entry.missing:
+        out.append(
+            f"`smallworld check {entry.path}` (or `parse_file`) reads {code(entry.path)}, "
+            "which does not exist.\n"
+        )
+    else:
+        attributes = f'title="{entry.path}"'
+        if entry.repeat is None:
+            attributes += f' hl_lines="{entry.line}"'
+        out.append(fence(entry.shown, "swr", attributes))
+        if entry.repeat is not None:
+            out.append(_repeat_note(entry.repeat))
+        if entry.encoding != "utf-8":
+            out.append(f"The file is saved as {entry.encoding}, not UTF-8.\n")
+    out.append(fence(loader_message(entry), "text"))
     return "\n".join(out)
 
 
-def _example_name(example: Mapping[str, Any], source: str) -> str:
-    """The file name of an example: its ``file``, else the id in its header, + ``.swr``."""
-    match = HEADER_RE.search(source)
-    stem = example.get("file", match.group(1) if match else "example")
-    return f"{stem}.swr"
+def errors_page() -> str:
+    entries = sorted(CATALOGUE, key=lambda entry: entry.label)
+    out = ["# Error catalogue\n", ERRORS_INTRO]
+    out.append(
+        table(
+            ["label", "what is wrong"],
+            ((f"[{code(e.label)}](#{e.label})", md_escape(e.explain)) for e in entries),
+        )
+    )
+    out.extend(error_section(entry) for entry in entries)
+    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- main
@@ -795,6 +755,6 @@ def main() -> None:
 
 
 # mkdocs-gen-files runs this file with runpy.run_path (as "<run_path>"). Run directly, it would
-# write into docs/ itself, so it does nothing then; tests import it to check the examples.
+# write into docs/ itself, so it does nothing then; tests import it to check the pages.
 if __name__ == "<run_path>":
     main()

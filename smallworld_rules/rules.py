@@ -402,7 +402,7 @@ def _declared_twice(
         line=pos.line,
         column=pos.column,
         hint=f"{noun} names are shared by all loaded files: rename this one",
-        label=f"duplicate-{what}",
+        label="duplicate-piece" if what == "piece" else "duplicate-option",
         source=display_source(normalize_source(text)),
     )
 
@@ -466,33 +466,29 @@ def load_rules(
         st.name for tree, _ in parsed for st in tree.statements if isinstance(st, ast.OptionDecl)
     }
     tables: dict[str, dict[str, RuleDef]] = {"race": {}, "power": {}, "expansion": {}}
+    # Piece and option names are global: a second declaration is an error of the file loaded
+    # later (files are compiled in load order).
+    pieces: dict[str, PieceDef] = {}
+    options = dict(CORE_OPTIONS)
     for tree, source_text in parsed:
         errors = check(tree, source_text, declared, option_names)
         if errors:
             raise errors[0]
         rule = compile_file(tree)
         tables[rule.kind][rule.id] = rule
-    # Piece and option names are global: a second declaration is an error of the later file.
-    trees = {tree.path: (tree, text) for tree, text in parsed}
-    pieces: dict[str, PieceDef] = {}
-    for table in tables.values():
-        for rule in table.values():
-            for piece in rule.pieces:
-                other = pieces.get(piece.name)
-                if other is not None:
-                    raise _declared_twice(
-                        "piece", piece.name, f"{other.path}:{other.line}", *trees[piece.path]
-                    )
-                pieces[piece.name] = piece
-    options = dict(CORE_OPTIONS)
-    for table in tables.values():
-        for rule in table.values():
-            for option in rule.options:
-                first = options.get(option.name)
-                if first is not None:
-                    where = first.path if first.line is None else f"{first.path}:{first.line}"
-                    raise _declared_twice("option", option.name, where, *trees[option.path])
-                options[option.name] = option
+        for piece in rule.pieces:
+            other = pieces.get(piece.name)
+            if other is not None:
+                raise _declared_twice(
+                    "piece", piece.name, f"{other.path}:{other.line}", tree, source_text
+                )
+            pieces[piece.name] = piece
+        for option in rule.options:
+            first = options.get(option.name)
+            if first is not None:
+                where = first.path if first.line is None else f"{first.path}:{first.line}"
+                raise _declared_twice("option", option.name, where, tree, source_text)
+            options[option.name] = option
     return Rules(
         tables["race"], tables["power"], tables["expansion"], pieces, options, pack_names
     )
