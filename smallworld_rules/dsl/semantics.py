@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 
 from smallworld_rules.dsl import ast
+from smallworld_rules.dsl.formatter import pred as pred_source
 from smallworld_rules.dsl.parser import display_source, normalize_source, suggest
 from smallworld_rules.dsl.vocabulary import (
     CONTEXT_PROPERTIES,
@@ -106,19 +107,11 @@ def _top_level_atoms(pred: ast.Pred) -> Iterator[ast.Pred]:
 
 def _describe_atom(atom: ast.Pred) -> str:
     """Return how an atomic predicate reads in the source, for messages."""
-    if isinstance(atom, ast.Terrain):
-        return f"terrain {atom.name}"
-    if isinstance(atom, ast.Feature):
-        return f"feature {atom.name}"
-    if isinstance(atom, ast.HasPiece):
-        return f"piece {atom.name}"
-    if isinstance(atom, ast.Property):
-        return atom.name
-    if isinstance(atom, ast.OptionIs):
-        return f"option {atom.name}"
     if isinstance(atom, ast.AdjacentTo):
         return "adjacent_to …"
-    return "this condition"
+    if isinstance(atom, ast.Not | ast.And | ast.Or):
+        return "this condition"
+    return pred_source(atom)
 
 
 def _exprs(expr: ast.Expr) -> Iterator[ast.Expr]:
