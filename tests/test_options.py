@@ -99,10 +99,14 @@ def test_option_mistakes_in_rule_files() -> None:
 
 
 def test_an_option_declared_by_two_files_is_refused(tmp_path: Path) -> None:
-    """Two loaded files may not declare one option name."""
+    """Two loaded files may not declare one option name: the later file is at fault (a
+    RuleFileError labelled duplicate-option, pointing at its declaration)."""
     for name in ("one", "two"):
         (tmp_path / f"{name}.swr").write_text(
             f'power {name} "{name}" {{ tokens 1 text "t" option shared default 1 "s" }}'
         )
-    with pytest.raises(sw.RulesError, match="declared twice"):
+    with pytest.raises(sw.RuleFileError, match="already declared by .*one.swr") as info:
         sw.load_rules(paths=[tmp_path])
+    error = info.value
+    assert error.label == "duplicate-option" and error.path.endswith("two.swr")
+    assert (error.line, error.column) == (1, 44)  # the name of the second declaration
