@@ -1182,10 +1182,10 @@ class Engine:
             )
         s.decline_at_end = True
         self._end_turn(s, action, log)
-        if not s.decline_at_end:  # pragma: no cover - _end_turn either ends or raises
-            return
-        if s.phase in (Phase.CONQUEST, Phase.REDEPLOY) and s.acting == rs.race:
-            raise IllegalAction("place your tokens before declining", action)
+        if s.phase is Phase.REDEPLOY and s.acting == rs.race:
+            # Like EndTurn, ending the conquests left tokens to place (a gain, or conquest-only
+            # tokens to free): the turn goes on in redeployment, where Decline is offered again.
+            s.decline_at_end = False
 
     def _decline_now(self, s: State, log: Log) -> None:
         """§1.12: a whole turn spent going into decline, then scoring."""

@@ -208,3 +208,23 @@ def test_stout_decline_in_the_turn_of_the_pick_is_an_option_ruling_34(
         with pytest.raises(sw.IllegalAction):
             game.apply(sw.Decline())
         assert game.to_json() == before
+
+
+def test_stout_decline_from_the_conquests_waits_for_gained_tokens_ruling_34(
+    rules: sw.Rules,
+) -> None:
+    """Ruling 34 with a redeploy gain (§2 Skeletons): Decline() straight from the conquests
+    ends them like EndTurn; the Skeletons' new token must be placed first, so the turn goes on
+    in redeployment (nothing declined yet) and Decline is offered again there."""
+    game = new_game(rules, [("skeletons", "stout"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 3, 6):  # 2 + 2 + 3 + 3 = 10 tokens; two Lost Tribes
+        game.apply(sw.Conquer(region))
+    assert game.hand(0) == 0 and sw.Decline() in game.legal_actions()
+    game.apply(sw.Decline())
+    assert game.phase is sw.Phase.REDEPLOY and game.hand(0) == 1  # 2 non-empty -> +1
+    assert game.active_race(0) == "skeletons" and game.declined_races(0) == []
+    game.apply(sw.Deploy(6, 1))
+    assert sw.Decline() in game.legal_actions()
+    game.apply(sw.Decline())
+    assert game.declined_races(0) == ["skeletons"] and game.active_race(0) is None
