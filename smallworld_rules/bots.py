@@ -131,13 +131,10 @@ class GreedyBot:
         if self._rules is not None:
             return self._rules
         meta = observation["game"]
-        expansions, packs = tuple(meta["expansions"]), tuple(meta.get("packs", ()))
+        expansions, packs = tuple(meta["expansions"]), tuple(meta["packs"])
         key = (*expansions, "|", *packs)
         if key not in self._loaded:
-            kwargs: dict[str, Any] = {"expansions": expansions}
-            if packs:
-                kwargs["packs"] = packs
-            self._loaded[key] = load_rules(**kwargs)
+            self._loaded[key] = load_rules(expansions=expansions, packs=packs)
         return self._loaded[key]
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:

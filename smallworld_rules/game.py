@@ -488,6 +488,7 @@ class Game:
             "chance": "explicit" if engine.explicit_chance else "seeded",
             "options": engine.options,
             "expansions": sorted(engine.rules.expansions),
+            "packs": list(engine.rules.packs),
             "state": state_to_dict(self._state),
             "log": [e.to_dict() for e in self._log],
         }
@@ -500,7 +501,7 @@ class Game:
         Args:
             text: the saved JSON.
             rules: the rules it was played with (default: the official rules plus the
-                expansions it names).
+                expansions and rule packs it names).
 
         Raises:
             RulesError: the text is not a valid saved game; the message says what is wrong.
@@ -513,15 +514,16 @@ class Game:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
         if doc.get("version") != VERSION:
             raise RulesError(f"saved game version {doc.get('version')!r}, expected {VERSION}")
-        for key in ("map", "players", "seed", "chance", "options", "expansions", "state", "log"):
+        for key in (
+            "map", "players", "seed", "chance", "options", "expansions", "packs", "state", "log"
+        ):
             if key not in doc:
                 raise RulesError(f"saved game is missing {key!r}")
-        if not isinstance(doc["expansions"], list) or not all(
-            isinstance(e, str) for e in doc["expansions"]
-        ):
-            raise RulesError("saved game: 'expansions' must be a list of ids")
+        for key in ("expansions", "packs"):
+            if not isinstance(doc[key], list) or not all(isinstance(e, str) for e in doc[key]):
+                raise RulesError(f"saved game: {key!r} must be a list of names")
         if rules is None:
-            rules = load_rules(expansions=doc["expansions"])
+            rules = load_rules(expansions=doc["expansions"], packs=doc["packs"])
         if not isinstance(doc["map"], str):
             raise RulesError("saved game: 'map' must be a map name")
         map_data = doc.get("map_data")

@@ -132,7 +132,7 @@ def observe(game: Game, player: int) -> Observation:
             "chance": "explicit" if game._engine.explicit_chance else "seeded",
             "options": game.options,
             "expansions": sorted(game.rules.expansions),
-            "packs": list(getattr(game.rules, "packs", ())),
+            "packs": list(game.rules.packs),
         },
         "round": game.round,
         "active_player": game.active_player,
@@ -187,10 +187,7 @@ def game_from_observation(
     if observation.get("format") != FORMAT:
         raise RulesError(f"not an observation: 'format' must be {FORMAT!r}")
     if rules is None:
-        kwargs: dict[str, Any] = {"expansions": meta["expansions"]}
-        if meta.get("packs"):
-            kwargs["packs"] = meta["packs"]
-        rules = load_rules(**kwargs)
+        rules = load_rules(expansions=meta["expansions"], packs=meta["packs"])
     rng = random.Random(seed)
     in_play = set(public["races"])
     market = public["market"]
@@ -232,6 +229,7 @@ def game_from_observation(
         "chance": chance or meta["chance"],
         "options": meta["options"],
         "expansions": meta["expansions"],
+        "packs": meta["packs"],
         "state": state,
         "log": [],
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -407,3 +408,16 @@ def test_the_template_installs_into_a_venv_and_loads_through_its_entry_point(
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert " passed" in tests.stdout
     assert time.perf_counter() - start < 60
+
+
+def test_a_saved_game_names_its_packs_and_reloads_them(site: FakeSite) -> None:
+    """A game played with a pack's race is saved with the pack's name, so ``from_json`` loads
+    the pack again without ``rules=``."""
+    site.add("alpha-pack", "alpha", {"goblins.swr": race("goblins")})
+    rules = sw.load_rules(packs=["alpha"])
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("goblins", "commando")])
+    game.apply(sw.PickCombo(0))
+    saved = game.to_json()
+    assert json.loads(saved)["packs"] == ["alpha"]
+    restored = sw.Game.from_json(saved)
+    assert restored.active_race(0) == "goblins" and restored.to_json() == saved
