@@ -580,7 +580,8 @@ class Engine:
         acts.extend(self._deploys(own, rs.hand + surplus - hold))
         if self._may_end_conquest(rs, hold, surplus, own):
             acts.append(EndTurn())
-            if s.acted and self._may_decline_at_end(s, rs):
+            # Decline at the end of the turn, unless Decline already means a decline turn.
+            if not self._may_decline(s) and self._may_decline_at_end(s, rs):
                 acts.append(Decline())
         return acts
 

@@ -273,17 +273,16 @@ def parse_file(path: str | Path) -> ast.RuleFile:
     try:
         source = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        # Count lines as the lexer does (\r\n and \r break lines too), in the text as read.
+        before = normalize_source(data[: exc.start].decode("utf-8", "replace"))
         raise RuleFileError(
             f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
             path=name,
-            line=line,
-            column=column,
+            line=before.count("\n") + 1,
+            column=len(before) - (before.rfind("\n") + 1) + 1,
             label="bad-encoding",
             hint="save the file as UTF-8",
-            source=data.decode("utf-8", "replace"),
+            source=display_source(normalize_source(data.decode("utf-8", "replace"))),
         ) from None
     return parse(source, name)
 
@@ -950,9 +949,15 @@ def _bad_token(exc: UnexpectedToken, parser: Lark, failure: _Failure) -> _ErrorP
 
 def _example_label(exc: UnexpectedToken, parser: Lark, token: Token) -> str | None:
     """Return the label of the example snippet failing in the same parser state, if any."""
-    label: str | None = exc.match_examples(
-        parser.parse, SYNTAX_EXAMPLES, token_type_match_fallback=True
-    )
+    try:
+        label: str | None = exc.match_examples(
+            parser.parse, SYNTAX_EXAMPLES, token_type_match_fallback=True
+        )
+    except TypeError:
+        # Lark 1.3 formats a debug message with "%d" of a ParserState when an example fails in
+        # the same state with other accepted terminals; treat that as "no example matches" and
+        # let the classification by expected terminals decide.
+        return None
     if label is not None and token.type not in _LABEL_TOKEN_TYPES.get(label, {token.type}):
         return None
     return label
