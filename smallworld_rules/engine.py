@@ -505,12 +505,6 @@ class Engine:
             )
         return f"region {region} is not adjacent to a region your race holds"
 
-    def acting_problem(self, s: State) -> str | None:
-        """Why nobody conquers now, or ``None`` when a race is acting."""
-        if s.acting is None or s.phase not in (Phase.CONQUEST, Phase.REDEPLOY):
-            return f"no race is conquering now (phase {s.phase.value})"
-        return None
-
     def _surplus(self, s: State, race: str) -> int:
         return sum(s.region_tokens[r] - 1 for r in self.regions_of(s, race))
 
@@ -565,11 +559,7 @@ class Engine:
             acts.extend(Abandon(r) for r in own)
         if rs.hand >= 1:
             die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
-            reach = self.reach_mask(s, race)
-            while reach:
-                low = reach & -reach
-                reach ^= low
-                r = low.bit_length() - 1
+            for r in _bits(self.reach_mask(s, race)):
                 cost = self.conquest_cost(s, race, r).value
                 if cost <= rs.hand:
                     acts.append(Conquer(r))
@@ -654,9 +644,15 @@ class Engine:
         return mask
 
     def ability_problem(
-        self, s: State, rs: RaceState, ability: CompiledAbility, target: int | None
+        self,
+        s: State,
+        rs: RaceState,
+        ability: CompiledAbility,
+        target: int | None,
+        targets: int | None = None,
     ) -> str | None:
-        """Why ``rs`` may not use ``ability`` on ``target`` now, or ``None``."""
+        """Why ``rs`` may not use ``ability`` on ``target`` now, or ``None`` (``targets``: the
+        ability's target mask, if the caller has it already)."""
         phase = s.phase.value
         if phase not in ability.phases:
             when = " or ".join(sorted(ability.phases))
@@ -677,8 +673,13 @@ class Engine:
             top = self.players if what == "player" else self.n
             if not 0 <= target < top:
                 return f"there is no {what} {target}"
-            if not (self._ability_targets(s, rs, ability) >> target) & 1:
-                return f"{ability.name} cannot target {what} {target} (its conditions fail)"
+            if targets is None:
+                targets = self._ability_targets(s, rs, ability)
+            if not (targets >> target) & 1:
+                why = "its conditions fail"
+                if ability.target == "region":  # say why the race cannot reach it, if so
+                    why = self.target_problem(s, rs.race, target) or why
+                return f"{ability.name} cannot target {what} {target}: {why}"
         taken = False
         for effect in ability.effects:
             problem = self._effect_problem(s, rs, effect, target, taken)
@@ -751,12 +752,9 @@ class Engine:
                 if self.ability_problem(s, rs, ability, None) is None:
                     acts.append(UseAbility(ability.name))
                 continue
-            mask = self._ability_targets(s, rs, ability)
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                target = low.bit_length() - 1
-                if self.ability_problem(s, rs, ability, target) is None:
+            targets = self._ability_targets(s, rs, ability)
+            for target in _bits(targets):
+                if self.ability_problem(s, rs, ability, target, targets) is None:
                     acts.append(UseAbility(ability.name, target))
         return acts
 

@@ -164,7 +164,7 @@ def test_convert_needs_adjacency_ruling_19(rules: sw.Rules) -> None:
     game.put(2, 1, 1)
     _refused(game, sw.UseAbility("convert", 2), "conditions fail")  # no Sorcerer region yet
     game.apply(sw.Conquer(1))
-    _refused(game, sw.UseAbility("convert", 17), "conditions fail")
+    _refused(game, sw.UseAbility("convert", 17), "region 17 is not adjacent to a region your race")
     assert _converts(game) == {2}
 
 
@@ -183,7 +183,7 @@ def test_no_conversion_on_water_section_1_7(rules: sw.Rules) -> None:
     assert game.active_player == 0
     assert (game.region(0).race, game.region(0).tokens) == ("ratmen", 1)
     assert _converts(game) == {1}
-    _refused(game, sw.UseAbility("convert", 0), "conditions fail")
+    _refused(game, sw.UseAbility("convert", 0), "region 0 is water")
 
 
 def test_flying_sorcerers_convert_anywhere_ruling_22(rules: sw.Rules) -> None:
@@ -248,7 +248,7 @@ def test_immune_regions_cannot_be_converted_ruling_23(rules: sw.Rules, piece: st
     game = _sorcerers(rules)
     game.put(2, 1, 1, race="ratmen", pieces={piece: 1})
     game.apply(sw.Conquer(1))
-    _refused(game, sw.UseAbility("convert", 2), "conditions fail")
+    _refused(game, sw.UseAbility("convert", 2), f"region 2 is immune \\(a {piece} is there\\)")
 
 
 def test_convert_takes_the_last_sorcerer_from_the_box_ruling_40(rules: sw.Rules) -> None:
