@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import smallworld_rules as sw
 
@@ -15,3 +17,22 @@ TEST_RULES = Path(__file__).parent / "rules"
 def rules() -> sw.Rules:
     """Official rule files plus test-only ones (plain powers, Miners, Raiders, Warded …)."""
     return sw.load_rules(paths=[TEST_RULES])
+
+
+# --------------------------------------------------------------------------- Hypothesis profiles
+#
+# Select one with the environment variable HYPOTHESIS_PROFILE (or pytest's
+# --hypothesis-profile=NAME): ``ci`` (the default: fast enough for CI), ``dev`` (a quick smoke
+# run) or ``thorough`` (long: many thousands of random games). Tests that set their own
+# ``max_examples`` keep it; the property-based modules (test_state_machine, test_illegal_actions,
+# test_determinism, test_rule_file_fuzz) scale their budgets by the profile's name.
+
+settings.register_profile("ci", deadline=None)
+settings.register_profile("dev", max_examples=10, deadline=None)
+settings.register_profile(
+    "thorough",
+    max_examples=1000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -105,7 +105,7 @@ def test_an_option_declared_by_two_files_is_refused(tmp_path: Path) -> None:
         (tmp_path / f"{name}.swr").write_text(
             f'power {name} "{name}" {{ tokens 1 text "t" option shared default 1 "s" }}'
         )
-    with pytest.raises(sw.RuleFileError, match="already declared by .*one.swr") as info:
+    with pytest.raises(sw.RuleFileError, match=r"already declared by .*one\.swr") as info:
         sw.load_rules(paths=[tmp_path])
     error = info.value
     assert error.label == "duplicate-option" and error.path.endswith("two.swr")

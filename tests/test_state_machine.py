@@ -1,0 +1,549 @@
+"""Random games as a Hypothesis state machine: the game never breaks (DESIGN.md §7 invariants).
+
+A :class:`RuleBasedStateMachine` plays games by drawing from ``legal_actions()`` (and from
+``chance_outcomes()`` at chance nodes with ``chance="explicit"``) over 2–5 players, every map
+(also a map made for another player count), random seeds, sometimes a random ``combos=`` market
+and random boolean game options, with the official rules, the official rules plus the test-only
+rule files of tests/rules/, and the Necromancer Island expansion whenever
+``load_rules(expansions=["necromancer_island"])`` works. Besides playing single actions it
+plays whole turns, undoes a few steps and plays on differently, restores the game from its own
+JSON and plays on, clones it, and sets positions up with ``put``/``clear``/``set_coins``.
+
+What each property guards (DESIGN.md §7 "Invariants (Hypothesis)", REFERENCE.md sections):
+
+* after every step, the engine's own ``check_invariants`` and an independent count through the
+  public API (``game.region``, ``game.hand``, the saved game's box and hands, ``game.zone``):
+  - every held region has ≥ 1 token, and no region holds tokens of two owners (§1.10);
+  - tokens are conserved per race: box + hands + held back + map (+ zones) == supply (§1.1);
+  - pieces are conserved per kind: supply + on the map == the declared supply;
+  - coins are never negative (§1.5);
+  - at most one declined race per player that is not exempt from the limit, the exemption read
+    from the compiled flags of the race's and its power's rule files (§1.12, A12);
+  - the market shows ≤ 6 distinct combos with ≥ 0 coins on each (§1.5);
+  - somebody can always act: ``legal_actions()`` is non-empty, duplicate-free and matches
+    ``chance_outcomes()`` at a chance node, until the game is over;
+* ``to_json`` → ``from_json`` → ``to_json`` is identical, and the restored game offers the same
+  legal actions (§6 saving);
+* ``clone()`` is independent: playing on the clone leaves the original's JSON unchanged (§6);
+* ``undo()`` after any action or set-up call restores the previous ``to_json`` exactly, and
+  re-applying the action gives the same position again (§6);
+* every action in ``legal_actions()`` applies without error (a few sampled per step, on
+  clones), including ``Deploy`` counts between 1 and "all" that are ``in`` but not listed;
+* a set-up call that is refused raises ``RulesError`` and changes nothing;
+* the game ends after the turn track: ``is_over`` with a non-empty list of winners, and one
+  ``TurnEnded`` per player per space of the track (§1.3, §1.14).
+
+A separate, cheaper property plays many whole games with the per-action checks only: it is the
+one the ``thorough`` profile scales to ten thousand games.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    rule,
+)
+
+import smallworld_rules as sw
+from smallworld_rules import events as ev
+from smallworld_rules.maps import MAP_NAMES
+
+TEST_RULES = Path(__file__).parent / "rules"
+EXPANSION = "necromancer_island"
+EXEMPT_FLAG = "exempt_from_decline_limit"
+
+# Budgets per Hypothesis profile (tests/conftest.py): examples of the state machine, steps per
+# example, and whole games of the cheaper property.
+BUDGETS: dict[str, dict[str, int]] = {
+    "dev": {"machine": 3, "steps": 15, "games": 5},
+    "ci": {"machine": 20, "steps": 30, "games": 50},
+    "thorough": {"machine": 500, "steps": 50, "games": 10_000},
+}
+
+
+def budget(name: str) -> int:
+    profile = settings.get_current_profile_name()
+    return BUDGETS.get(profile, BUDGETS["ci"])[name]
+
+
+# --------------------------------------------------------------------------- rules under test
+
+
+def expansion_rules(paths: Iterable[Path] = ()) -> sw.Rules | None:
+    """The rules with Necromancer Island, or ``None`` while the expansion does not exist."""
+    try:
+        return sw.load_rules(expansions=[EXPANSION], paths=list(paths))
+    except sw.RuleFileError:
+        raise  # the expansion exists but is broken: that is a failure, not a skip
+    except sw.RulesError as exc:
+        if "unknown expansion" in str(exc):
+            return None
+        raise
+
+
+@functools.cache
+def rule_sets() -> dict[str, sw.Rules]:
+    """Every rule set the games are played with (loaded once per session)."""
+    sets = {
+        "official": sw.load_rules(),
+        "with_test_rules": sw.load_rules(paths=[TEST_RULES]),
+    }
+    expansion = expansion_rules()
+    if expansion is not None:
+        sets["expansion"] = expansion
+        with_tests = expansion_rules([TEST_RULES])
+        assert with_tests is not None
+        sets["expansion_with_test_rules"] = with_tests
+    return sets
+
+
+def test_expansion_is_played_when_it_exists() -> None:
+    """The expansion joins the rule sets as soon as it can be loaded."""
+    if expansion_rules() is None:
+        pytest.skip(f"the {EXPANSION} expansion does not exist yet")
+    assert "expansion" in rule_sets()
+
+
+# --------------------------------------------------------------------------- position checks
+
+
+def engine_check(game: sw.Game) -> None:
+    """The engine's own invariant check (internal, but the one authority on the state)."""
+    engine = getattr(game, "_engine", None)
+    state = getattr(game, "_state", None)
+    if engine is not None and state is not None and hasattr(engine, "check_invariants"):
+        engine.check_invariants(state)
+
+
+def flags_of(rules: sw.Rules, kind: str, rule_id: str | None) -> set[str]:
+    """Every flag a rule file may raise: unconditional ones and option-conditional ones."""
+    if rule_id is None:
+        return set()
+    table = {"race": rules.races, "power": rules.powers}[kind]
+    d = table.get(rule_id)
+    if d is None:
+        return set()
+    return set(d.flags) | {flag for flag, _ in d.conditional_flags}
+
+
+def zone_tokens(game: sw.Game) -> dict[str, int]:
+    """Tokens in named zones by kind, over every player and the shared zone (if any)."""
+    names = sorted(getattr(game.rules, "zones", {}) or {})
+    totals: dict[str, int] = {}
+    for name in names:
+        for player in [None, *range(game.players)]:
+            try:
+                held = game.zone(name, player)
+            except sw.RulesError:
+                continue
+            for kind, count in held.items():
+                assert count >= 0, f"zone {name!r} holds {count} {kind}"
+                totals[kind] = totals.get(kind, 0) + count
+    return totals
+
+
+def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
+    """Every §7 invariant of one position, via check_invariants and via the public API."""
+    engine_check(game)
+    rules = game.rules
+    if doc is None:
+        doc = json.loads(game.to_json())
+    state = doc["state"]
+    players = range(game.players)
+
+    # Regions: ≥ 1 token where held, one owner per region (§1.10).
+    on_map: dict[str, int] = {}
+    placed: dict[str, int] = {}
+    for r in range(len(game.map.regions)):
+        view = game.region(r)
+        assert view.tokens >= 0, f"region {r}: {view.tokens} tokens"
+        assert (view.owner is None) == (view.race is None), f"region {r}: {view}"
+        assert not (view.lost_tribe and view.race is not None), f"region {r}: two occupants"
+        if view.owner is not None or view.lost_tribe:
+            assert view.tokens >= 1, f"region {r} is held without a token"
+        if view.tokens == 0:
+            assert view.owner is None and not view.lost_tribe and not view.declined
+        if view.race is not None:
+            assert view.owner in players
+            owned = [game.active_race(view.owner), *game.declined_races(view.owner)]
+            assert view.race in owned, f"region {r}: {view.race} is not player {view.owner}'s"
+            assert view.declined == (view.race in game.declined_races(view.owner))
+            on_map[view.race] = on_map.get(view.race, 0) + view.tokens
+        for name, count in view.pieces.items():
+            assert count >= 1 and name in rules.pieces, f"region {r}: pieces {view.pieces}"
+            placed[name] = placed.get(name, 0) + count
+
+    # Tokens per race: box + hand + held + map (+ zones) == supply (§1.1).
+    zones = zone_tokens(game)
+    races = state["races"]
+    for race, rd in rules.races.items():
+        in_play = races.get(race, {})
+        hand, held = in_play.get("hand", 0), in_play.get("held", 0)
+        box = state["box"][race]
+        assert min(box, hand, held) >= 0, f"{race}: box {box} hand {hand} held {held}"
+        total = box + hand + held + on_map.get(race, 0) + zones.get(race, 0)
+        assert total == rd.box, f"{race}: {total} tokens, the supply is {rd.box}"
+
+    # Pieces per kind: supply + map == declared supply.
+    for name, piece in rules.pieces.items():
+        supply = state["piece_supply"][name]
+        assert supply >= 0
+        assert supply + placed.get(name, 0) == piece.supply, f"piece {name} not conserved"
+
+    # Players: coins ≥ 0, hands, at most one non-exempt declined race (§1.5, §1.12, A12).
+    for p in players:
+        assert game.coins(p) >= 0
+        active = game.active_race(p)
+        declined = game.declined_races(p)
+        assert len(set(declined)) == len(declined) and active not in declined
+        if active is not None:
+            assert game.hand(p) == races[active]["hand"] >= 0
+            assert game.active_power(p) == races[active]["power"]
+        else:
+            assert game.hand(p) == 0 and game.active_power(p) is None
+        counted = [
+            race
+            for race in declined
+            if EXEMPT_FLAG
+            not in flags_of(rules, "race", race) | flags_of(rules, "power", races[race]["power"])
+        ]
+        assert len(counted) <= 1, f"player {p} has {counted} in decline"
+
+    # Market (§1.5).
+    market = game.market
+    assert len(market) <= 6
+    assert len({r for r, _, _ in market}) == len(market)
+    assert len({p for _, p, _ in market}) == len(market)
+    assert all(c >= 0 for _, _, c in market)
+    assert not {r for r, _, _ in market} & set(races)
+
+    # Somebody can always act until the game is over.
+    assert 1 <= game.round <= game.map.turns
+    legal = list(game.legal_actions())
+    if game.is_over:
+        assert game.to_move is None and not legal
+        assert game.winners and set(game.winners) <= set(players)
+        return
+    assert legal, f"nobody can act in {game!r}"
+    assert len(set(legal)) == len(legal), f"duplicate legal actions: {legal}"
+    if game.to_move == sw.CHANCE:
+        outcomes = game.chance_outcomes()
+        assert {a for a, _ in outcomes} == set(legal)
+        assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        assert all(p > 0 for _, p in outcomes)
+    else:
+        assert game.to_move in players
+
+
+def check_round_trip(game: sw.Game, text: str) -> None:
+    """§6: ``to_json`` → ``from_json`` → ``to_json`` is identical; the copy plays the same."""
+    restored = sw.Game.from_json(text, rules=game.rules)
+    assert restored.to_json() == text
+    assert list(restored.legal_actions()) == list(game.legal_actions())
+    assert restored.to_move == game.to_move
+
+
+def check_finished(game: sw.Game) -> None:
+    """§1.3, §1.14: the game ends after the turn track, with winners."""
+    assert game.is_over and game.to_move is None
+    assert game.winners and all(0 <= p < game.players for p in game.winners)
+    coins = [game.coins(p) for p in range(game.players)]
+    assert all(coins[p] == max(coins) for p in game.winners)
+    ended = sum(isinstance(e, ev.TurnEnded) for e in game.log)
+    assert ended == game.players * game.map.turns
+
+
+def random_action(game: sw.Game, rng: random.Random) -> sw.Action:
+    """A legal action (a chance outcome, weighted, at a chance node)."""
+    if game.to_move == sw.CHANCE:
+        outcomes = game.chance_outcomes()
+        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+    return rng.choice(list(game.legal_actions()))
+
+
+def play_to_end(game: sw.Game, rng: random.Random, limit: int = 20_000) -> int:
+    """Play random legal actions to the end, checking every position; return the count."""
+    for count in range(limit):
+        if game.is_over:
+            return count
+        game.apply(random_action(game, rng))
+        check_position(game)
+    raise AssertionError(f"the game did not end within {limit} actions")
+
+
+# --------------------------------------------------------------------------- game set-ups
+
+
+@st.composite
+def game_configs(draw: st.DrawFn) -> dict[str, Any]:
+    """Arguments of ``Game.new``: rule set, players, map, seed, market, chance, options."""
+    sets = rule_sets()
+    name = draw(st.sampled_from(sorted(sets)))
+    rules = sets[name]
+    players = draw(st.integers(2, 5))
+    map_name = draw(st.one_of(st.none(), st.sampled_from(MAP_NAMES)))
+    config: dict[str, Any] = {
+        "rule_set": name,
+        "players": players,
+        "seed": draw(st.integers(-(2**64), 2**64)),
+        "chance": draw(st.sampled_from(["seeded", "explicit"])),
+    }
+    if map_name is not None:
+        config["map"] = map_name
+    if draw(st.booleans()):
+        races = draw(st.permutations(sorted(rules.races)))
+        powers = draw(st.permutations(sorted(rules.powers)))
+        size = draw(st.integers(0, min(len(races), len(powers))))
+        config["combos"] = list(zip(races[:size], powers[:size], strict=True))
+    flips = {
+        option: draw(st.booleans())
+        for option, declared in sorted(rules.options.items())
+        if isinstance(declared.default, bool)
+    }
+    if flips and draw(st.booleans()):
+        config["options"] = flips
+    return config
+
+
+def new_game(config: dict[str, Any]) -> sw.Game:
+    args = {k: v for k, v in config.items() if k != "rule_set"}
+    return sw.Game.new(rules=rule_sets()[config["rule_set"]], **args)
+
+
+# --------------------------------------------------------------------------- the state machine
+
+
+class GamePlay(RuleBasedStateMachine):
+    """Plays one game per run and checks every §7 invariant after every step."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game: sw.Game | None = None
+        self.snapshots: list[str] = []  # to_json before each apply/set-up call, for undo
+        self.rng = random.Random(0)
+
+    @property
+    def g(self) -> sw.Game:
+        assert self.game is not None
+        return self.game
+
+    @initialize(config=game_configs(), seed=st.integers(0, 2**32))
+    def start(self, config: dict[str, Any], seed: int) -> None:
+        self.game = new_game(config)
+        self.rng = random.Random(seed)
+        event(f"rules: {config['rule_set']}")
+        event(f"players: {config['players']}, map: {self.game.map_name}")
+        assert self.game.players == config["players"]
+        assert self.game.round == 1 and self.game.active_player == 0
+        assert self.game.to_move == 0
+
+    # ---------------------------------------------------------------- applying actions
+
+    def draw_action(self, data: st.DataObject) -> sw.Action:
+        game = self.g
+        if game.to_move == sw.CHANCE:
+            outcomes = game.chance_outcomes()
+            return data.draw(st.sampled_from([a for a, _ in outcomes]), label="chance")
+        return data.draw(st.sampled_from(list(game.legal_actions())), label="action")
+
+    def apply_checked(self, action: sw.Action) -> None:
+        """Apply ``action``, then check that undo and re-applying are exact."""
+        game = self.g
+        before = game.to_json()
+        assert action in game.legal_actions()
+        game.apply(action)
+        after = game.to_json()
+        game.undo()
+        assert game.to_json() == before, f"undo of {action!r} did not restore the position"
+        game.apply(action)
+        assert game.to_json() == after, f"re-applying {action!r} gave another position"
+        self.snapshots.append(before)
+
+    def sample_legal_on_clones(self, data: st.DataObject) -> None:
+        """A few legal actions (and a mid-sized Deploy) each apply cleanly on a clone."""
+        game = self.g
+        if game.is_over or game.to_move == sw.CHANCE:
+            return
+        legal = list(game.legal_actions())
+        picks = self.rng.sample(legal, min(3, len(legal)))
+        for r, count in {(a.region, a.count) for a in legal if isinstance(a, sw.Deploy)}:
+            if count > 2:
+                picks.append(sw.Deploy(r, self.rng.randint(2, count - 1)))
+                break
+        before = game.to_json()
+        for action in picks:
+            assert action in game.legal_actions(), action
+            twin = game.clone()
+            twin.apply(action)
+            engine_check(twin)
+        assert game.to_json() == before, "playing on a clone changed the original"
+
+    @rule(data=st.data())
+    def play_one(self, data: st.DataObject) -> None:
+        game = self.g
+        if game.is_over:  # §1.14: nothing is legal any more, and nothing changes
+            before = game.to_json()
+            assert not list(game.legal_actions())
+            with pytest.raises(sw.IllegalAction):
+                game.apply(sw.EndTurn())
+            assert game.to_json() == before
+            return
+        self.sample_legal_on_clones(data)
+        self.apply_checked(self.draw_action(data))
+
+    @rule(seed=st.integers(0, 2**32))
+    def play_a_turn(self, seed: int) -> None:
+        """Random legal actions until the turn passes to the next player (or the game ends)."""
+        game = self.g
+        rng = random.Random(seed)
+        start = (game.round, game.active_player)
+        while not game.is_over and (game.round, game.active_player) == start:
+            self.snapshots.append(game.to_json())
+            game.apply(random_action(game, rng))
+            check_position(game)
+
+    @rule(steps=st.integers(1, 4))
+    def undo_some(self, steps: int) -> None:
+        """undo() walks back through earlier positions exactly (the game then goes on)."""
+        game = self.g
+        for _ in range(min(steps, len(self.snapshots))):
+            game.undo()
+            assert game.to_json() == self.snapshots.pop()
+        if not self.snapshots:  # back at the start (or at a restored game): nothing to undo
+            before = game.to_json()
+            with pytest.raises(sw.RulesError):
+                game.undo()
+            assert game.to_json() == before
+
+    @rule()
+    def restore_from_json(self) -> None:
+        """Play goes on from a restored copy (which has no undo history)."""
+        text = self.g.to_json()
+        self.game = sw.Game.from_json(text, rules=self.g.rules)
+        assert self.game.to_json() == text
+        self.snapshots = []
+        with pytest.raises(sw.RulesError):
+            self.game.undo()
+
+    @rule(data=st.data())
+    def clone_is_independent(self, data: st.DataObject) -> None:
+        game = self.g
+        before = game.to_json()
+        twin = game.clone()
+        assert twin.to_json() == before
+        if twin.is_over:
+            with pytest.raises(sw.IllegalAction):
+                twin.apply(sw.EndTurn())
+        else:
+            twin.apply(self.draw_action(data))
+            twin.undo()
+            assert twin.to_json() == before
+        if self.snapshots:  # the clone has its own copy of the undo history
+            twin.undo()
+            assert twin.to_json() == self.snapshots[-1]
+        assert game.to_json() == before, "changing the clone changed the original"
+        # and the other way round
+        copy = game.clone()
+        copy_text = copy.to_json()
+        if not game.is_over:
+            self.apply_checked(self.draw_action(data))
+            assert copy.to_json() == copy_text, "changing the original changed the clone"
+
+    @rule(data=st.data())
+    def set_up_position(self, data: st.DataObject) -> None:
+        """put / clear / set_coins either work (and keep every invariant) or change nothing."""
+        game = self.g
+        rules = game.rules
+        region = data.draw(st.integers(0, len(game.map.regions) - 1), label="region")
+        what = data.draw(st.sampled_from(["put", "put", "clear", "coins"]), label="call")
+        before = game.to_json()
+        try:
+            if what == "put":
+                player = data.draw(st.one_of(st.none(), st.integers(0, game.players - 1)))
+                pieces = data.draw(
+                    st.dictionaries(
+                        st.sampled_from(sorted(rules.pieces) or ["nothing"]),
+                        st.integers(1, 2),
+                        max_size=2,
+                    ),
+                    label="pieces",
+                )
+                race = data.draw(st.one_of(st.none(), st.sampled_from(sorted(rules.races))))
+                game.put(
+                    region,
+                    player,
+                    data.draw(st.integers(1, 4), label="tokens"),
+                    declined=data.draw(st.booleans(), label="declined"),
+                    pieces=pieces or None,
+                    race=race,
+                )
+            elif what == "clear":
+                game.clear(region)
+            else:
+                player = data.draw(st.integers(0, game.players - 1), label="player")
+                game.set_coins(player, data.draw(st.integers(0, 60), label="coins"))
+        except sw.RulesError as exc:
+            assert str(exc), "a refusal says why"
+            assert game.to_json() == before, f"a refused {what} changed the game"
+            event(f"set-up {what}: refused")
+            return
+        event(f"set-up {what}: done")
+        self.snapshots.append(before)
+
+    # ---------------------------------------------------------------- invariants
+
+    @invariant()
+    def position_is_sound(self) -> None:
+        if self.game is None:
+            return
+        text = self.game.to_json()
+        check_position(self.game, json.loads(text))
+        check_round_trip(self.game, text)
+
+    def teardown(self) -> None:
+        """Every run ends with the game played to the end of the turn track."""
+        if self.game is None:
+            return
+        play_to_end(self.game, self.rng)
+        check_finished(self.game)
+
+
+GamePlay.TestCase.settings = settings(
+    max_examples=budget("machine"),
+    stateful_step_count=budget("steps"),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestGamePlay = GamePlay.TestCase
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+@settings(
+    max_examples=budget("games"),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(config=game_configs(), seed=st.integers(0, 2**32))
+def test_whole_games_keep_every_invariant(config: dict[str, Any], seed: int) -> None:
+    """§7: whole random games (every rule set, 2–5 players, every map, random markets and
+    options, both chance modes) keep every invariant after every action and end after the
+    turn track; the final position round-trips through JSON."""
+    game = new_game(config)
+    check_position(game)
+    play_to_end(game, random.Random(seed))
+    check_finished(game)
+    check_round_trip(game, game.to_json())
