@@ -88,6 +88,9 @@ def _describe(game: Game, event: ev.Event) -> str | None:
             if event.returned:
                 line += f", {event.returned} withdrawn"
         return line
+    if isinstance(event, ev.DieRolled) and event.region < 0:  # an ability's roll
+        after = "" if event.success else ": nothing is affordable, the conquests end"
+        return f"  rolls {event.face} off the next conquest{after}"
     if isinstance(event, ev.DieRolled):
         result = "succeeds" if event.success else "fails"
         return (
@@ -103,11 +106,25 @@ def _describe(game: Game, event: ev.Event) -> str | None:
     if isinstance(event, ev.Scored):
         parts = ", ".join(f"{name(r)} {c}" for r, c, _ in event.details)
         return f"  scores {_plural(event.coins, 'coin')}" + (f" ({parts})" if parts else "")
-    if type(event).__name__ == "AbilityUsed":  # abilities named in rule files
-        target = getattr(event, "target", None)
-        on = "" if target is None else f" on {target}"
-        return f"  uses {getattr(event, 'ability', '?')}{on}"
+    if isinstance(event, ev.AbilityUsed):  # abilities are named in the rule files
+        on = ""
+        if event.target is not None:
+            on = f" on {_target_kind(game, event.race, event.ability)} {event.target}"
+        return f"  uses {event.ability}{on}"
+    if isinstance(event, ev.RaceActs):
+        readied = f", {_plural(event.readied, 'token')} readied" if event.readied else ""
+        return f"  the {name(event.race)} act{readied}"
+    if isinstance(event, ev.TokensGained):
+        return f"  the {name(event.race)} gain {_plural(event.tokens, 'token')} from the box"
     return None
+
+
+def _target_kind(game: Game, race: str, ability: str) -> str:
+    """``player`` or ``region``: what the race's ability aims at (read from its rule files)."""
+    rules = game.rules
+    defs = [rules.races[race], *rules.powers.values()]
+    kinds = {a.target for d in defs for a in d.abilities if a.name == ability}
+    return "player" if kinds == {"player"} else "region"
 
 
 def _plural(n: int, word: str) -> str:

@@ -617,3 +617,29 @@ def test_packs_lists_installed_packs_or_says_there_is_none(
 def test_play_with_an_unknown_pack_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = main(capsys, "play", "--pack", "no_such_pack", "--quiet")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "no_such_pack" in err
+
+
+def test_printed_lines_for_abilities_rolls_gains_and_acting_races() -> None:
+    """`smallworld play` prints every kind of event a rule file can cause: an ability (a
+    player target named as a player), an ability's die roll, tokens gained, a declined race
+    acting."""
+    from smallworld_rules import cli
+    from smallworld_rules import events as ev
+
+    game = sw.Game.new(players=3, seed=1)
+    lines = [
+        cli._describe(game, ev.AbilityUsed(0, "ratmen", "choose_ally", 2)),
+        cli._describe(game, ev.AbilityUsed(0, "ratmen", "fortify", 7)),
+        cli._describe(game, ev.DieRolled(0, -1, 2, 3, 4, True)),
+        cli._describe(game, ev.DieRolled(0, -1, 0, 3, 1, False)),
+        cli._describe(game, ev.TokensGained(0, "skeletons", 1)),
+        cli._describe(game, ev.RaceActs(0, "ghouls", 3)),
+    ]
+    assert lines == [
+        "  uses choose_ally on player 2",
+        "  uses fortify on region 7",
+        "  rolls 2 off the next conquest",
+        "  rolls 0 off the next conquest: nothing is affordable, the conquests end",
+        "  the Skeletons gain 1 token from the box",
+        "  the Ghouls act, 3 tokens readied",
+    ]
