@@ -34,6 +34,15 @@ __all__ = ["FEATURES", "TERRAINS", "check"]
 _PROPERTIES = {**REGION_PROPERTIES, **CONTEXT_PROPERTIES}
 # Region properties that never change during a game: the only ones a link may use.
 _MAP_PROPERTIES = frozenset({"coastal", "border", "water"})
+# Statements with a name: a name may be given only once per kind of statement.
+_NAMED: dict[type, str] = {
+    ast.PieceDecl: "piece",
+    ast.Flag: "flag",
+    ast.OptionDecl: "option",
+    ast.Ability: "ability",
+    ast.Alias: "alias",
+}
+_NAMED_TYPES = (ast.PieceDecl, ast.Flag, ast.OptionDecl, ast.Ability, ast.Alias)
 # Statements a file may hold at most once, by the keyword that writes them.
 _ONCE: dict[type, str] = {
     ast.Tokens: "tokens",
@@ -236,11 +245,7 @@ class _Checker:
     def check_counts(self) -> None:
         kind = self.file.kind
         first: dict[str, ast.Statement] = {}
-        pieces: dict[str, ast.PieceDecl] = {}
-        flags: dict[str, ast.Flag] = {}
-        aliases: dict[str, ast.Alias] = {}
-        options: dict[str, ast.OptionDecl] = {}
-        abilities: dict[str, ast.Ability] = {}
+        named: dict[tuple[str, str], ast.Statement] = {}  # (kind of statement, name) -> first
         for statement in self.file.statements:
             word = _ONCE.get(type(statement))
             if word is not None:
@@ -248,38 +253,11 @@ class _Checker:
                     self.duplicate(statement.pos, f"'{word}'", first[word].pos)
                 else:
                     first[word] = statement
-            elif isinstance(statement, ast.PieceDecl):
-                if statement.name in pieces:
-                    self.duplicate(
-                        statement.pos, f"piece {statement.name!r}", pieces[statement.name].pos
-                    )
-                pieces.setdefault(statement.name, statement)
-            elif isinstance(statement, ast.Flag):
-                if statement.name in flags:
-                    self.duplicate(
-                        statement.pos, f"flag {statement.name!r}", flags[statement.name].pos
-                    )
-                flags.setdefault(statement.name, statement)
-            elif isinstance(statement, ast.OptionDecl):
-                if statement.name in options:
-                    self.duplicate(
-                        statement.pos, f"option {statement.name!r}", options[statement.name].pos
-                    )
-                options.setdefault(statement.name, statement)
-            elif isinstance(statement, ast.Ability):
-                if statement.name in abilities:
-                    self.duplicate(
-                        statement.pos,
-                        f"ability {statement.name!r}",
-                        abilities[statement.name].pos,
-                    )
-                abilities.setdefault(statement.name, statement)
-            elif isinstance(statement, ast.Alias):
-                if statement.name in aliases:
-                    self.duplicate(
-                        statement.pos, f"alias {statement.name!r}", aliases[statement.name].pos
-                    )
-                aliases.setdefault(statement.name, statement)
+            elif isinstance(statement, _NAMED_TYPES):
+                key = (_NAMED[type(statement)], statement.name)
+                if key in named:
+                    self.duplicate(statement.pos, f"{key[0]} {key[1]!r}", named[key].pos)
+                named.setdefault(key, statement)
 
         header = self.file.pos
         if kind in ("race", "power") and "tokens" not in first:
