@@ -1090,13 +1090,7 @@ class Engine:
             log(PieceMoved(name, target, source))
         elif verb == "conquer":
             cost = self._amount(s, rs, effect, target)
-            occupant = s.region_race[target]
-            lost = (
-                self.losses(s, occupant, target).value
-                if occupant in s.races
-                else s.region_tokens[target]
-            )
-            self._seize(s, rs, target, lost, cost, cost, log)
+            self._take_region(s, rs, target, cost, cost, log)
         elif verb == "convert":
             s.box[rs.race] -= 1
             rs.hand += 1
