@@ -87,19 +87,37 @@ class EndTurn(_ActionBase):
     """End the turn once nothing is left to place."""
 
 
+@attrs.frozen
+class ChoosePower(_ActionBase):
+    """A role activates one of the powers drafted for it at the start (its ``draft``)."""
+
+    power: str
+
+
+@attrs.frozen
+class Purchase(_ActionBase):
+    """A role buys, in its turn: ``item`` ``"token"`` (one from its reserve into its hand
+    zone) or ``"power"`` (activates ``power``, one of its reserved powers)."""
+
+    item: str
+    power: str | None = None
+
+
 Action = (
     PickCombo | Decline | Abandon | Conquer | ConquerWithDie | Deploy | UseAbility | RollDie
-    | EndTurn
+    | EndTurn | ChoosePower | Purchase
 )
 ACTION_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         PickCombo, Decline, Abandon, Conquer, ConquerWithDie, Deploy, UseAbility, RollDie, EndTurn,
+        ChoosePower, Purchase,
     )
 }
 
 
 _INT_FIELDS = frozenset({"region", "index", "count", "face"})
+_STR_FIELDS = frozenset({"name", "power", "item"})
 
 
 def action_problem(action: object) -> str | None:
@@ -112,8 +130,10 @@ def action_problem(action: object) -> str | None:
         if f.name in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool):
                 return f"{cls.__name__}.{f.name} must be an integer, not {value!r}"
-        elif f.name == "name" and not isinstance(value, str):
-            return f"{cls.__name__}.name must be a string, not {value!r}"
+        elif f.name in _STR_FIELDS and not isinstance(value, str):
+            if f.name == "power" and cls is Purchase and value is None:
+                continue
+            return f"{cls.__name__}.{f.name} must be a string, not {value!r}"
         elif f.name == "target" and (
             isinstance(value, bool) or not isinstance(value, int | str | None)
         ):

@@ -15,12 +15,14 @@ from smallworld_rules import rng
 from smallworld_rules.actions import (
     Abandon,
     Action,
+    ChoosePower,
     Conquer,
     ConquerWithDie,
     Decline,
     Deploy,
     EndTurn,
     PickCombo,
+    Purchase,
     RollDie,
     UseAbility,
     action_problem,
@@ -35,12 +37,16 @@ from smallworld_rules.events import (
     Deployed,
     DieRolled,
     Event,
+    Exchanged,
     GameOver,
     PieceMoved,
+    PowerChosen,
     RaceActs,
     RaceRemoved,
     Scored,
+    TokenBought,
     TokensGained,
+    TokensToZone,
     TurnEnded,
     TurnStarted,
 )
@@ -51,12 +57,14 @@ from smallworld_rules.ruledefs import (
     CompiledEffect,
     CompiledModifier,
     PieceDef,
+    RoleDef,
     RuleDef,
 )
 from smallworld_rules.rules import Rules
 from smallworld_rules.state import (
     ABILITY_ROLL,
     LOST_TRIBE,
+    SOUL,
     Phase,
     PlayerState,
     RaceState,
@@ -141,6 +149,12 @@ class _Ctx:
     def adjacent_mask(self, regions: int) -> int:
         return self.engine.adjacent_mask(regions)
 
+    def powers_count(self) -> int:
+        return self.engine.powers_count(self.state, self.race)
+
+    def tokens_in(self, place: str) -> int:
+        return self.engine.tokens_in(self.state, self.race, place)
+
 
 class _Static:
     """The context of what never changes in a game: the map and the options (a flag's
@@ -180,6 +194,12 @@ class _Static:
         return 0
 
     def adjacent_mask(self, regions: int) -> int:
+        return 0
+
+    def powers_count(self) -> int:
+        return 0
+
+    def tokens_in(self, place: str) -> int:
         return 0
 
 
@@ -225,9 +245,37 @@ class Engine:
         self.options = dict(options)
         # Flags and links hold for the whole game, so they are settled now.
         context = _Static(game_map, self.options)
+        #: the role played by the last seat, if an expansion declares one
+        self.role: RoleDef | None = next(iter(rules.roles.values()), None)
+        #: every race definition by id, the role's token kind included
+        self.race_defs: dict[str, RuleDef] = dict(rules.races)
+        self.role_race: str | None = None
+        self.role_seat = -1
+        self.role_supply = self.role_enter = self.role_coins = self.role_purchases = 0
+        if self.role is not None:
+            role = self.role
+            self.role_race = role.race.id
+            self.race_defs[role.race.id] = role.race
+            self.role_seat = players - 1  # to the right of the start player: plays last
+            static = _Static(game_map, self.options)
+            self.role_supply = role.supply(static)
+            if self.role_supply < max(1, role.start_hand):
+                raise RulesError(
+                    f"the {role.name} would have {self.role_supply} {role.race.name} tokens: "
+                    f"at least {max(1, role.start_hand)} are needed"
+                )
+            self.role_enter = game_map.entry_mask if role.enter is None else role.enter(static)
+            self.role_coins = STARTING_COINS if role.coins is None else role.coins(static)
+            if self.role_coins < 0:
+                raise RulesError(f"the {role.name} cannot start with {self.role_coins} coins")
+            limit = role.purchases_per_turn
+            self.role_purchases = 0 if limit is None else max(0, limit(static))
+        #: where tokens lost to a conquest go (a zone), or None for the box
+        self.lost_zone = rules.lost_tokens_to
+        self.pile_zones = sorted(z.id for z in rules.zones.values() if z.role is None)
         every = [
             d for table in (rules.races, rules.powers, rules.expansions) for d in table.values()
-        ]
+        ] + [role.race for role in rules.roles.values()]
         self.flags = {
             (d.kind, d.id): d.flags
             | {flag for flag, condition in d.conditional_flags if condition(context)}
@@ -275,9 +323,34 @@ class Engine:
         s.rng = state
         s.winners = []
         s.truces = []
+        s.zones = {zone: [] for zone in self.pile_zones}
+        s.role_powers = []
+        s.role_reserve = []
         self._reset_turn(s)
         self._refill_market(s)
+        if self.role is not None:
+            self._set_up_role(s, self.role)
         return s
+
+    def _set_up_role(self, s: State, role: RoleDef) -> None:
+        """The role's seat: its tokens (the rest in reserve), coins, and drafted powers, of
+        which it chooses at once (§4.1)."""
+        race = role.race.id
+        hand = role.start_hand
+        s.box[race] = self.role_supply - hand
+        s.races[race] = RaceState(race, None, self.role_seat, False, hand, 0)
+        player = s.players[self.role_seat]
+        player.active = race
+        player.coins = self.role_coins
+        if role.draft is None:
+            return
+        count, _, excluded = role.draft
+        # Drawn from the badge stack once the market is out; excluded badges stay there.
+        drawn = [p for p in s.power_stack if p not in excluded][:count]
+        s.power_stack = [p for p in s.power_stack if p not in drawn]
+        s.role_reserve = drawn
+        if drawn:
+            s.active = self.role_seat  # the choice comes before the first turn
 
     @staticmethod
     def _reset_turn(s: State) -> None:
@@ -289,6 +362,7 @@ class Engine:
         s.attacked = 0
         s.decline_at_end = False
         s.regained = {}
+        s.purchases = 0
         Engine._reset_cycle(s)
 
     @staticmethod
@@ -328,7 +402,11 @@ class Engine:
         """The race's rule file, then its power's (while the badge is attached)."""
         if race == LOST_TRIBE:
             return
-        yield self.rules.races[race]
+        yield self.race_defs[race]
+        if race == self.role_race:
+            for power in s.role_powers:  # A20: a role's powers all work, always
+                yield self.rules.powers[power]
+            return
         rs = s.races.get(race)
         if rs is not None and rs.power is not None:
             yield self.rules.powers[rs.power]
@@ -348,6 +426,34 @@ class Engine:
     def mask_of(self, s: State, race: str) -> int:
         rr = s.region_race
         return sum(1 << r for r in range(self.n) if rr[r] == race)
+
+    def powers_count(self, s: State, race: str) -> int:
+        """Special powers working for the race: ``count(powers)``."""
+        if race == self.role_race:
+            return len(s.role_powers)
+        rs = s.races.get(race)
+        return int(rs is not None and rs.power is not None)
+
+    def tokens_in(self, s: State, race: str, place: str) -> int:
+        """The race's tokens on the map, in its reserve (box), or in a zone."""
+        if place == "map":
+            rr, tokens = s.region_race, s.region_tokens
+            return sum(tokens[r] for r in range(self.n) if rr[r] == race)
+        if place == "reserve":
+            return s.box.get(race, 0)
+        pile = s.zones.get(place)
+        if pile is not None:
+            return pile.count(race)
+        zone = self.rules.zones.get(place)
+        rs = s.races.get(race)
+        if zone is None or rs is None or self.role is None or zone.role != self.role.id:
+            return 0
+        return rs.hand + rs.held if race == self.role_race else 0
+
+    def seen_declined(self, race: str) -> bool:
+        """Whether other races and powers treat the race as in decline although it acts (a
+        role's tokens that count as declined)."""
+        return race == self.role_race and self.role is not None and self.role.counts_as_declined
 
     def _modifiers(self, s: State, race: str, hook: str) -> Iterator[CompiledModifier]:
         rs = s.races.get(race)
@@ -372,7 +478,7 @@ class Engine:
         parts: list[Contribution] = []
         occupant, tokens = s.region_race[region], s.region_tokens[region]
         if occupant is not None and tokens:
-            label = "Lost Tribe" if occupant == LOST_TRIBE else self.rules.races[occupant].name
+            label = "Lost Tribe" if occupant == LOST_TRIBE else self.race_defs[occupant].name
             parts.append(Contribution(f"{label} tokens", "add", tokens, CORE))
         if (self.mountain_mask >> region) & 1:
             parts.append(Contribution("Mountain", "add", 1, CORE))
@@ -427,7 +533,7 @@ class Engine:
         owner = -1 if rs is None else rs.owner
         out = 0
         for p, ps in enumerate(s.players):
-            if p != owner and ps.active is not None:
+            if p != owner and ps.active is not None and not self.seen_declined(ps.active):
                 out |= self.mask_of(s, ps.active)
         return out
 
@@ -442,12 +548,12 @@ class Engine:
     def truce_mask(self, s: State, race: str) -> int:
         """Regions the race may not attack because of a truce (only active races are bound)."""
         rs = s.races.get(race)
-        if rs is None or rs.declined or not s.truces:
+        if rs is None or rs.declined or self.seen_declined(race) or not s.truces:
             return 0
         out = 0
         for protected, barred in s.truces:
             target = s.players[protected].active
-            if barred == rs.owner and target is not None:
+            if barred == rs.owner and target is not None and not self.seen_declined(target):
                 out |= self.mask_of(s, target)
         return out
 
@@ -472,7 +578,7 @@ class Engine:
             if self.has_flag(s, race, "conquer_anywhere"):
                 reach |= self.land_mask
         else:
-            reach = self.map.entry_mask
+            reach = self.role_enter if race == self.role_race else self.map.entry_mask
             if self.has_flag(s, race, "enter_anywhere"):
                 reach |= self.land_mask
         reach &= ~own
@@ -487,7 +593,7 @@ class Engine:
         if (self.reach_mask(s, race) >> region) & 1:
             return None
         if s.region_race[region] == race:
-            return f"your {self.rules.races[race].name} already hold region {region}"
+            return f"your {self.race_defs[race].name} already hold region {region}"
         if (self.map.water_mask >> region) & 1 and not self.has_flag(s, race, "enter_water"):
             return f"region {region} is water: only a race that may enter water can conquer it"
         piece = self.immune_piece(s, region)
@@ -498,6 +604,9 @@ class Engine:
                 f"region {region} belongs to a player who made a truce with you: your active "
                 "race may not attack theirs until their next turn"
             )
+        if not self.mask_of(s, race) and race == self.role_race:
+            name = self.race_defs[race].name
+            return f"region {region} is not a region where the {name} tokens enter the map"
         if not self.mask_of(s, race):
             return (
                 f"region {region} is not a border region: a race with no region on the map "
@@ -523,6 +632,8 @@ class Engine:
         """Every legal action for whoever must act now (Deploy: 1 or all per region)."""
         phase = s.phase
         if phase is Phase.PICK:
+            if s.active == self.role_seat:
+                return [ChoosePower(p) for p in s.role_reserve]
             coins = s.players[s.active].coins
             picks: list[Action] = [PickCombo(i) for i in range(len(s.market)) if i <= coins]
             return picks or [EndTurn()]
@@ -547,12 +658,12 @@ class Engine:
             if rs.hand < hold:
                 acts.extend(Abandon(r) for r in own)  # ruling 13: forced abandonment
             acts += self._ability_actions(s, rs, phase)
-            if rs.hand == hold or not own:
+            if rs.hand == hold or not own or race == self.role_race:
                 acts.append(EndTurn())
                 if self._may_decline_at_end(s, rs):
                     acts.append(Decline())
             return acts
-        acts = []
+        acts = self._purchases(s, rs) if race == self.role_race else []
         if self._may_decline(s):
             acts.append(Decline())
         if self._may_abandon(s):
@@ -568,12 +679,144 @@ class Engine:
         acts += self._ability_actions(s, rs, phase)
         surplus = self._surplus(s, race)
         acts.extend(self._deploys(own, rs.hand + surplus - hold))
-        if self._may_end_conquest(rs, hold, surplus, own):
+        if race == self.role_race or self._may_end_conquest(rs, hold, surplus, own):
             acts.append(EndTurn())
             # Decline at the end of the turn, unless Decline already means a decline turn.
             if not self._may_decline(s) and self._may_decline_at_end(s, rs):
                 acts.append(Decline())
         return acts
+
+    # ------------------------------------------------------------------ roles
+
+    def price(self, s: State, item: str) -> int | None:
+        """What the role pays now for a purchase of ``item`` (``None``: it cannot buy one)."""
+        if self.role is None or self.role_race is None or item not in self.role.buys:
+            return None
+        return max(0, self.role.buys[item](_Ctx(self, s, self.role_race)))
+
+    def purchase_problem(self, s: State, item: str, power: str | None) -> str | None:
+        """Why the role may not make that purchase now, or ``None``."""
+        role = self.role
+        if role is None or not role.buys:
+            return "no role of this game makes purchases"
+        if s.active != self.role_seat or s.phase is not Phase.CONQUEST:
+            return f"the {role.name} buys in his turn, before conquering"
+        if s.acting != self.role_race or s.conquered:
+            return "purchases come before the first conquest of the turn (§4.3)"
+        if self.role_purchases and s.purchases >= self.role_purchases:
+            return f"at most {self.role_purchases} purchase(s) a turn (option)"
+        price = self.price(s, item)
+        if price is None:
+            return f"the {role.name} buys {', '.join(sorted(role.buys))}, not {item!r}"
+        if item == "token":
+            if power is not None:
+                return "a token purchase names no power"
+            if not s.box[self.role_race or ""]:
+                return f"no {role.race.name} token is left in the reserve"
+        elif power not in s.role_reserve:
+            reserve = ", ".join(s.role_reserve) or "none"
+            return f"{power!r} is not one of the reserved powers ({reserve})"
+        coins = s.players[self.role_seat].coins
+        if coins < price:
+            return f"it costs {price} coins and you have {coins}"
+        return None
+
+    def _purchases(self, s: State, rs: RaceState) -> list[Action]:
+        if self.role is None or s.conquered:
+            return []
+        wanted: list[tuple[str, str | None]] = [("token", None)]
+        wanted += [("power", p) for p in s.role_reserve]
+        return [
+            Purchase(item, power)
+            for item, power in wanted
+            if item in self.role.buys and self.purchase_problem(s, item, power) is None
+        ]
+
+    def _purchase(self, s: State, action: Purchase, log: Log) -> None:
+        problem = self.purchase_problem(s, action.item, action.power)
+        if problem:
+            raise IllegalAction(problem, action)
+        price = self.price(s, action.item)
+        assert price is not None and self.role_race is not None
+        s.players[self.role_seat].coins -= price
+        s.purchases += 1
+        if action.item == "token":
+            s.box[self.role_race] -= 1
+            s.races[self.role_race].hand += 1
+            log(TokenBought(self.role_seat, self.role_race, price))
+        else:
+            assert action.power is not None
+            s.role_reserve.remove(action.power)
+            s.role_powers.append(action.power)
+            log(PowerChosen(self.role_seat, action.power, price))
+
+    def _choose_power(self, s: State, action: ChoosePower, log: Log) -> None:
+        self._need_phase(s, action, Phase.PICK)
+        if s.active != self.role_seat or self.role is None or self.role.draft is None:
+            raise IllegalAction("only a role chooses among drafted powers", action)
+        if action.power not in s.role_reserve:
+            drawn = ", ".join(s.role_reserve)
+            raise IllegalAction(f"{action.power!r} is not a drafted power ({drawn})", action)
+        s.role_reserve.remove(action.power)
+        s.role_powers.append(action.power)
+        log(PowerChosen(self.role_seat, action.power))
+        if len(s.role_powers) >= self.role.draft[1] or not s.role_reserve:
+            s.active = 0
+            self._start_turn(s, log)
+
+    def _lose(self, s: State, race: str, count: int, log: Log) -> None:
+        """Tokens lost to a conquest: to the zone an expansion names, else to the box."""
+        if not count:
+            return
+        if self.lost_zone is not None:
+            s.zones[self.lost_zone].extend([race] * count)
+            log(TokensToZone(self.lost_zone, (race,) * count))
+        elif race != LOST_TRIBE:
+            s.box[race] += count
+
+    def _role_turn_end(self, s: State, log: Log) -> bool:
+        """After every turn: the role's harvest (its own turn), the exchange, the instant win
+        (§4.2.5, §4.3 c–d, A18). Returns whether the role has won."""
+        role, race = self.role, self.role_race
+        assert role is not None and race is not None
+        rs = s.races[race]
+        if role.harvest is not None and s.active == self.role_seat:
+            amount, zone = role.harvest
+            souls = max(0, amount(_Ctx(self, s, race)))
+            if souls:
+                s.zones[zone].extend([SOUL] * souls)
+                log(TokensToZone(zone, (SOUL,) * souls))
+        if role.exchange is not None:
+            count, zone, gain = role.exchange
+            pile = s.zones[zone]
+            while len(pile) >= count:
+                taken = self._take_from_pile(pile, count, race)
+                for kind in taken:
+                    if kind in s.box:  # the role's tokens to its reserve, races' to their box
+                        s.box[kind] += 1
+                gained = min(gain, s.box[race])
+                s.box[race] -= gained
+                rs.hand += gained
+                log(Exchanged(zone, tuple(taken), race, gained))
+        if role.win is None:
+            return False
+        left, right = role.win
+        ctx = _Ctx(self, s, race)
+        return left(ctx) == right(ctx)
+
+    @staticmethod
+    def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
+        """Take ``count`` tokens: ``first``'s kind first, then anonymous ones, then the
+        oldest others (REFERENCE §4.5)."""
+        taken: list[str] = []
+        for wanted in (first, SOUL, None):
+            i = 0
+            while i < len(pile) and len(taken) < count:
+                if wanted is None or pile[i] == wanted:
+                    taken.append(pile.pop(i))
+                else:
+                    i += 1
+        return taken
 
     @staticmethod
     def _may_end_conquest(rs: RaceState, hold: int, surplus: int, own: list[int]) -> bool:
@@ -595,14 +838,15 @@ class Engine:
 
     def _may_decline(self, s: State) -> bool:
         """Decline in place of expanding: before anything is done in a turn not begun by a
-        pick (§1.12)."""
+        pick (§1.12); a role never declines."""
         race = s.players[s.active].active
-        return race is not None and not s.picked and not s.acted
+        return race is not None and not s.picked and not s.acted and race != self.role_race
 
     def _may_decline_at_end(self, s: State, rs: RaceState) -> bool:
         """Decline after scoring, in place of EndTurn, for a race whose flag allows it."""
         return (
             rs.race == s.players[s.active].active
+            and rs.race != self.role_race
             and self._next_acting(s) is None
             and self.has_flag(s, rs.race, "decline_at_turn_end")
             and (not s.picked or bool(self.options["end_of_turn_decline_when_picked"]))
@@ -730,7 +974,7 @@ class Engine:
             if self.immune_piece(s, target) is not None:
                 return f"region {target} is immune"
             if s.box[rs.race] < 1:
-                return f"no {self.rules.races[rs.race].name} token is left in the box"
+                return f"no {self.race_defs[rs.race].name} token is left in the box"
         elif verb == "roll_die":
             if s.die_bonus >= 0:
                 return "a roll already waits for the next conquest"
@@ -792,6 +1036,8 @@ class Engine:
 
     def _pick(self, s: State, action: PickCombo, log: Log) -> None:
         self._need_phase(s, action, Phase.PICK)
+        if s.active == self.role_seat:
+            raise IllegalAction("a role takes no combo: choose one of its drafted powers", action)
         player = s.players[s.active]
         i = action.index
         if not 0 <= i < len(s.market):
@@ -805,7 +1051,7 @@ class Engine:
             s.market[j][2] += 1
         race, power, collected = s.market.pop(i)
         player.coins += collected - i
-        defs = (self.rules.races[race], self.rules.powers[power])
+        defs = (self.race_defs[race], self.rules.powers[power])
         wanted = sum(d.tokens + d.conquest_tokens for d in defs)
         tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
         s.box[race] -= tokens
@@ -936,13 +1182,15 @@ class Engine:
         returned = 0
         if occupant == LOST_TRIBE:
             lost = held  # ruling 10: Lost Tribes are simply discarded
+            self._lose(s, occupant, lost, log)
         elif occupant is not None:
             drs = s.races[occupant]
             defender = drs.owner
             returned = held - lost
-            s.box[occupant] += lost  # ruling 7: exactly the losses go back to the tray
+            self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
             drs.hand += returned
-            if not drs.declined and rs.race == s.players[s.active].active:
+            seen_active = not drs.declined and not self.seen_declined(occupant)
+            if seen_active and rs.race == s.players[s.active].active:
                 s.attacked |= 1 << drs.owner
         if occupant is not None and held:
             s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
@@ -1025,7 +1273,7 @@ class Engine:
         r, n = action.region, action.count
         if not 0 <= r < self.n or s.region_race[r] != rs.race:
             raise IllegalAction(
-                f"region {r} is not held by your {self.rules.races[rs.race].name}", action
+                f"region {r} is not held by your {self.race_defs[rs.race].name}", action
             )
         if not 1 <= n <= available:
             if available < 1:
@@ -1129,9 +1377,11 @@ class Engine:
         rs = self._acting_race(s, action)
         own = self.regions_of(s, rs.race)
         hold = self._hold(s, rs)
+        # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
+        keeps_hand = rs.race == self.role_race
         if s.phase is Phase.CONQUEST:
             surplus = self._surplus(s, rs.race)
-            if not self._may_end_conquest(rs, hold, surplus, own):
+            if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
                 raise IllegalAction(
                     f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
                     action,
@@ -1139,9 +1389,9 @@ class Engine:
             # Ending the conquests as they stand; the tokens held back for conquest are taken
             # from the map first if the hand lacks them (ruling 13).
             self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold)
-            if own and rs.hand != hold:
+            if own and rs.hand != hold and not keeps_hand:
                 return  # tokens to place (a gain) or regions to abandon (ruling 13)
-        elif own and rs.hand != hold:
+        elif own and rs.hand != hold and not keeps_hand:
             if rs.hand < hold:
                 raise IllegalAction(
                     f"{hold} conquest-only tokens must leave the map: abandon regions to "
@@ -1162,6 +1412,8 @@ class Engine:
 
     def _decline(self, s: State, action: Decline, log: Log) -> None:
         self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY)
+        if s.active == self.role_seat:
+            raise IllegalAction("a role never goes into decline", action)
         if s.phase is Phase.CONQUEST and self._may_decline(s):
             self._decline_now(s, log)
             return
@@ -1208,11 +1460,16 @@ class Engine:
                 if not self._exempt(s, old):
                     self._retire(s, old, log)
                     removed.append(old)
+        surplus = 0
         for r in self.regions_of(s, rs.race):
             if not keeps_all and s.region_tokens[r] > 1:
-                s.box[rs.race] += s.region_tokens[r] - 1
+                surplus += s.region_tokens[r] - 1
                 s.region_tokens[r] = 1
             self._remove_pieces(s, r, keep_survivors=True)
+        if self.has_flag(s, rs.race, "decline_surplus_is_lost"):
+            self._lose(s, rs.race, surplus, log)  # §4.2.3, A16
+        else:
+            s.box[rs.race] += surplus
         s.box[rs.race] += rs.hand + rs.held
         rs.hand = rs.held = 0
         rs.declined = True
@@ -1237,6 +1494,8 @@ class Engine:
         EndTurn: _end_turn,
         Decline: _decline,
         UseAbility: _use_ability,
+        ChoosePower: _choose_power,
+        Purchase: _purchase,
     }
 
     # ------------------------------------------------------------------ turn sequence
@@ -1327,7 +1586,11 @@ class Engine:
             s.races[player.active].turns += 1
             if s.decline_at_end:
                 self._go_into_decline(s, s.races[player.active], log)  # ruling 34
+        won = self.role is not None and self._role_turn_end(s, log)
         log(TurnEnded(p))
+        if won:
+            self._game_over(s, log, winners=[self.role_seat])
+            return
         s.active += 1
         if s.active == self.players:
             s.active = 0
@@ -1349,9 +1612,15 @@ class Engine:
             readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
         log(TurnStarted(s.round, s.active, readied))
 
-    def _game_over(self, s: State, log: Log) -> None:
-        """§1.14: most coins; ties broken by race tokens on the map; then shared (A14)."""
+    def _game_over(self, s: State, log: Log, winners: list[int] | None = None) -> None:
+        """§1.14: most coins; ties broken by race tokens on the map; then shared (A14).
+        ``winners``: a player who won at once (a role's win condition, A18)."""
         coins = [p.coins for p in s.players]
+        if winners is not None:
+            s.winners = winners
+            s.phase = Phase.OVER
+            log(GameOver(tuple(winners), tuple(coins)))
+            return
         best = max(coins)
         leaders = [p for p in range(self.players) if coins[p] == best]
         if len(leaders) > 1:
@@ -1431,14 +1700,21 @@ class Engine:
         tribes = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == LOST_TRIBE)
         if tribes > LOST_TRIBE_TOKENS:
             raise RulesError(f"{tribes} Lost Tribe tokens on the map, more than the box's")
-        for race, rd in self.rules.races.items():
+        in_zones: dict[str, int] = {}
+        for pile in s.zones.values():
+            for kind in pile:
+                in_zones[kind] = in_zones.get(kind, 0) + 1
+        for race, rd in self.race_defs.items():
             on_map = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == race)
             rs = s.races.get(race)
             hand, held = (rs.hand, rs.held) if rs else (0, 0)
-            if min(s.box[race], hand, held) < 0 or s.box[race] + hand + held + on_map != rd.box:
+            zoned = in_zones.get(race, 0)
+            supply = self.role_supply if race == self.role_race else rd.box
+            total = s.box[race] + hand + held + on_map + zoned
+            if min(s.box[race], hand, held) < 0 or total != supply:
                 raise RulesError(
                     f"{race}: box {s.box[race]} + hand {hand} + held {held} + map {on_map} "
-                    f"!= supply {rd.box}"
+                    f"+ zones {zoned} != supply {supply}"
                 )
         for name, piece in self.rules.pieces.items():
             placed = sum(p.get(name, 0) for p in s.pieces.values())
@@ -1494,7 +1770,8 @@ class Engine:
     def after_edit(self, s: State, log: Log) -> None:
         """A position set up in the pick phase that gave the player an active race: the
         race starts acting (its turn begins)."""
-        if s.phase is Phase.PICK and s.players[s.active].active is not None:
+        drafting = s.active == self.role_seat  # a role choosing its powers stays at that
+        if s.phase is Phase.PICK and s.players[s.active].active is not None and not drafting:
             self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
 
     def put_piece(self, s: State, r: int, name: str, count: int) -> None:

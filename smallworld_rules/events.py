@@ -184,12 +184,49 @@ class RaceActs(Event):
     readied: int = 0
 
 
+@attrs.frozen
+class PowerChosen(Event):
+    """A role activated a drafted power at the start (``price`` 0) or bought one."""
+
+    player: int
+    power: str
+    price: int = 0
+
+
+@attrs.frozen
+class TokenBought(Event):
+    """A role bought a token from its reserve into its hand zone."""
+
+    player: int
+    race: str
+    price: int
+
+
+@attrs.frozen
+class TokensToZone(Event):
+    """Tokens went into a zone: ``tokens`` are their kinds (race ids, ``#lost_tribe``, or
+    ``#soul`` for the anonymous tokens of a harvest)."""
+
+    zone: str
+    tokens: tuple[str, ...]
+
+
+@attrs.frozen
+class Exchanged(Event):
+    """An exchange emptied ``taken`` from ``zone`` and gave ``gained`` tokens of ``race``."""
+
+    zone: str
+    taken: tuple[str, ...]
+    race: str
+    gained: int
+
+
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         TurnStarted, ComboPicked, Abandoned, Conquered, DieRolled, Deployed, Declined,
         RaceRemoved, Scored, TurnEnded, GameOver, PositionEdited, AbilityUsed, PieceMoved,
-        TokensGained, RaceActs,
+        TokensGained, RaceActs, PowerChosen, TokenBought, TokensToZone, Exchanged,
     )
 }
 

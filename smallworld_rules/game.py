@@ -146,13 +146,22 @@ class Game:
         """
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"players must be a whole number, not {players!r}")
-        game_map = load_map(map if map is not None else map_for_players(players))
-        if not 2 <= players <= 8:
-            raise RulesError(f"a game has 2 to 8 players, not {players}")
-        if map is None and players != game_map.players:  # pragma: no cover - by construction
-            raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
         if rules is None:
             rules = load_rules()
+        if not 2 <= players <= 8:
+            raise RulesError(f"a game has 2 to 8 players, not {players}")
+        for expansion in rules.expansions.values():
+            if expansion.players is not None:
+                low, high = expansion.players
+                if not low <= players <= high:
+                    raise RulesError(
+                        f"{expansion.name} is played by {low} to {high} players, not {players}"
+                    )
+        # An expansion may play on the map for fewer players (a role takes a seat).
+        seats = players - max((e.map_minus for e in rules.expansions.values()), default=0)
+        game_map = load_map(map if map is not None else map_for_players(seats))
+        if map is None and seats != game_map.players:  # pragma: no cover - by construction
+            raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
         if chance not in ("seeded", "explicit"):
             raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -162,7 +171,8 @@ class Game:
         )
         fixed = _combos(rules, combos)
         game = cls(engine, engine.new_state(seed, fixed), seed, [])
-        game._log.append(TurnStarted(game._state.round, game._state.active, 0))
+        if game._state.active != engine.role_seat:  # else a role's draft comes first
+            game._log.append(TurnStarted(game._state.round, game._state.active, 0))
         return game
 
     # ------------------------------------------------------------------ playing
@@ -318,6 +328,49 @@ class Game:
         race = self._state.players[self._player(player)].active
         return self._state.races[race].hand if race else 0
 
+    def zone(self, name: str, player: int | None = None) -> dict[str, int]:
+        """Tokens in a zone an expansion declares, by kind (a race id, ``"#lost_tribe"``, or
+        ``"#soul"`` for anonymous tokens).
+
+        A shared pile (the expansion's ``zone``) is asked for without a player; a role's hand
+        zone may be asked for with or without the role's seat. Zones are not per player, so
+        any other player is refused (each zone is counted once).
+
+        Args:
+            name: the zone's id (``rules.zones`` lists them).
+            player: ``None``, or the seat a role's hand zone belongs to.
+
+        Raises:
+            RulesError: no such zone, or it is not that player's.
+        """
+        engine = self._engine
+        zone = engine.rules.zones.get(name)
+        if zone is None:
+            known = ", ".join(sorted(engine.rules.zones)) or "none: load an expansion"
+            raise RulesError(f"no zone {name!r} (zones: {known})")
+        if zone.role is None:
+            if player is not None:
+                raise RulesError(f"the {zone.name} is shared: ask for zone({name!r})")
+            counts: dict[str, int] = {}
+            for kind in self._state.zones[name]:
+                counts[kind] = counts.get(kind, 0) + 1
+            return dict(sorted(counts.items()))
+        if player is not None and self._player(player) != engine.role_seat:
+            raise RulesError(f"the {zone.name} belongs to player {engine.role_seat}")
+        race = engine.role_race
+        assert race is not None
+        return {race: engine.tokens_in(self._state, race, name)}
+
+    def zone_pile(self, name: str) -> tuple[str, ...]:
+        """The kinds of the tokens in a shared zone, oldest first (see :meth:`zone`).
+
+        Raises:
+            RulesError: no such shared zone.
+        """
+        if name not in self._state.zones:
+            raise RulesError(f"no shared zone {name!r}")
+        return tuple(self._state.zones[name])
+
     def active_race(self, player: int) -> str | None:
         """Id of the player's active race, or ``None``."""
         return self._state.players[self._player(player)].active
@@ -354,14 +407,6 @@ class Game:
         if not 0 <= region < len(self.map.regions):
             raise RulesError(f"there is no region {region} on the {self.map_name} map")
         return region
-
-    def zone(self, name: str, player: int | None = None) -> dict[str, int]:
-        """Tokens held in a named zone (declared by an expansion), by token kind.
-
-        Raises:
-            RulesError: no zone of that name in these rules.
-        """
-        raise RulesError(f"there is no zone {name!r} in these rules")
 
     def _acting_race(self) -> str:
         s = self._state
@@ -512,7 +557,7 @@ class Game:
             raise RulesError(f"not a saved game: invalid JSON ({exc})") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
-        if doc.get("version") != VERSION:
+        if doc.get("version") not in (2, VERSION):
             raise RulesError(f"saved game version {doc.get('version')!r}, expected {VERSION}")
         for key in (
             "map", "players", "seed", "chance", "options", "expansions", "packs", "state", "log"
@@ -542,7 +587,7 @@ class Game:
             rules, game_map, players, resolve_options(rules.options, doc["options"]),
             doc["chance"] == "explicit",
         )
-        state = state_from_dict(engine, doc["state"])
+        state = state_from_dict(engine, doc["state"], doc["version"])
         if not isinstance(doc["log"], list):
             raise RulesError("saved game: 'log' must be a list")
         log = [event_from_dict(e) for e in doc["log"]]

@@ -135,6 +135,12 @@ class EvalContext(Protocol):
     def option(self, name: str) -> bool | int:
         """The value of a game option."""
 
+    def powers_count(self) -> int:
+        """Special powers working for the race (``count(powers)``)."""
+
+    def tokens_in(self, place: str) -> int:
+        """The race's tokens on the ``"map"``, in its ``"reserve"`` (box) or in a zone."""
+
 
 #: A compiled expression or predicate: a plain function of the context.
 IntFn = Callable[[EvalContext], int]

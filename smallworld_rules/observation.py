@@ -61,11 +61,13 @@ PUBLIC_STATE_FIELDS: Final = frozenset({
     "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
     "market", "power_discard", "round", "active", "phase", "conquered", "conquered_nonempty",
     "acted", "picked", "readied", "die_target", "withdrawals", "winners", "acting", "used",
-    "attacked", "truces", "die_bonus", "decline_at_end", "regained",
+    "attacked", "truces", "die_bonus", "decline_at_end", "regained", "zones", "role_powers",
+    "purchases",
 })
 #: Engine state fields no player may see: the stacks' order and the game's random generator
-#: (``players[i].coins`` of the other players is hidden inside the public ``players`` field).
-HIDDEN_STATE_FIELDS: Final = frozenset({"race_stack", "power_stack", "rng"})
+#: (``players[i].coins`` of the other players is hidden inside the public ``players`` field),
+#: and a role's reserved powers (its private reserve: only the role's own seat sees them).
+HIDDEN_STATE_FIELDS: Final = frozenset({"race_stack", "power_stack", "rng", "role_reserve"})
 
 
 def observe(game: Game, player: int) -> Observation:
@@ -90,6 +92,8 @@ def observe(game: Game, player: int) -> Observation:
         {**entry, "coins": entry["coins"] if i == player else None}
         for i, entry in enumerate(full["players"])
     ]
+    if player == game._engine.role_seat:
+        state["role_reserve"] = list(full["role_reserve"])
     races = full["races"]
     on_map = [0] * game.players
     regions = []
@@ -119,6 +123,9 @@ def observe(game: Game, player: int) -> Observation:
             "hand": races[active]["hand"] if active else 0,
             "tokens_on_map": on_map[p],
         })
+    stacks = {"races": len(full["race_stack"]), "powers": len(full["power_stack"])}
+    if game.rules.roles:
+        stacks["role_reserve"] = len(full["role_reserve"])  # its size only: it is private
     to_move = game.to_move
     return {
         "format": FORMAT,
@@ -143,7 +150,7 @@ def observe(game: Game, player: int) -> Observation:
         "players": players,
         "regions": regions,
         "market": [list(combo) for combo in game.market],
-        "stacks": {"races": len(full["race_stack"]), "powers": len(full["power_stack"])},
+        "stacks": stacks,
         "power_discard": list(full["power_discard"]),
         "state": state,
     }
@@ -195,9 +202,14 @@ def game_from_observation(
     attached = {r["power"] for r in public["races"].values() if r["power"] is not None}
     powers = sorted(
         set(rules.powers) - attached - {m[1] for m in market} - set(public["power_discard"])
+        - set(public.get("role_powers", [])) - set(public.get("role_reserve", []))
     )
     rng.shuffle(races)
     rng.shuffle(powers)
+    if "role_reserve" not in public:  # another seat's private reserve: guessed as well
+        reserve_size = stacks.get("role_reserve", 0)
+        public["role_reserve"] = sorted(powers[:reserve_size])
+        powers = powers[reserve_size:]
     if len(races) != stacks["races"] or len(powers) != stacks["powers"]:
         raise RulesError("the observation does not fit these rules: the stacks do not add up")
     state: dict[str, Any] = {}
@@ -209,9 +221,14 @@ def game_from_observation(
         )
         state.update(json.loads(fresh.to_json())["state"])
     state.update(public)
+    # A tray not listed is full but for the race's tokens lying in zones (lost to the Well).
+    zoned = [kind for pile in public.get("zones", {}).values() for kind in pile]
     state["box"] = {
-        race: public["box"].get(race, rule.box) for race, rule in sorted(rules.races.items())
+        race: public["box"].get(race, rule.box - zoned.count(race))
+        for race, rule in sorted(rules.races.items())
     }
+    for role in rules.roles.values():  # a role's tokens are always in play
+        state["box"][role.race.id] = public["box"][role.race.id]
     state["players"] = [
         {**entry, "coins": entry["coins"] if i == player else 0}
         for i, entry in enumerate(public["players"])

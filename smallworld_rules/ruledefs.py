@@ -138,6 +138,70 @@ class OptionDef:
 
 
 @attrs.frozen
+class ZoneDef:
+    """A zone of tokens off the map, declared by an expansion.
+
+    Attributes:
+        id: the name given to ``Game.zone``.
+        name: the display name.
+        role: for a role's hand zone, the role whose tokens in hand rest there; ``None`` for a
+            shared pile (kept in order of arrival).
+        path, line: where it is declared.
+    """
+
+    id: str
+    name: str
+    role: str | None
+    path: str
+    line: int
+
+
+@attrs.frozen
+class RoleDef:
+    """``role ID "Name" { … }``, compiled: a seat playing a token kind of its own.
+
+    The role takes the last seat (to the right of the start player), never picks a combo and
+    never declines; its token kind is its only race, and the powers it activates all work for
+    it at once.
+
+    Attributes:
+        id, name: the role's id and display name.
+        race: the rule definition of its token kind (``race.id`` marks its regions).
+        supply: how many tokens it has (evaluated once, with the game options).
+        hand_zone: the zone its tokens in hand rest in between turns, if any.
+        start_hand: tokens in hand (the hand zone) at the start; the rest are its reserve.
+        coins: coins it starts with (``None``: the standard 5).
+        enter: the regions its tokens enter the map by (``None``: the border regions).
+        draft: (powers drawn, powers activated, power ids never drawn), or ``None``.
+        buys: item (``token`` or ``power``) -> its price.
+        purchases_per_turn: at most this many purchases a turn (0: any number).
+        harvest: (anonymous tokens added, the zone) after it scores, or ``None``.
+        exchange: (N, zone, K): after every turn each N tokens of the zone give K, or ``None``.
+        win: (left, right): its player wins at once when they are equal, or ``None``.
+        counts_as_declined: other races and powers see its tokens as a race in decline.
+        path, line: where it is declared.
+    """
+
+    id: str
+    name: str
+    race: RuleDef
+    supply: IntFn
+    hand_zone: str | None
+    start_hand: int
+    coins: IntFn | None
+    enter: IntFn | None
+    draft: tuple[int, int, tuple[str, ...]] | None
+    buys: Mapping[str, IntFn]
+    purchases_per_turn: IntFn | None
+    harvest: tuple[IntFn, str] | None
+    exchange: tuple[int, str, int] | None
+    win: tuple[IntFn, IntFn] | None
+    counts_as_declined: bool
+    path: str
+    line: int
+
+
+@attrs.frozen
 class RuleDef:
     """A race, power or expansion, compiled from its rule file.
 
@@ -159,6 +223,11 @@ class RuleDef:
         links: map predicates whose regions count as adjacent to one another.
         triggers: what the core does for the race on events.
         abilities: the decisions it offers its player.
+        players: (fewest, most) players an expansion is played with, if it says.
+        map_minus: an expansion plays on the map for this many players fewer.
+        zones: the zones of tokens off the map an expansion declares.
+        lost_tokens_to: the zone tokens lost to a conquest go to (``None``: the box).
+        roles: the roles an expansion declares.
         works_in_decline: a power that still acts in decline keeps its badge then.
         path: the rule file.
         ast: the parsed file (for docs and explanations).
@@ -183,3 +252,8 @@ class RuleDef:
     links: tuple[IntFn, ...] = ()
     triggers: tuple[CompiledTrigger, ...] = ()
     abilities: tuple[CompiledAbility, ...] = ()
+    players: tuple[int, int] | None = None
+    map_minus: int = 0
+    zones: tuple[ZoneDef, ...] = ()
+    lost_tokens_to: str | None = None
+    roles: tuple[RoleDef, ...] = ()

@@ -44,7 +44,7 @@ from smallworld_rules.dsl.semantics import check
 from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.options import CORE_OPTIONS
 from smallworld_rules.packs import Pack, find_pack
-from smallworld_rules.ruledefs import OptionDef, PieceDef, RuleDef
+from smallworld_rules.ruledefs import OptionDef, PieceDef, RoleDef, RuleDef, ZoneDef
 
 __all__ = [
     "MAX_RULE_FILES",
@@ -83,6 +83,8 @@ class Rules:
         pieces: piece name -> its declaration (across all files).
         options: game option name -> its declaration (the core's and the files').
         packs: names of the rule packs loaded, in the order given.
+        zones: zone id -> its declaration (zones of tokens off the map, by the expansions).
+        roles: role id -> its declaration (seats that play without races, by the expansions).
     """
 
     races: Mapping[str, RuleDef]
@@ -91,6 +93,13 @@ class Rules:
     pieces: Mapping[str, PieceDef] = attrs.field(factory=dict)
     options: Mapping[str, OptionDef] = attrs.field(factory=lambda: dict(CORE_OPTIONS))
     packs: tuple[str, ...] = ()
+    zones: Mapping[str, ZoneDef] = attrs.field(factory=dict)
+    roles: Mapping[str, RoleDef] = attrs.field(factory=dict)
+
+    @property
+    def lost_tokens_to(self) -> str | None:
+        """The zone tokens lost to a conquest go to (``None``: the box), by the expansions."""
+        return next((e.lost_tokens_to for e in self.expansions.values() if e.lost_tokens_to), None)
 
     def get(self, rule_id: str) -> RuleDef:
         """The race, power or expansion with that id.
@@ -489,6 +498,41 @@ def load_rules(
                 where = first.path if first.line is None else f"{first.path}:{first.line}"
                 raise _declared_twice("option", option.name, where, tree, source_text)
             options[option.name] = option
+    zones: dict[str, ZoneDef] = {}
+    roles: dict[str, RoleDef] = {}
+    for expansion in tables["expansion"].values():
+        for zone in expansion.zones:
+            if zone.id in zones:
+                raise RulesError(
+                    f"{zone.path}:{zone.line}: the zone {zone.id!r} is declared twice "
+                    f"(first in {zones[zone.id].path}:{zones[zone.id].line})"
+                )
+            zones[zone.id] = zone
+        for role in expansion.roles:
+            if roles:
+                known = next(iter(roles.values()))
+                raise RulesError(
+                    f"{role.path}:{role.line}: a game has at most one role, and "
+                    f"{known.path}:{known.line} declares {known.id!r} already"
+                )
+            if role.race.id in tables["race"]:
+                raise RulesError(
+                    f"{role.path}:{role.line}: the token {role.race.id!r} of the role "
+                    f"{role.id!r} has the id of a race"
+                )
+            roles[role.id] = role
+    destinations = {e.lost_tokens_to for e in tables["expansion"].values() if e.lost_tokens_to}
+    if len(destinations) > 1:
+        raise RulesError(
+            f"the expansions send lost tokens to different zones: {sorted(destinations)}"
+        )
     return Rules(
-        tables["race"], tables["power"], tables["expansion"], pieces, options, pack_names
+        tables["race"],
+        tables["power"],
+        tables["expansion"],
+        pieces,
+        options,
+        pack_names,
+        zones,
+        roles,
     )

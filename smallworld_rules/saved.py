@@ -11,13 +11,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from smallworld_rules.errors import RulesError
-from smallworld_rules.state import ABILITY_ROLL, LOST_TRIBE, Phase, PlayerState, RaceState, State
+from smallworld_rules.state import (
+    ABILITY_ROLL,
+    LOST_TRIBE,
+    SOUL,
+    Phase,
+    PlayerState,
+    RaceState,
+    State,
+)
 
 if TYPE_CHECKING:
     from smallworld_rules.engine import Engine
 
 FORMAT = "smallworld_rules/game"
-VERSION = 2
+VERSION = 3
+#: Fields a version-2 save lacks (zones and roles came with version 3), with their value then.
+_ADDED_IN_3: dict[str, Any] = {"zones": {}, "role_powers": [], "role_reserve": [], "purchases": 0}
 T = TypeVar("T")
 
 
@@ -62,8 +72,9 @@ def _dict(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
-def state_from_dict(engine: Engine, data: Any) -> State:
-    """Rebuild and validate a state saved by :func:`~smallworld_rules.state.state_to_dict`.
+def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
+    """Rebuild and validate a state saved by :func:`~smallworld_rules.state.state_to_dict`
+    (``version``: the saved game's format version, 2 or 3).
 
     Raises:
         RulesError: naming the first field that is wrong.
@@ -72,12 +83,14 @@ def state_from_dict(engine: Engine, data: Any) -> State:
     n = engine.n
     players = engine.players
     d = _dict(data, "state")
+    if version == 2 and not set(_ADDED_IN_3) & set(d):
+        d = {**d, **_ADDED_IN_3}
     expected = {
         "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
         "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
         "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
         "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
-        "decline_at_end", "regained",
+        "decline_at_end", "regained", *_ADDED_IN_3,
     }
     missing, extra = expected - set(d), set(d) - expected
     if missing:
@@ -86,7 +99,7 @@ def state_from_dict(engine: Engine, data: Any) -> State:
         raise _bad("state", f"has unknown fields {sorted(extra)}")
 
     def race_id(value: Any, where: str) -> str:
-        if not isinstance(value, str) or value not in rules.races:
+        if not isinstance(value, str) or value not in engine.race_defs:
             raise _bad(where, f"names an unknown race {value!r}")
         return str(value)
 
@@ -115,7 +128,7 @@ def state_from_dict(engine: Engine, data: Any) -> State:
             _int(count, f"pieces[{key}][{name}]", 1)
         s.pieces[int(key)] = dict(counts)
     s.box = {race_id(k, "box"): _int(v, f"box[{k}]") for k, v in _dict(d["box"], "box").items()}
-    if set(s.box) != set(rules.races):
+    if set(s.box) != set(engine.race_defs):
         raise _bad("box", "must list every race exactly once")
     supply = _dict(d["piece_supply"], "piece_supply")
     if set(supply) != set(rules.pieces):
@@ -203,6 +216,19 @@ def state_from_dict(engine: Engine, data: Any) -> State:
         if name not in rules.pieces:
             raise _bad("regained", f"names an unknown piece {name!r}")
         s.regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
+
+    def kind(value: Any, where: str) -> str:
+        if value in (LOST_TRIBE, SOUL):
+            return str(value)
+        return race_id(value, where)
+
+    zones = _dict(d["zones"], "zones")
+    if set(zones) != set(engine.pile_zones):
+        raise _bad("zones", f"must list the zones {engine.pile_zones}")
+    s.zones = {z: _list(pile, f"zones[{z}]", kind) for z, pile in zones.items()}
+    s.role_powers = _list(d["role_powers"], "role_powers", power_id)
+    s.role_reserve = _list(d["role_reserve"], "role_reserve", power_id)
+    s.purchases = _int(d["purchases"], "purchases")
     _check_consistency(engine, s)
     return s
 
@@ -210,7 +236,7 @@ def state_from_dict(engine: Engine, data: Any) -> State:
 def _check_consistency(engine: Engine, s: State) -> None:
     """The cross-field rules: every banner and badge in exactly one place, owners agree."""
     rules = engine.rules
-    in_play = list(s.races)
+    in_play = [race for race in s.races if race != engine.role_race]
     banners = [m[0] for m in s.market] + s.race_stack + in_play
     if sorted(banners) != sorted(rules.races):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
@@ -219,6 +245,8 @@ def _check_consistency(engine: Engine, s: State) -> None:
         + s.power_stack
         + s.power_discard
         + [rs.power for rs in s.races.values() if rs.power is not None]
+        + s.role_powers
+        + s.role_reserve
     )
     if sorted(badges) != sorted(rules.powers):
         raise _bad("state", "must hold every power badge exactly once")
@@ -237,6 +265,13 @@ def _check_consistency(engine: Engine, s: State) -> None:
         ps = s.players[rs.owner]
         if (ps.active == race) == rs.declined or (race in ps.declined) != rs.declined:
             raise _bad(f"races[{race}]", "disagrees with its owner's active/declined races")
+    role = engine.role_race
+    if role is not None:
+        rs = s.races.get(role)
+        if rs is None or rs.owner != engine.role_seat or rs.declined or rs.power is not None:
+            raise _bad("races", f"must hold the role's {role!r} tokens, active, for its seat")
+    elif s.role_powers or s.role_reserve or s.purchases:
+        raise _bad("role_powers", "are set but no role is played")
     for race in s.withdrawals:
         if race not in s.races:
             raise _bad("withdrawals", f"lists {race!r}, which is not in play")

@@ -12,6 +12,8 @@ from typing import Any
 
 #: The occupant id of Lost Tribe tokens (not a valid rule-file id, so it cannot collide).
 LOST_TRIBE = "#lost_tribe"
+#: A token with no race in a zone (a role's harvest, REFERENCE §4.5 A19).
+SOUL = "#soul"
 #: ``State.die_target`` of a pending die roll made by an ability (no target region yet).
 ABILITY_ROLL = -2
 
@@ -110,6 +112,7 @@ class State:
         "players",
         "power_discard",
         "power_stack",
+        "purchases",
         "race_stack",
         "races",
         "readied",
@@ -117,11 +120,14 @@ class State:
         "region_race",
         "region_tokens",
         "rng",
+        "role_powers",
+        "role_reserve",
         "round",
         "truces",
         "used",
         "winners",
         "withdrawals",
+        "zones",
     )
 
     region_race: list[str | None]  #: occupant race id, LOST_TRIBE, or None
@@ -154,6 +160,10 @@ class State:
     die_bonus: int  #: a rolled bonus waiting for the next conquest, or -1
     decline_at_end: bool  #: the active race declines once this turn is scored
     regained: dict[str, int]  #: pieces kept when lost this turn, placed again at withdrawal
+    zones: dict[str, list[str]]  #: pile zone -> its tokens' kinds, oldest first
+    role_powers: list[str]  #: the powers working for the role, in activation order
+    role_reserve: list[str]  #: the role's drafted powers not yet active
+    purchases: int  #: purchases the role made this turn
 
     def copy(self) -> State:
         """An independent copy (nothing mutable is shared)."""
@@ -188,6 +198,10 @@ class State:
         new.die_bonus = self.die_bonus
         new.decline_at_end = self.decline_at_end
         new.regained = dict(self.regained)
+        new.zones = {z: list(p) for z, p in self.zones.items()}
+        new.role_powers = list(self.role_powers)
+        new.role_reserve = list(self.role_reserve)
+        new.purchases = self.purchases
         return new
 
 
@@ -224,4 +238,8 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "die_bonus": s.die_bonus,
         "decline_at_end": s.decline_at_end,
         "regained": dict(sorted(s.regained.items())),
+        "zones": {z: list(p) for z, p in sorted(s.zones.items())},
+        "role_powers": list(s.role_powers),
+        "role_reserve": list(s.role_reserve),
+        "purchases": s.purchases,
     }

@@ -68,3 +68,14 @@ def subset(rules: sw.Rules, races: Iterable[str], powers: Iterable[str]) -> sw.R
         rules.expansions,
         rules.pieces,
     )
+
+
+def player_range(rules: sw.Rules) -> tuple[int, int]:
+    """The player counts a rule set is played with (2–5, narrowed by its expansions; a role's
+    seat may add one above the official boards)."""
+    low, high = 2, 5
+    for expansion in rules.expansions.values():
+        if expansion.players is not None:
+            low = max(low, expansion.players[0])
+            high = min(expansion.players[1], 5 + expansion.map_minus)
+    return low, high

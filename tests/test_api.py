@@ -869,7 +869,7 @@ def test_json_document_shape(rules: sw.Rules) -> None:
     g = sw.Game.new(players=3, seed=4)
     g.apply(sw.PickCombo(0))
     doc = json.loads(g.to_json())
-    assert doc["format"] == "smallworld_rules/game" and doc["version"] == 2
+    assert doc["format"] == "smallworld_rules/game" and doc["version"] == 3
     assert doc["map"] == "3p" and doc["players"] == 3 and doc["seed"] == 4
     assert sw.Game.from_json(g.to_json()).to_json() == g.to_json()
 
@@ -994,7 +994,7 @@ ALL_ACTIONS = [
     sw.PickCombo(2), sw.Decline(), sw.Abandon(4), sw.Conquer(3), sw.ConquerWithDie(5),
     sw.Deploy(1, 2), sw.UseAbility("dragon_attack", 7), sw.UseAbility("choose_ally", 1),
     sw.UseAbility("choose_power", "flying"), sw.UseAbility("fortify"), sw.RollDie(2),
-    sw.EndTurn(),
+    sw.EndTurn(), sw.ChoosePower("flying"), sw.Purchase("token"), sw.Purchase("power", "hill"),
 ]
 
 

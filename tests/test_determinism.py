@@ -25,6 +25,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from helpers import player_range
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,7 +85,7 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
     rules = sets[name]
     config: dict[str, Any] = {
         "rules": rules,
-        "players": draw(st.integers(2, 5)),
+        "players": draw(st.integers(*player_range(rules))),
         "seed": draw(st.integers(-(2**70), 2**70)),
         "chance": draw(st.sampled_from(["seeded", "explicit"])),
     }

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import player_range
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -139,19 +140,31 @@ def flags_of(rules: sw.Rules, kind: str, rule_id: str | None) -> set[str]:
 
 
 def zone_tokens(game: sw.Game) -> dict[str, int]:
-    """Tokens in named zones by kind, over every player and the shared zone (if any)."""
-    names = sorted(getattr(game.rules, "zones", {}) or {})
+    """Tokens in the named zones by kind (each zone asked once: zones are not per player)."""
     totals: dict[str, int] = {}
-    for name in names:
-        for player in [None, *range(game.players)]:
-            try:
-                held = game.zone(name, player)
-            except sw.RulesError:
-                continue
-            for kind, count in held.items():
-                assert count >= 0, f"zone {name!r} holds {count} {kind}"
-                totals[kind] = totals.get(kind, 0) + count
+    for name in sorted(game.rules.zones):
+        for kind, count in game.zone(name).items():
+            assert count >= 0, f"zone {name!r} holds {count} {kind}"
+            totals[kind] = totals.get(kind, 0) + count
     return totals
+
+
+def check_roles(game: sw.Game, state: dict[str, Any], zones: dict[str, int]) -> None:
+    """§4.2.5: a role's tokens on the map + in its zones + in reserve are exactly its supply
+    (14 Ghosts, minus the difficulty setting); the role never declines nor picks a combo."""
+    for role_id in game.rules.roles:
+        role = game.rules.roles[role_id]
+        race = role.race.id
+        seat = game.players - 1
+        supply = 14 - int(game.options.get("ghosts_removed", 0))
+        on_map = sum(
+            game.region(r).tokens
+            for r in range(len(game.map.regions))
+            if game.region(r).race == race
+        )
+        total = on_map + zones.get(race, 0) + state["box"][race]
+        assert total == supply, f"{race}: {total} tokens, exactly {supply} exist"
+        assert game.active_race(seat) == race and not game.declined_races(seat)
 
 
 def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
@@ -187,6 +200,7 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
 
     # Tokens per race: box + hand + held + map (+ zones) == supply (§1.1).
     zones = zone_tokens(game)
+    check_roles(game, state, zones)
     races = state["races"]
     for race, rd in rules.races.items():
         in_play = races.get(race, {})
@@ -256,12 +270,19 @@ def check_round_trip(game: sw.Game, text: str) -> None:
 
 
 def check_finished(game: sw.Game) -> None:
-    """§1.3, §1.14: the game ends after the turn track, with winners."""
+    """§1.3, §1.14: the game ends after the turn track, with winners; or at once when a role
+    meets its win condition (§4.3 d, A18)."""
     assert game.is_over and game.to_move is None
     assert game.winners and all(0 <= p < game.players for p in game.winners)
     coins = [game.coins(p) for p in range(game.players)]
-    assert all(coins[p] == max(coins) for p in game.winners)
     ended = sum(isinstance(e, ev.TurnEnded) for e in game.log)
+    if game.rules.roles and game.winners == [game.players - 1]:
+        ghost = next(iter(game.rules.roles.values())).race.id
+        box = json.loads(game.to_json())["state"]["box"][ghost]
+        if box == 0 and not game.zone("well").get(ghost):
+            assert ended <= game.players * game.map.turns
+            return  # A18: the role won at once, every one of its tokens in play
+    assert all(coins[p] == max(coins) for p in game.winners)
     assert ended == game.players * game.map.turns
 
 
@@ -292,7 +313,7 @@ def game_configs(draw: st.DrawFn) -> dict[str, Any]:
     sets = rule_sets()
     name = draw(st.sampled_from(sorted(sets)))
     rules = sets[name]
-    players = draw(st.integers(2, 5))
+    players = draw(st.integers(*player_range(rules)))
     map_name = draw(st.one_of(st.none(), st.sampled_from(MAP_NAMES)))
     config: dict[str, Any] = {
         "rule_set": name,
@@ -346,8 +367,10 @@ class GamePlay(RuleBasedStateMachine):
         event(f"rules: {config['rule_set']}")
         event(f"players: {config['players']}, map: {self.game.map_name}")
         assert self.game.players == config["players"]
-        assert self.game.round == 1 and self.game.active_player == 0
-        assert self.game.to_move == 0
+        # §1.2: the start player begins, unless a role first chooses its drafted powers (§4.1).
+        first = self.game.players - 1 if self.game.rules.roles else 0
+        assert self.game.round == 1 and self.game.active_player == first
+        assert self.game.to_move == first
 
     # ---------------------------------------------------------------- applying actions
 

@@ -7,7 +7,11 @@ Nothing walks these nodes while a game is played.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import attrs
+
+_S = TypeVar("_S")
 
 
 @attrs.frozen
@@ -69,7 +73,25 @@ class OptionValue:
     pos: Pos = attrs.field(eq=False)
 
 
-Expr = Number | Count | BinOp | OptionValue
+@attrs.frozen
+class CountPowers:
+    """``count(powers)``: the special powers working for the race (a role may hold several)."""
+
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class CountTokens:
+    """``count(tokens on map)`` or ``count(tokens in PLACE)``: the race's own tokens there.
+
+    ``place`` is ``"map"``, ``"reserve"`` (its box) or the id of a zone.
+    """
+
+    place: str
+    pos: Pos = attrs.field(eq=False)
+
+
+Expr = Number | Count | BinOp | OptionValue | CountPowers | CountTokens
 
 # --------------------------------------------------------------------------- predicates
 
@@ -350,6 +372,179 @@ class Ability:
         return tuple(p for p in self.parts if isinstance(p, Effect))
 
 
+# --------------------------------------------------------------------------- expansions
+
+
+@attrs.frozen
+class Players:
+    """``players LOW to HIGH``: the player counts an expansion is played with."""
+
+    low: int
+    high: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class MapFor:
+    """``map players - N``: the official map for N players fewer than there are."""
+
+    minus: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Zone:
+    """``zone ID "Name"``: a pile of tokens off the map, kept in order of arrival."""
+
+    name: str
+    title: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class LostTokens:
+    """``lost_tokens to ZONE``: tokens lost to a conquest go to the zone, not the box."""
+
+    zone: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class RoleToken:
+    """``token ID "Name"``: the kind of token a role plays with (its race id on the map)."""
+
+    name: str
+    title: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class RoleSetting:
+    """A role statement holding one expression: ``supply``, ``coins``,
+    ``purchases_per_turn``."""
+
+    word: str
+    value: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class HandZone:
+    """``hand_zone ID "Name"``: the role's tokens in hand rest in this zone."""
+
+    name: str
+    title: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class StartHand:
+    """``start_hand N``: tokens in the role's hand zone at the start (the rest in reserve)."""
+
+    count: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Enter:
+    """``enter when PRED``: where the role's tokens enter the map (instead of the border)."""
+
+    condition: Pred
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Draft:
+    """``draft N choose K [except ID…]``: powers drawn for the role at the start."""
+
+    count: int
+    choose: int
+    excluded: tuple[str, ...]
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Buy:
+    """``buy token|power price EXPR``: a purchase the role may make in its turn."""
+
+    item: str
+    price: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Harvest:
+    """``harvest EXPR into ZONE``: after scoring its turn, anonymous tokens into the zone."""
+
+    amount: Expr
+    zone: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Exchange:
+    """``exchange N in ZONE gives K``: after every turn, each N tokens of the zone give K."""
+
+    count: int
+    zone: str
+    gain: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Win:
+    """``win when EXPR = EXPR``: the role's player wins at once when it holds."""
+
+    left: Expr
+    right: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class CountsAs:
+    """``counts_as declined``: to every other race and power, the role's tokens are a race
+    in decline."""
+
+    status: str
+    pos: Pos = attrs.field(eq=False)
+
+
+RoleStatement = (
+    RoleToken
+    | RoleSetting
+    | HandZone
+    | StartHand
+    | Enter
+    | Draft
+    | Buy
+    | Harvest
+    | Exchange
+    | Win
+    | CountsAs
+)
+
+
+@attrs.frozen
+class Role:
+    """``role ID "Name" { … }``: a seat that plays a token kind of its own instead of races."""
+
+    name: str
+    title: str
+    statements: tuple[RoleStatement, ...]
+    pos: Pos = attrs.field(eq=False)
+
+    def first(self, kind: type[_S]) -> _S | None:
+        """The first statement of that kind, if any."""
+        return next((st for st in self.statements if isinstance(st, kind)), None)
+
+    def setting(self, word: str) -> Expr | None:
+        """The expression of ``supply``, ``coins`` or ``purchases_per_turn``, if given."""
+        return next(
+            (st.value for st in self.statements if isinstance(st, RoleSetting) and st.word == word),
+            None,
+        )
+
+
 Statement = (
     Tokens
     | ConquestTokens
@@ -363,6 +558,11 @@ Statement = (
     | Link
     | Trigger
     | Ability
+    | Players
+    | MapFor
+    | Zone
+    | LostTokens
+    | Role
 )
 
 

@@ -190,6 +190,19 @@ def _power(*body: str) -> str:
     return 'power keen "Keen" {\n' + "".join(f"    {line}\n" for line in body) + "}\n"
 
 
+def _expansion(*body: str) -> str:
+    lines = ('text "Spirits walk."', *body)
+    return 'expansion haunts "Haunts" {\n' + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+def _role(*body: str) -> str:
+    lines = ('zone pit "Pit"', 'role medium "Medium" {', *(f"    {b}" for b in body), "}")
+    return _expansion(*lines)
+
+
+_ROLE_BASICS = ('token shade "Shade"', "supply 8")
+
+
 CATALOGUE: tuple[CatalogueEntry, ...] = (
     # ---- syntax
     CatalogueEntry(
@@ -396,6 +409,40 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "A condition or expression names a game option that neither the core nor any loaded "
         "file declares (`option NAME default true \"…\"`).",
         _basic("score add 1 when option scouts_bonus"), 5, 29,
+    ),
+    # ---- expansions
+    CatalogueEntry(
+        "expansion-only", "a zone declared by a race",
+        "Players, maps, zones, lost tokens and roles belong to expansion files "
+        "(`expansion ID \"Name\" { … }`), not to races or powers.",
+        _basic('zone pit "Pit"'), 5, 10,
+    ),
+    CatalogueEntry(
+        "bad-players", "an impossible range of players",
+        "`players LOW to HIGH` needs 2 <= LOW <= HIGH.",
+        _expansion("players 4 to 3"), 3, 5,
+    ),
+    CatalogueEntry(
+        "unknown-zone", "lost tokens sent to a zone nobody declares",
+        "A statement names a zone the file does not declare (`zone ID \"Name\"`, or a "
+        "role's `hand_zone`).",
+        _expansion("lost_tokens to well"), 3, 20,
+    ),
+    CatalogueEntry(
+        "incomplete-role", "a role without its tokens",
+        "A role needs the kind of token it plays with (`token ID \"Name\"`) and how many "
+        "there are (`supply N`).",
+        _role("supply 8"), 4, 10,
+    ),
+    CatalogueEntry(
+        "bad-draft", "a draft choosing more powers than it draws",
+        "`draft N choose K` needs 1 <= K <= N.",
+        _role(*_ROLE_BASICS, "draft 2 choose 3"), 7, 9,
+    ),
+    CatalogueEntry(
+        "bad-exchange", "an exchange of no tokens",
+        "`exchange N in ZONE gives K` needs N >= 1.",
+        _role(*_ROLE_BASICS, "exchange 0 in pit gives 1"), 7, 9,
     ),
     # ---- statements
     CatalogueEntry(

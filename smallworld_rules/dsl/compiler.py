@@ -19,7 +19,9 @@ from smallworld_rules.ruledefs import (
     CompiledTrigger,
     OptionDef,
     PieceDef,
+    RoleDef,
     RuleDef,
+    ZoneDef,
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -89,6 +91,11 @@ def compile_expr(expr: ast.Expr) -> IntFn:
     if isinstance(expr, ast.OptionValue):
         option = expr.name
         return lambda c: int(c.option(option))
+    if isinstance(expr, ast.CountPowers):
+        return lambda c: c.powers_count()
+    if isinstance(expr, ast.CountTokens):
+        place = expr.place
+        return lambda c: c.tokens_in(place)
     if isinstance(expr, ast.BinOp):
         left, right = compile_expr(expr.left), compile_expr(expr.right)
         ops: dict[str, Callable[[int, int], int]] = {
@@ -149,6 +156,58 @@ def compile_ability(ability: ast.Ability, rule_file: ast.RuleFile) -> CompiledAb
     )
 
 
+def _empty_race(rule_file: ast.RuleFile, token: ast.RoleToken) -> RuleDef:
+    """The rule definition of a role's token kind: a race with no rule of its own."""
+    return RuleDef(
+        kind="race",
+        id=token.name,
+        name=token.title,
+        tokens=0,
+        box=0,
+        conquest_tokens=0,
+        text="",
+        aliases=(),
+        flags=frozenset(),
+        conditional_flags=(),
+        options=(),
+        pieces=(),
+        modifiers={hook: () for hook in HOOKS},
+        works_in_decline=False,
+        path=rule_file.path,
+        ast=None,
+    )
+
+
+def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
+    """A role of an expansion (the semantic pass has checked it is complete)."""
+    token = role.first(ast.RoleToken)
+    supply = role.setting("supply")
+    assert token is not None and supply is not None
+    hand_zone, draft = role.first(ast.HandZone), role.first(ast.Draft)
+    start, enter = role.first(ast.StartHand), role.first(ast.Enter)
+    harvest, exchange, win = role.first(ast.Harvest), role.first(ast.Exchange), role.first(ast.Win)
+    coins, limit = role.setting("coins"), role.setting("purchases_per_turn")
+    return RoleDef(
+        id=role.name,
+        name=role.title,
+        race=_empty_race(rule_file, token),
+        supply=compile_expr(supply),
+        hand_zone=None if hand_zone is None else hand_zone.name,
+        start_hand=0 if start is None else start.count,
+        coins=None if coins is None else compile_expr(coins),
+        enter=None if enter is None else compile_predicate(enter.condition),
+        draft=None if draft is None else (draft.count, draft.choose, draft.excluded),
+        buys={st.item: compile_expr(st.price) for st in role.statements if isinstance(st, ast.Buy)},
+        purchases_per_turn=None if limit is None else compile_expr(limit),
+        harvest=None if harvest is None else (compile_expr(harvest.amount), harvest.zone),
+        exchange=None if exchange is None else (exchange.count, exchange.zone, exchange.gain),
+        win=None if win is None else (compile_expr(win.left), compile_expr(win.right)),
+        counts_as_declined=role.first(ast.CountsAs) is not None,
+        path=rule_file.path,
+        line=role.pos.line,
+    )
+
+
 def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     """Turn a checked :class:`ast.RuleFile` into a :class:`RuleDef`."""
     tokens, box, conquest_tokens, text = 0, 0, 0, ""
@@ -161,6 +220,11 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     links: list[IntFn] = []
     triggers: list[CompiledTrigger] = []
     abilities: list[CompiledAbility] = []
+    players: tuple[int, int] | None = None
+    map_minus = 0
+    zones: list[ZoneDef] = []
+    lost_tokens_to: str | None = None
+    roles: list[RoleDef] = []
     for st in rule_file.statements:
         if isinstance(st, ast.Tokens):
             tokens = st.value
@@ -213,6 +277,19 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             )
         elif isinstance(st, ast.Ability):
             abilities.append(compile_ability(st, rule_file))
+        elif isinstance(st, ast.Players):
+            players = (st.low, st.high)
+        elif isinstance(st, ast.MapFor):
+            map_minus = st.minus
+        elif isinstance(st, ast.Zone):
+            zones.append(ZoneDef(st.name, st.title, None, rule_file.path, st.pos.line))
+        elif isinstance(st, ast.LostTokens):
+            lost_tokens_to = st.zone
+        elif isinstance(st, ast.Role):
+            roles.append(compile_role(st, rule_file))
+            hand = st.first(ast.HandZone)
+            if hand is not None:
+                zones.append(ZoneDef(hand.name, hand.title, st.name, rule_file.path, hand.pos.line))
         elif isinstance(st, ast.Modifier):
             targeted = HOOKS[st.hook]
             if st.condition is not None and not _uses_context_only(st.condition):
@@ -255,4 +332,9 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         links=tuple(links),
         triggers=tuple(triggers),
         abilities=tuple(abilities),
+        players=players,
+        map_minus=map_minus,
+        zones=tuple(zones),
+        lost_tokens_to=lost_tokens_to,
+        roles=tuple(roles),
     )

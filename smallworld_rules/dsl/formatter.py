@@ -178,6 +178,19 @@ class _Printer:
             self.emit(indent, f"on {st.event}{limit} do {effect(st.effect)}", line)
         elif isinstance(st, ast.Ability):
             self.ability(st, indent)
+        elif isinstance(st, ast.Players):
+            self.emit(indent, f"players {st.low} to {st.high}", line)
+        elif isinstance(st, ast.MapFor):
+            self.emit(indent, f"map players - {st.minus}", line)
+        elif isinstance(st, ast.Zone):
+            self.emit(indent, f"zone {st.name} {_quote(st.title)}", line)
+        elif isinstance(st, ast.LostTokens):
+            self.emit(indent, f"lost_tokens to {st.zone}", line)
+        elif isinstance(st, ast.Role):
+            self.emit(indent, f"role {st.name} {_quote(st.title)} {{", line)
+            for inner in st.statements:
+                self.emit(indent + _INDENT, role_statement(inner), inner.pos.line)
+            self.lines.append(indent + "}")
 
     def text(self, st: ast.Text, indent: str) -> None:
         head = indent + "text "
@@ -208,6 +221,32 @@ def modifier(st: ast.Modifier) -> str:
     elif st.status == "always":
         out += " always"
     return out
+
+
+def role_statement(st: ast.RoleStatement) -> str:
+    """One line of a role block."""
+    if isinstance(st, ast.RoleToken):
+        return f"token {st.name} {_quote(st.title)}"
+    if isinstance(st, ast.RoleSetting):
+        return f"{st.word} {expr(st.value)}"
+    if isinstance(st, ast.HandZone):
+        return f"hand_zone {st.name} {_quote(st.title)}"
+    if isinstance(st, ast.StartHand):
+        return f"start_hand {st.count}"
+    if isinstance(st, ast.Enter):
+        return f"enter when {pred(st.condition)}"
+    if isinstance(st, ast.Draft):
+        excluded = f" except {' '.join(st.excluded)}" if st.excluded else ""
+        return f"draft {st.count} choose {st.choose}{excluded}"
+    if isinstance(st, ast.Buy):
+        return f"buy {st.item} price {expr(st.price)}"
+    if isinstance(st, ast.Harvest):
+        return f"harvest {expr(st.amount)} into {st.zone}"
+    if isinstance(st, ast.Exchange):
+        return f"exchange {st.count} in {st.zone} gives {st.gain}"
+    if isinstance(st, ast.Win):
+        return f"win when {expr(st.left)} = {expr(st.right)}"
+    return f"counts_as {st.status}"
 
 
 def _limit(limit: ast.Limit) -> str:
@@ -248,6 +287,10 @@ def expr(node: ast.Expr, level: int = 0) -> str:
         return f"count({region_set(node.regions)})"
     if isinstance(node, ast.OptionValue):
         return f"option {node.name}"
+    if isinstance(node, ast.CountPowers):
+        return "count(powers)"
+    if isinstance(node, ast.CountTokens):
+        return "count(tokens on map)" if node.place == "map" else f"count(tokens in {node.place})"
     strength = _EXPR_LEVEL[node.op]
     # Left-associative: the right operand needs a strictly tighter binding.
     out = f"{expr(node.left, strength)} {node.op} {expr(node.right, strength + 1)}"

@@ -65,7 +65,7 @@ MAX_STATEMENTS = 500
 _KINDS = ("race", "power", "expansion")
 _STATEMENT_WORDS = (
     "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece", "link", "on",
-    "ability",
+    "ability", "players", "map", "zone", "lost_tokens", "role",
 )
 _STATUS_WORDS = ("active", "declined")
 _PREDICATE_WORDS = ("terrain", "feature", "piece", "option", "adjacent_to")
@@ -627,6 +627,73 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def gain(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
         return ast.Effect("gain", _pos(meta), amount=children[0])
 
+    # ---- expansions
+
+    def players(self, meta: Meta, children: list[Token]) -> ast.Players:
+        return ast.Players(self._int(children[0]), self._int(children[1]), _pos(meta))
+
+    def map_for(self, meta: Meta, children: list[Token]) -> ast.MapFor:
+        return ast.MapFor(self._int(children[0]), _pos(meta))
+
+    def zone(self, meta: Meta, children: list[Token]) -> ast.Zone:
+        return ast.Zone(str(children[0]), _unquote(children[1]), _token_pos(children[0]))
+
+    def lost_tokens(self, meta: Meta, children: list[Token]) -> ast.LostTokens:
+        return ast.LostTokens(str(children[0]), _token_pos(children[0]))
+
+    def role(self, meta: Meta, children: list[Any]) -> ast.Role:
+        name, title, *statements = children
+        return ast.Role(str(name), _unquote(title), tuple(statements), _token_pos(name))
+
+    def role_token(self, meta: Meta, children: list[Token]) -> ast.RoleToken:
+        return ast.RoleToken(str(children[0]), _unquote(children[1]), _token_pos(children[0]))
+
+    def _setting(self, word: str, meta: Meta, children: list[ast.Expr]) -> ast.RoleSetting:
+        return ast.RoleSetting(word, children[0], _pos(meta))
+
+    def supply(self, meta: Meta, children: list[ast.Expr]) -> ast.RoleSetting:
+        return self._setting("supply", meta, children)
+
+    def coins(self, meta: Meta, children: list[ast.Expr]) -> ast.RoleSetting:
+        return self._setting("coins", meta, children)
+
+    def purchases_per_turn(self, meta: Meta, children: list[ast.Expr]) -> ast.RoleSetting:
+        return self._setting("purchases_per_turn", meta, children)
+
+    def hand_zone(self, meta: Meta, children: list[Token]) -> ast.HandZone:
+        return ast.HandZone(str(children[0]), _unquote(children[1]), _token_pos(children[0]))
+
+    def start_hand(self, meta: Meta, children: list[Token]) -> ast.StartHand:
+        return ast.StartHand(self._int(children[0]), _pos(meta))
+
+    def enter(self, meta: Meta, children: list[ast.Pred]) -> ast.Enter:
+        return ast.Enter(children[0], _pos(meta))
+
+    def draft(self, meta: Meta, children: list[Token | None]) -> ast.Draft:
+        count, choose, *excluded = children
+        assert count is not None and choose is not None
+        names = tuple(str(token) for token in excluded if token is not None)
+        return ast.Draft(self._int(count), self._int(choose), names, _pos(meta))
+
+    def buy(self, meta: Meta, children: list[Any]) -> ast.Buy:
+        return ast.Buy(children[0], children[1], _pos(meta))
+
+    def buy_item(self, meta: Meta, children: list[Token]) -> str:
+        return str(children[0])
+
+    def harvest(self, meta: Meta, children: list[Any]) -> ast.Harvest:
+        return ast.Harvest(children[0], str(children[1]), _pos(meta))
+
+    def exchange(self, meta: Meta, children: list[Token]) -> ast.Exchange:
+        count, zone, gain = children
+        return ast.Exchange(self._int(count), str(zone), self._int(gain), _pos(meta))
+
+    def win(self, meta: Meta, children: list[ast.Expr]) -> ast.Win:
+        return ast.Win(children[0], children[1], _pos(meta))
+
+    def counts_as(self, meta: Meta, children: list[Token]) -> ast.CountsAs:
+        return ast.CountsAs("declined", _pos(meta))
+
     # ---- expressions
 
     def number(self, meta: Meta, children: list[Token]) -> ast.Number:
@@ -634,6 +701,15 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def count(self, meta: Meta, children: list[ast.RegionSet]) -> ast.Count:
         return ast.Count(children[0], _pos(meta))
+
+    def count_powers(self, meta: Meta, children: list[Token]) -> ast.CountPowers:
+        return ast.CountPowers(_pos(meta))
+
+    def count_tokens_on_map(self, meta: Meta, children: list[Token]) -> ast.CountTokens:
+        return ast.CountTokens("map", _pos(meta))
+
+    def count_tokens_in(self, meta: Meta, children: list[Token]) -> ast.CountTokens:
+        return ast.CountTokens(str(children[0]), _token_pos(children[0]))
 
     def _binop(self, op: str, meta: Meta, children: list[ast.Expr]) -> ast.BinOp:
         return ast.BinOp(op, children[0], children[1], _pos(meta))
@@ -976,7 +1052,10 @@ def _label_by_expectation(token: Token, failure: _Failure) -> str:
         return "missing-name"
     if expected <= {"ADD", "SUB", "SET"}:
         return "unknown-operator"
-    if expected <= {"OWN", "ALL", "CONQUESTS"} or expected <= {"REGION", "REGIONS"}:
+    if expected <= {"OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS"} or expected <= {
+        "REGION",
+        "REGIONS",
+    }:
         return "bad-region-set"
     if token.type == "ID":
         return _label_for_word(suggest(str(token), failure.keywords()), failure)
@@ -1081,7 +1160,10 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
         message, hint = f"expected '{{'{after}, found {found}", expected
     elif label == "bad-region-set":
         message = f"expected a region set{after}, found {found}"
-        hint = "region sets are 'own regions', 'all regions' and 'conquests'"
+        hint = (
+            "region sets are 'own regions', 'all regions' and 'conquests' (count() also "
+            "takes 'powers', 'tokens on map' and 'tokens in ZONE')"
+        )
     else:
         label = label if label in SYNTAX_EXAMPLES else "syntax-error"
         message, hint = f"unexpected {found}{after}", _did_you_mean(suggestion, expected)

@@ -41,14 +41,41 @@ _NAMED: dict[type, str] = {
     ast.OptionDecl: "option",
     ast.Ability: "ability",
     ast.Alias: "alias",
+    ast.Zone: "zone",
+    ast.Role: "role",
 }
-_NAMED_TYPES = (ast.PieceDecl, ast.Flag, ast.OptionDecl, ast.Ability, ast.Alias)
+_NAMED_TYPES = (
+    ast.PieceDecl, ast.Flag, ast.OptionDecl, ast.Ability, ast.Alias, ast.Zone, ast.Role
+)
 # Statements a file may hold at most once, by the keyword that writes them.
 _ONCE: dict[type, str] = {
     ast.Tokens: "tokens",
     ast.ConquestTokens: "conquest_tokens",
     ast.Box: "box",
     ast.Text: "text",
+    ast.Players: "players",
+    ast.MapFor: "map",
+    ast.LostTokens: "lost_tokens",
+}
+# Statements only an expansion may hold, by the keyword that writes them.
+_EXPANSION_ONLY: dict[type, str] = {
+    ast.Players: "players",
+    ast.MapFor: "map",
+    ast.Zone: "zone",
+    ast.LostTokens: "lost_tokens",
+    ast.Role: "role",
+}
+# Role statements a role may hold at most once (``buy`` once per item).
+_ROLE_ONCE: dict[type, str] = {
+    ast.RoleToken: "token",
+    ast.HandZone: "hand_zone",
+    ast.StartHand: "start_hand",
+    ast.Enter: "enter",
+    ast.Draft: "draft",
+    ast.Harvest: "harvest",
+    ast.Exchange: "exchange",
+    ast.Win: "win",
+    ast.CountsAs: "counts_as",
 }
 
 
@@ -137,7 +164,7 @@ def _constant(expr: ast.Expr) -> int | None:
     """Return the value of an expression without ``count``, or ``None`` if it has one."""
     if isinstance(expr, ast.Number):
         return expr.value
-    if isinstance(expr, ast.Count):
+    if isinstance(expr, ast.Count | ast.CountPowers | ast.CountTokens):
         return None
     # Evaluated bottom-up on an explicit stack: parser-built trees are bounded, but hand-made
     # ones are not, and check() must never overflow Python's stack.
@@ -147,7 +174,7 @@ def _constant(expr: ast.Expr) -> int | None:
         node, visited = stack.pop()
         if isinstance(node, ast.Number):
             values[id(node)] = node.value
-        elif isinstance(node, ast.Count | ast.OptionValue):
+        elif isinstance(node, ast.Count | ast.OptionValue | ast.CountPowers | ast.CountTokens):
             values[id(node)] = None
         elif not visited:
             stack.extend(((node, True), (node.right, False), (node.left, False)))
@@ -222,6 +249,96 @@ class _Checker:
                 self.check_trigger(statement)
             elif isinstance(statement, ast.Ability):
                 self.check_ability(statement)
+            if type(statement) in _EXPANSION_ONLY and self.file.kind != "expansion":
+                word = _EXPANSION_ONLY[type(statement)]
+                self.error(
+                    statement.pos,
+                    "expansion-only",
+                    f"'{word}' is a statement of expansion files, not of a {self.file.kind}",
+                    "move it into an expansion file (expansion ID \"Name\" { … })",
+                )
+            elif isinstance(statement, ast.Players) and not 2 <= statement.low <= statement.high:
+                self.error(
+                    statement.pos,
+                    "bad-players",
+                    f"'players {statement.low} to {statement.high}' is no range of players",
+                    "write 'players LOW to HIGH' with 2 <= LOW <= HIGH",
+                )
+            elif isinstance(statement, ast.LostTokens):
+                self.check_zone_ref(statement.zone, statement.pos, piles_only=True)
+            elif isinstance(statement, ast.Role):
+                self.check_role(statement)
+
+    # ---- expansions
+
+    def zones(self, piles_only: bool) -> set[str]:
+        """Zone ids of this file (piles, and the roles' hand zones unless ``piles_only``)."""
+        out = {st.name for st in self.file.statements if isinstance(st, ast.Zone)}
+        if not piles_only:
+            for st in self.file.statements:
+                if isinstance(st, ast.Role):
+                    out |= {x.name for x in st.statements if isinstance(x, ast.HandZone)}
+        return out
+
+    def check_zone_ref(self, name: str, pos: ast.Pos, piles_only: bool) -> None:
+        known = self.zones(piles_only)
+        if name not in known:
+            what = "a zone declared with 'zone ID \"Name\"'" if piles_only else "a zone"
+            self.error(
+                pos,
+                "unknown-zone",
+                f"{name!r} is not {what} of this file",
+                _did_you_mean(name, known, f"the zones are {_names(known)}"),
+            )
+
+    def check_role(self, role: ast.Role) -> None:
+        first: dict[str, ast.RoleStatement] = {}
+        bought: dict[str, ast.Buy] = {}
+        for st in role.statements:
+            word = _ROLE_ONCE.get(type(st))
+            if isinstance(st, ast.RoleSetting):
+                word = st.word
+            if word is not None:
+                if word in first:
+                    self.duplicate(st.pos, f"'{word}'", first[word].pos)
+                first.setdefault(word, st)
+            if isinstance(st, ast.Buy):
+                if st.item in bought:
+                    self.duplicate(st.pos, f"'buy {st.item}'", bought[st.item].pos)
+                bought.setdefault(st.item, st)
+                self.check_expr(st.price)
+            elif isinstance(st, ast.RoleSetting):
+                self.check_expr(st.value)
+            elif isinstance(st, ast.Enter):
+                self.check_pred(st.condition)
+            elif isinstance(st, ast.Harvest):
+                self.check_expr(st.amount)
+                self.check_zone_ref(st.zone, st.pos, piles_only=True)
+            elif isinstance(st, ast.Exchange):
+                self.check_zone_ref(st.zone, st.pos, piles_only=True)
+                if st.count < 1:
+                    self.error(
+                        st.pos, "bad-exchange", "an exchange needs at least 1 token",
+                        "write 'exchange N in ZONE gives K' with N >= 1",
+                    )
+            elif isinstance(st, ast.Win):
+                self.check_expr(st.left)
+                self.check_expr(st.right)
+            elif isinstance(st, ast.Draft) and not 1 <= st.choose <= st.count:
+                self.error(
+                    st.pos,
+                    "bad-draft",
+                    f"'draft {st.count} choose {st.choose}' chooses more powers than it draws",
+                    "write 'draft N choose K' with 1 <= K <= N",
+                )
+        for word in ("token", "supply"):
+            if word not in first:
+                self.error(
+                    role.pos,
+                    "incomplete-role",
+                    f"the role {role.name!r} does not say its '{word}'",
+                    "a role needs 'token ID \"Name\"' and 'supply N' (its tokens)",
+                )
 
     def check_id(self) -> None:
         path = self.file.path
@@ -431,6 +548,8 @@ class _Checker:
                 self.check_region_set(node.regions)
             elif isinstance(node, ast.OptionValue):
                 self.check_option_ref(node.name, node.pos)
+            elif isinstance(node, ast.CountTokens) and node.place not in ("map", "reserve"):
+                self.check_zone_ref(node.place, node.pos, piles_only=False)
             elif isinstance(node, ast.BinOp) and node.op == "/" and _constant(node.right) == 0:
                 self.error(
                     node.right.pos,

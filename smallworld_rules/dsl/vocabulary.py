@@ -30,6 +30,8 @@ FLAGS: dict[str, str] = {
     "decline_at_turn_end": "may go into decline at the end of a normal turn, after scoring "
     "(Decline() in place of EndTurn)",
     "no_final_die": "no final reinforcement-die attempt (an ability rolls instead)",
+    "decline_surplus_is_lost": "the tokens it takes off the map when it declines count as "
+    "lost: they go where an expansion sends lost tokens (the box otherwise)",
 }
 
 #: Piece properties: name -> whether it takes an integer value.
