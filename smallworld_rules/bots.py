@@ -41,6 +41,7 @@ from smallworld_rules.actions import (
     Deploy,
     EndTurn,
     PickCombo,
+    Purchase,
     RollDie,
 )
 from smallworld_rules.errors import IllegalAction, RulesError
@@ -98,6 +99,8 @@ HAND_WEIGHT: Final = 0.1  #: per token still in hand during the conquests (cheap
 ENEMY_WEIGHT: Final = 0.5  #: per region taken from another player this turn
 TOKEN_WEIGHT: Final = 0.4  #: per token on the map after a pick's turn (the race's strength)
 DECLINE_MARGIN: Final = 2.0  #: decline when carrying on would score less than this much more
+#: per round still to play, what a purchase (a role's token or power) is expected to bring back
+PURCHASE_RETURN: Final = 0.6
 _ROLLOUT_LIMIT: Final = 200
 
 
@@ -108,7 +111,8 @@ class GreedyBot:
     guesses for the secrets), then for each candidate action plays it on a clone and finishes
     the turn plainly (no further conquest): the value is the coins scored this turn, plus a
     little for tokens still in hand (cheap conquests first) and for regions taken from other
-    players. A die attempt is valued by the average over the die's faces. Combos are valued by
+    players. A die attempt is valued by the average over the die's faces; a purchase adds
+    :data:`PURCHASE_RETURN` per round left to play. Combos are valued by
     a quick turn of cheapest conquests (coins this turn, less the price, plus the tokens the
     race puts on the map). It declines when carrying on would score less than
     :data:`DECLINE_MARGIN` coins more than declining (never in the last round). Tokens are
@@ -187,6 +191,9 @@ class GreedyBot:
                 value = self._decline_value(game, me)
             else:
                 value = self._value(game, me, action)
+            if isinstance(action, Purchase) and value is not None:
+                # An investment: its price now against what it brings in the rounds left.
+                value += PURCHASE_RETURN * (game.map.turns - game.round + 1)
             if value is not None and value > best_value + 1e-9:
                 best_value, best_action = value, action
         if best_action is not None:

@@ -45,6 +45,7 @@ from smallworld_rules.records import (
 )
 from smallworld_rules.ruledefs import RuleDef
 from smallworld_rules.rules import Rules, id_conflict, load_rules
+from smallworld_rules.state import LOST_TRIBE, SOUL
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,15 +58,44 @@ class _Parser(argparse.ArgumentParser):
 # ---------------------------------------------------------------------- printing a game
 
 
+def _token_names(rules: Rules) -> dict[str, str]:
+    """Display names of every kind of token: races, roles' tokens, and the core's own."""
+    names = {race: rd.name for race, rd in rules.races.items()}
+    names.update({role.race.id: role.race.name for role in rules.roles.values()})
+    names.update({LOST_TRIBE: "Lost Tribe", SOUL: "soul"})
+    return names
+
+
+def _seat(game: Game, player: int) -> str:
+    """``player 3`` or, for the seat a role plays, ``player 3 (Necromancer)``."""
+    role = next(iter(game.rules.roles.values()), None)
+    if role is not None and player == game.players - 1:
+        return f"player {player} ({role.name})"
+    return f"player {player}"
+
+
+def _zones_line(game: Game) -> str:
+    """The expansion's zones as they stand, e.g. ``Well: 2 (Trolls 1, soul 1) | Island: 3``."""
+    names = _token_names(game.rules)
+    parts = []
+    for zone_id, zone in game.rules.zones.items():
+        held = game.zone(zone_id)
+        kinds = ", ".join(f"{names.get(k, k)} {n}" for k, n in held.items() if n)
+        total = sum(held.values())
+        detail = f" ({kinds})" if kinds and zone.role is None else ""
+        parts.append(f"{zone.name}: {total}{detail}")
+    return " | ".join(parts)
+
+
 def _describe(game: Game, event: ev.Event) -> str | None:
     """One printed line for a log event (or ``None`` to stay quiet)."""
-    races = game.rules.races
+    races = _token_names(game.rules)
 
     def name(race: str) -> str:
-        return races[race].name if race in races else "Lost Tribe"
+        return races.get(race, race)
 
     if isinstance(event, ev.TurnStarted):
-        return f"\n== Round {event.round}, player {event.player}"
+        return f"\n== Round {event.round}, {_seat(game, event.player)}"
     if isinstance(event, ev.ComboPicked):
         bits = f"paid {event.paid}" + (f", took {event.collected}" if event.collected else "")
         power = game.rules.powers[event.power].name
@@ -116,13 +146,28 @@ def _describe(game: Game, event: ev.Event) -> str | None:
         return f"  the {name(event.race)} act{readied}"
     if isinstance(event, ev.TokensGained):
         return f"  the {name(event.race)} gain {_plural(event.tokens, 'token')} from the box"
+    if isinstance(event, ev.PowerChosen):
+        power = game.rules.powers[event.power].name
+        if event.price:
+            return f"  {_seat(game, event.player)} buys {power} for {_plural(event.price, 'coin')}"
+        return f"  {_seat(game, event.player)} activates {power}"
+    if isinstance(event, ev.TokenBought):
+        return (
+            f"  {_seat(game, event.player)} buys a {name(event.race)} token for "
+            f"{_plural(event.price, 'coin')}"
+        )
+    if isinstance(event, ev.Exchanged):
+        zone = game.rules.zones[event.zone].name
+        taken = ", ".join(name(k) for k in event.taken)
+        return f"  the {zone} gives {event.gained} {name(event.race)} for {taken}"
     return None
 
 
 def _target_kind(game: Game, race: str, ability: str) -> str:
     """``player`` or ``region``: what the race's ability aims at (read from its rule files)."""
     rules = game.rules
-    defs = [rules.races[race], *rules.powers.values()]
+    own = [rules.races[race]] if race in rules.races else []  # a role's tokens have no file
+    defs = [*own, *rules.powers.values()]
     kinds = {a.target for d in defs for a in d.abilities if a.name == ability}
     return "player" if kinds == {"player"} else "region"
 
@@ -144,7 +189,7 @@ def _print_ranking(game: Game) -> None:
     for rank, p in enumerate(order, 1):
         mark = "  winner" if p in game.winners else ""
         print(
-            f"  {rank}. player {p}: {game.coins(p)} coins, "
+            f"  {rank}. {_seat(game, p)}: {game.coins(p)} coins, "
             f"{_plural(game.tokens_on_map(p), 'token')} on the map{mark}"
         )
 
@@ -155,6 +200,8 @@ def _print_header(game: Game, seed: int) -> None:
     print("Market: " + ", ".join(
         f"{rules.powers[p].name} {rules.races[r].name}" for r, p, _ in game.market
     ))
+    for role in rules.roles.values():
+        print(f"Player {game.players - 1} plays the {role.name} ({role.race.name} tokens)")
 
 
 # ---------------------------------------------------------------------- options shared
@@ -238,16 +285,29 @@ def _play(args: argparse.Namespace) -> int:
     names = _bot_names(args.bots, game.players)
     bots: list[Bot] = [make_bot(n, args.seed * 100 + p, rules) for p, n in enumerate(names)]
     printed = len(game.log)
+    zones = _zones_line(game)
 
     def report(g: Game, action: Action) -> None:
-        nonlocal printed
+        nonlocal printed, zones
         if not args.quiet:
-            _print_events(g, g.log[printed:])
+            events = g.log[printed:]
+            # The zones as the turn leaves them come before the next turn's heading.
+            cut = next(
+                (i for i, e in enumerate(events) if isinstance(e, ev.TurnStarted)), len(events)
+            )
+            _print_events(g, events[:cut])
+            now = _zones_line(g)
+            if now != zones:
+                print(f"  [{now}]")
+            zones = now
+            _print_events(g, events[cut:])
         printed = len(g.log)
 
     if not args.quiet:
         _print_header(game, args.seed)
         print("Bots: " + ", ".join(f"player {p} {n}" for p, n in enumerate(names)))
+        if zones:
+            print(f"[{zones}]")
         _print_events(game, game.log)
     play_game(game, bots, on_action=report, chance_seed=args.seed)
     _print_ranking(game)

@@ -194,7 +194,7 @@ class _Static:
         return 0
 
     def adjacent_mask(self, regions: int) -> int:
-        return 0
+        return self.map.adjacent_mask(regions)
 
     def powers_count(self) -> int:
         return 0
@@ -559,13 +559,7 @@ class Engine:
 
     def adjacent_mask(self, regions: int) -> int:
         """Regions bordering at least one of ``regions``."""
-        adjacency = self.map.adjacency
-        out = 0
-        while regions:
-            low = regions & -regions
-            out |= adjacency[low.bit_length() - 1]
-            regions ^= low
-        return out
+        return self.map.adjacent_mask(regions)
 
     def reach_mask(self, s: State, race: str) -> int:
         """Every region ``race`` may attack now, tokens aside (§1.7, flags, links, immunity)."""

@@ -78,6 +78,16 @@ class GameMap:
     def __len__(self) -> int:
         return len(self.regions)
 
+    def adjacent_mask(self, regions: int) -> int:
+        """Regions bordering at least one of ``regions`` (both as bitmasks)."""
+        adjacency = self.adjacency
+        out = 0
+        while regions:
+            low = regions & -regions
+            out |= adjacency[low.bit_length() - 1]
+            regions ^= low
+        return out
+
     def neighbours(self, region: int) -> tuple[int, ...]:
         """The regions sharing a border with ``region``."""
         return self.regions[region].adjacent
