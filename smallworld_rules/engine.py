@@ -77,6 +77,8 @@ LOST_TRIBE_TOKENS = 18
 
 
 Log = Callable[[Event], None]
+#: The rule files of a race/badge pairing, and the flags they raise.
+_Combo = tuple[tuple[RuleDef, ...], frozenset[str]]
 
 
 class _Ctx:
@@ -243,6 +245,11 @@ class Engine:
             "border": game_map.entry_mask,
             "water": game_map.water_mask,
         }
+        # Filled lazily (see _combo and _modifiers); they depend only on the rules and options.
+        self._combos: dict[tuple[str, str | None], _Combo] = {}
+        self._hook_modifiers: dict[
+            tuple[str, str | None, bool, str], tuple[CompiledModifier, ...]
+        ] = {}
 
     # ------------------------------------------------------------------ set-up
 
@@ -324,18 +331,30 @@ class Engine:
             return s.races[s.withdrawals[0]].owner
         return s.active
 
-    def defs(self, s: State, race: str) -> Iterator[RuleDef]:
+    def defs(self, s: State, race: str) -> tuple[RuleDef, ...]:
         """The race's rule file, then its power's (while the badge is attached)."""
-        if race == LOST_TRIBE:
-            return
-        yield self.rules.races[race]
         rs = s.races.get(race)
-        if rs is not None and rs.power is not None:
-            yield self.rules.powers[rs.power]
+        return self._combo(race, None if rs is None else rs.power)[0]
+
+    def _combo(self, race: str, power: str | None) -> _Combo:
+        """The rule files of a race/badge pairing and the flags they raise, built once per
+        pairing: the engine asks for them several times per legal action."""
+        key = (race, power)
+        combo = self._combos.get(key)
+        if combo is None:
+            defs: tuple[RuleDef, ...] = ()
+            if race != LOST_TRIBE:
+                defs = (self.rules.races[race],)
+                if power is not None:
+                    defs += (self.rules.powers[power],)
+            flags = frozenset().union(*(self.flags[d.kind, d.id] for d in defs))
+            combo = self._combos[key] = (defs, flags)
+        return combo
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
         """Whether the race or its attached power raises ``flag``."""
-        return any(flag in self.flags[d.kind, d.id] for d in self.defs(s, race))
+        rs = s.races.get(race)
+        return flag in self._combo(race, None if rs is None else rs.power)[1]
 
     def _exempt(self, s: State, race: str) -> bool:
         return self.has_flag(s, race, "exempt_from_decline_limit")
@@ -349,13 +368,19 @@ class Engine:
         rr = s.region_race
         return sum(1 << r for r in range(self.n) if rr[r] == race)
 
-    def _modifiers(self, s: State, race: str, hook: str) -> Iterator[CompiledModifier]:
+    def _modifiers(self, s: State, race: str, hook: str) -> tuple[CompiledModifier, ...]:
         rs = s.races.get(race)
-        declined = rs is not None and rs.declined
-        for d in self.defs(s, race):
-            for m in d.modifiers[hook]:
-                if m.applies_to(declined):
-                    yield m
+        key = (race, None, False, hook) if rs is None else (race, rs.power, rs.declined, hook)
+        found = self._hook_modifiers.get(key)
+        if found is None:  # first time for this pairing, status and hook: filter once
+            declined = key[2]
+            found = self._hook_modifiers[key] = tuple(
+                m
+                for d in self._combo(race, key[1])[0]
+                for m in d.modifiers[hook]
+                if m.applies_to(declined)
+            )
+        return found
 
     def _contributions(
         self, s: State, race: str, hook: str, target: int = -1
