@@ -385,9 +385,12 @@ class Engine:
     def _contributions(
         self, s: State, race: str, hook: str, target: int = -1
     ) -> list[Contribution]:
+        modifiers = self._modifiers(s, race, hook)
+        if not modifiers:  # the common case: no context to build
+            return []
         ctx = _Ctx(self, s, race, target)
         out: list[Contribution] = []
-        for m in self._modifiers(s, race, hook):
+        for m in modifiers:
             if m.condition(ctx):
                 out.append(Contribution(m.label, m.op, m.value(ctx), m.path, m.line))
         return out
@@ -412,6 +415,51 @@ class Engine:
         if s.die_bonus >= 0 and race == s.acting:
             parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
         return fold(BASE_COST, parts, minimum=1)
+
+    def conquest_cost_value(self, s: State, race: str, region: int) -> int:
+        """``conquest_cost(s, race, region).value``, without building the breakdown.
+
+        legal_actions asks the cost of every reachable region, and only the number matters
+        there, so this folds the same contributions as :meth:`conquest_cost` straight into an
+        int: adds and subs summed, then the lowest ``set``, then the clamp at 1 (see
+        :func:`~smallworld_rules.hooks.fold`). The two must stay in step: a test compares
+        them on many positions.
+        """
+        occupant = s.region_race[region]
+        value = BASE_COST + s.region_tokens[region] + ((self.mountain_mask >> region) & 1)
+        held = s.pieces.get(region)
+        if held:
+            pieces = self.rules.pieces
+            for name, count in held.items():
+                value += pieces[name].defence * count
+        sets: list[int] = []
+        if occupant is not None and occupant in s.races:
+            value += self._modifier_sum(s, occupant, "defence", region, sets)
+        value += self._modifier_sum(s, race, "conquest_cost", region, sets)
+        if s.die_bonus >= 0 and race == s.acting:
+            value -= s.die_bonus
+        if sets:
+            value = min(sets)
+        return value if value >= 1 else 1
+
+    def _modifier_sum(
+        self, s: State, race: str, hook: str, target: int, sets: list[int]
+    ) -> int:
+        """The sum of the race's applying add/sub modifiers on ``hook``; ``set`` amounts are
+        appended to ``sets`` (the value side of :meth:`_contributions`)."""
+        modifiers = self._modifiers(s, race, hook)
+        if not modifiers:
+            return 0
+        ctx = _Ctx(self, s, race, target)
+        total = 0
+        for m in modifiers:
+            if m.condition(ctx):
+                amount = m.value(ctx)
+                if m.op == "set":
+                    sets.append(amount)
+                else:
+                    total += amount if m.op == "add" else -amount
+        return total
 
     def losses(self, s: State, race: str, region: int) -> Breakdown:
         """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
@@ -585,7 +633,7 @@ class Engine:
         if rs.hand >= 1:
             die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
             for r in _bits(self.reach_mask(s, race)):
-                cost = self.conquest_cost(s, race, r).value
+                cost = self.conquest_cost_value(s, race, r)
                 if cost <= rs.hand:
                     acts.append(Conquer(r))
                 elif die and cost - rs.hand <= DIE_REACH:
@@ -872,7 +920,7 @@ class Engine:
             raise IllegalAction(problem, action)
         if rs.hand < 1:
             raise IllegalAction("a conquest needs at least one token in hand (ruling 4)", action)
-        return rs, self.conquest_cost(s, rs.race, action.region).value
+        return rs, self.conquest_cost_value(s, rs.race, action.region)
 
     def _conquer(self, s: State, action: Conquer, log: Log) -> None:
         rs, cost = self._attempt(s, action)
@@ -929,14 +977,14 @@ class Engine:
             s.die_bonus = face
             reach = self.reach_mask(s, rs.race)
             cheapest = min(
-                (self.conquest_cost(s, rs.race, t).value for t in _bits(reach)), default=None
+                (self.conquest_cost_value(s, rs.race, t) for t in _bits(reach)), default=None
             )
             success = cheapest is not None and cheapest <= rs.hand
             log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
             if not success:
                 self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
             return
-        cost = self.conquest_cost(s, rs.race, r).value
+        cost = self.conquest_cost_value(s, rs.race, r)
         success = rs.hand + face >= cost
         log(DieRolled(s.active, r, face, cost, rs.hand, success))
         if success:
