@@ -77,8 +77,22 @@ LOST_TRIBE_TOKENS = 18
 
 
 Log = Callable[[Event], None]
-#: The rule files of a race/badge pairing, and the flags they raise.
-_Combo = tuple[tuple[RuleDef, ...], frozenset[str]]
+
+
+class _Combo:
+    """What a race/badge pairing brings, gathered from its rule files once per game."""
+
+    __slots__ = ("conquest_tokens", "defs", "flags", "link")
+
+    def __init__(self, engine: Engine, defs: tuple[RuleDef, ...]) -> None:
+        self.defs = defs  #: the race's rule file, then its power's
+        self.flags = frozenset().union(*(engine.flags[d.kind, d.id] for d in defs))
+        #: the regions its links make adjacent to one another
+        self.link = 0
+        for d in defs:
+            for mask in engine.links[d.kind, d.id]:
+                self.link |= mask
+        self.conquest_tokens = sum(d.conquest_tokens for d in defs)
 
 
 class _Ctx:
@@ -200,6 +214,23 @@ class _PlayerCtx(_Static):
         return 0
 
     terrain_mask = feature_mask = property_mask
+
+
+def _modifier_sum(
+    modifiers: tuple[CompiledModifier, ...], ctx: _Ctx, target: int, sets: list[int]
+) -> int:
+    """The sum of the applying add/sub modifiers on ``target``; the amounts of applying
+    ``set`` modifiers are appended to ``sets`` (the value side of ``Engine._contributions``)."""
+    ctx.target = target
+    total = 0
+    for m in modifiers:
+        if m.condition(ctx):
+            amount = m.value(ctx)
+            if m.op == "set":
+                sets.append(amount)
+            else:
+                total += amount if m.op == "add" else -amount
+    return total
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -334,10 +365,10 @@ class Engine:
     def defs(self, s: State, race: str) -> tuple[RuleDef, ...]:
         """The race's rule file, then its power's (while the badge is attached)."""
         rs = s.races.get(race)
-        return self._combo(race, None if rs is None else rs.power)[0]
+        return self._combo(race, None if rs is None else rs.power).defs
 
     def _combo(self, race: str, power: str | None) -> _Combo:
-        """The rule files of a race/badge pairing and the flags they raise, built once per
+        """The rule files of a race/badge pairing, its flags and links, built once per
         pairing: the engine asks for them several times per legal action."""
         key = (race, power)
         combo = self._combos.get(key)
@@ -347,14 +378,16 @@ class Engine:
                 defs = (self.rules.races[race],)
                 if power is not None:
                     defs += (self.rules.powers[power],)
-            flags = frozenset().union(*(self.flags[d.kind, d.id] for d in defs))
-            combo = self._combos[key] = (defs, flags)
+            combo = self._combos[key] = _Combo(self, defs)
         return combo
+
+    def _combo_of(self, s: State, race: str) -> _Combo:
+        rs = s.races.get(race)
+        return self._combo(race, None if rs is None else rs.power)
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
         """Whether the race or its attached power raises ``flag``."""
-        rs = s.races.get(race)
-        return flag in self._combo(race, None if rs is None else rs.power)[1]
+        return flag in self._combo_of(s, race).flags
 
     def _exempt(self, s: State, race: str) -> bool:
         return self.has_flag(s, race, "exempt_from_decline_limit")
@@ -376,7 +409,7 @@ class Engine:
             declined = key[2]
             found = self._hook_modifiers[key] = tuple(
                 m
-                for d in self._combo(race, key[1])[0]
+                for d in self._combo(race, key[1]).defs
                 for m in d.modifiers[hook]
                 if m.applies_to(declined)
             )
@@ -417,49 +450,57 @@ class Engine:
         return fold(BASE_COST, parts, minimum=1)
 
     def conquest_cost_value(self, s: State, race: str, region: int) -> int:
-        """``conquest_cost(s, race, region).value``, without building the breakdown.
+        """``conquest_cost(s, race, region).value``, without building the breakdown."""
+        return self.conquest_costs(s, race, 1 << region)[0][1]
+
+    def conquest_costs(self, s: State, race: str, regions: int) -> list[tuple[int, int]]:
+        """``(region, conquest_cost(s, race, region).value)`` for each region of the mask,
+        lowest first, without building breakdowns.
 
         legal_actions asks the cost of every reachable region, and only the number matters
         there, so this folds the same contributions as :meth:`conquest_cost` straight into an
         int: adds and subs summed, then the lowest ``set``, then the clamp at 1 (see
-        :func:`~smallworld_rules.hooks.fold`). The two must stay in step: a test compares
+        :func:`~smallworld_rules.hooks.fold`); the modifiers and the evaluation context of a
+        race are looked up once for all regions. The two must stay in step: a test compares
         them on many positions.
         """
-        occupant = s.region_race[region]
-        value = BASE_COST + s.region_tokens[region] + ((self.mountain_mask >> region) & 1)
-        held = s.pieces.get(region)
-        if held:
-            pieces = self.rules.pieces
-            for name, count in held.items():
-                value += pieces[name].defence * count
-        sets: list[int] = []
-        if occupant is not None and occupant in s.races:
-            value += self._modifier_sum(s, occupant, "defence", region, sets)
-        value += self._modifier_sum(s, race, "conquest_cost", region, sets)
-        if s.die_bonus >= 0 and race == s.acting:
-            value -= s.die_bonus
-        if sets:
-            value = min(sets)
-        return value if value >= 1 else 1
+        race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
+        pieces = self.rules.pieces
+        bonus = s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0
+        own = self._hook_context(s, race, "conquest_cost")
+        defences: dict[str, tuple[tuple[CompiledModifier, ...], _Ctx | None]] = {}
+        out = []
+        while regions:
+            low = regions & -regions
+            regions ^= low
+            region = low.bit_length() - 1
+            value = BASE_COST + tokens[region] + ((mountains >> region) & 1) - bonus
+            held = s.pieces.get(region)
+            if held:
+                for name, count in held.items():
+                    value += pieces[name].defence * count
+            sets: list[int] = []
+            occupant = race_of[region]
+            if occupant is not None and occupant in s.races:
+                defence = defences.get(occupant)
+                if defence is None:
+                    defence = defences[occupant] = self._hook_context(s, occupant, "defence")
+                if defence[1] is not None:
+                    value += _modifier_sum(defence[0], defence[1], region, sets)
+            if own[1] is not None:
+                value += _modifier_sum(own[0], own[1], region, sets)
+            if sets:
+                value = min(sets)
+            out.append((region, value if value >= 1 else 1))
+        return out
 
-    def _modifier_sum(
-        self, s: State, race: str, hook: str, target: int, sets: list[int]
-    ) -> int:
-        """The sum of the race's applying add/sub modifiers on ``hook``; ``set`` amounts are
-        appended to ``sets`` (the value side of :meth:`_contributions`)."""
+    def _hook_context(
+        self, s: State, race: str, hook: str
+    ) -> tuple[tuple[CompiledModifier, ...], _Ctx | None]:
+        """The race's modifiers on ``hook`` and a context to evaluate them in (``None`` when
+        there are none)."""
         modifiers = self._modifiers(s, race, hook)
-        if not modifiers:
-            return 0
-        ctx = _Ctx(self, s, race, target)
-        total = 0
-        for m in modifiers:
-            if m.condition(ctx):
-                amount = m.value(ctx)
-                if m.op == "set":
-                    sets.append(amount)
-                else:
-                    total += amount if m.op == "add" else -amount
-        return total
+        return modifiers, _Ctx(self, s, race) if modifiers else None
 
     def losses(self, s: State, race: str, region: int) -> Breakdown:
         """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
@@ -479,6 +520,8 @@ class Engine:
         return None
 
     def _pieces_mask(self, s: State, wanted: Callable[[PieceDef], bool]) -> int:
+        if not s.pieces:
+            return 0
         pieces = self.rules.pieces
         out = 0
         for r, held in s.pieces.items():
@@ -506,11 +549,7 @@ class Engine:
 
     def link_mask(self, s: State, race: str) -> int:
         """Regions the race's links make adjacent to one another."""
-        out = 0
-        for d in self.defs(s, race):
-            for mask in self.links[d.kind, d.id]:
-                out |= mask
-        return out
+        return self._combo_of(s, race).link
 
     def truce_mask(self, s: State, race: str) -> int:
         """Regions the race may not attack because of a truce (only active races are bound)."""
@@ -537,19 +576,19 @@ class Engine:
     def reach_mask(self, s: State, race: str) -> int:
         """Every region ``race`` may attack now, tokens aside (§1.7, flags, links, immunity)."""
         own = self.mask_of(s, race)
+        combo = self._combo_of(s, race)
         if own:
             reach = self.adjacent_mask(own)
-            link = self.link_mask(s, race)
-            if own & link:
-                reach |= link
-            if self.has_flag(s, race, "conquer_anywhere"):
+            if own & combo.link:
+                reach |= combo.link
+            if "conquer_anywhere" in combo.flags:
                 reach |= self.land_mask
         else:
             reach = self.map.entry_mask
-            if self.has_flag(s, race, "enter_anywhere"):
+            if "enter_anywhere" in combo.flags:
                 reach |= self.land_mask
         reach &= ~own
-        if not self.has_flag(s, race, "enter_water"):
+        if "enter_water" not in combo.flags:
             reach &= ~self.map.water_mask
         return reach & ~self.immune_mask(s) & ~self.truce_mask(s, race)
 
@@ -584,7 +623,7 @@ class Engine:
     def _hold(self, s: State, rs: RaceState) -> int:
         """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
         all of them, or every token it has if it has fewer."""
-        wanted = sum(d.conquest_tokens for d in self.defs(s, rs.race))
+        wanted = self._combo_of(s, rs.race).conquest_tokens
         if not wanted:
             return 0
         on_map = sum(s.region_tokens[r] for r in self.regions_of(s, rs.race))
@@ -632,8 +671,7 @@ class Engine:
             acts.extend(Abandon(r) for r in own)
         if rs.hand >= 1:
             die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
-            for r in _bits(self.reach_mask(s, race)):
-                cost = self.conquest_cost_value(s, race, r)
+            for r, cost in self.conquest_costs(s, race, self.reach_mask(s, race)):
                 if cost <= rs.hand:
                     acts.append(Conquer(r))
                 elif die and cost - rs.hand <= DIE_REACH:
@@ -977,7 +1015,7 @@ class Engine:
             s.die_bonus = face
             reach = self.reach_mask(s, rs.race)
             cheapest = min(
-                (self.conquest_cost_value(s, rs.race, t) for t in _bits(reach)), default=None
+                (cost for _, cost in self.conquest_costs(s, rs.race, reach)), default=None
             )
             success = cheapest is not None and cheapest <= rs.hand
             log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
