@@ -233,6 +233,20 @@ def _modifier_sum(
     return total
 
 
+#: Actions are immutable values, so legal_actions hands out shared instances instead of making
+#: new ones for every position (making a frozen attrs instance costs about a microsecond).
+_SHARED: dict[tuple[Any, ...], Action] = {}
+
+
+def _shared(cls: type[Action], *fields: Any) -> Action:
+    """The shared instance of ``cls(*fields)``."""
+    key = (cls, *fields)
+    action = _SHARED.get(key)
+    if action is None:
+        action = _SHARED[key] = cls(*fields)
+    return action
+
+
 def _bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:
@@ -636,10 +650,10 @@ class Engine:
         phase = s.phase
         if phase is Phase.PICK:
             coins = s.players[s.active].coins
-            picks: list[Action] = [PickCombo(i) for i in range(len(s.market)) if i <= coins]
-            return picks or [EndTurn()]
+            picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
+            return picks or [_shared(EndTurn)]
         if phase is Phase.DIE_ROLL:
-            return [RollDie(face) for face in sorted(set(DIE_FACES))]
+            return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
         if phase is Phase.OVER:
             return []
         if phase is Phase.WITHDRAWAL:
@@ -647,7 +661,7 @@ class Engine:
             acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
             acts += self._ability_actions(s, wrs, phase)
             if not wrs.hand:
-                acts.append(EndTurn())
+                acts.append(_shared(EndTurn))
             return acts
         assert s.acting is not None
         rs = s.races[s.acting]
@@ -657,33 +671,33 @@ class Engine:
         if phase is Phase.REDEPLOY:
             acts = self._deploys(own, rs.hand - hold)
             if rs.hand < hold:
-                acts.extend(Abandon(r) for r in own)  # ruling 13: forced abandonment
+                acts.extend(_shared(Abandon, r) for r in own)  # ruling 13: forced abandonment
             acts += self._ability_actions(s, rs, phase)
             if rs.hand == hold or not own:
-                acts.append(EndTurn())
+                acts.append(_shared(EndTurn))
                 if self._may_decline_at_end(s, rs):
-                    acts.append(Decline())
+                    acts.append(_shared(Decline))
             return acts
         acts = []
         if self._may_decline(s):
-            acts.append(Decline())
+            acts.append(_shared(Decline))
         if self._may_abandon(s):
-            acts.extend(Abandon(r) for r in own)
+            acts.extend(_shared(Abandon, r) for r in own)
         if rs.hand >= 1:
             die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
             for r, cost in self.conquest_costs(s, race, self.reach_mask(s, race)):
                 if cost <= rs.hand:
-                    acts.append(Conquer(r))
+                    acts.append(_shared(Conquer, r))
                 elif die and cost - rs.hand <= DIE_REACH:
-                    acts.append(ConquerWithDie(r))
+                    acts.append(_shared(ConquerWithDie, r))
         acts += self._ability_actions(s, rs, phase)
         surplus = self._surplus(s, race)
         acts.extend(self._deploys(own, rs.hand + surplus - hold))
         if self._may_end_conquest(rs, hold, surplus, own):
-            acts.append(EndTurn())
+            acts.append(_shared(EndTurn))
             # Decline at the end of the turn, unless Decline already means a decline turn.
             if not self._may_decline(s) and self._may_decline_at_end(s, rs):
-                acts.append(Decline())
+                acts.append(_shared(Decline))
         return acts
 
     @staticmethod
@@ -702,7 +716,7 @@ class Engine:
         if available < 1:
             return []
         counts = (1,) if available == 1 else (1, available)
-        return [Deploy(r, c) for r in regions for c in counts]
+        return [_shared(Deploy, r, c) for r in regions for c in counts]
 
     def _may_decline(self, s: State) -> bool:
         """Decline in place of expanding: before anything is done in a turn not begun by a
@@ -861,12 +875,12 @@ class Engine:
                 continue
             if not ability.target:
                 if self.ability_problem(s, rs, ability, None) is None:
-                    acts.append(UseAbility(ability.name))
+                    acts.append(_shared(UseAbility, ability.name))
                 continue
             targets = self._ability_targets(s, rs, ability)
             for target in _bits(targets):
                 if self.ability_problem(s, rs, ability, target, targets) is None:
-                    acts.append(UseAbility(ability.name, target))
+                    acts.append(_shared(UseAbility, ability.name, target))
         return acts
 
     # ------------------------------------------------------------------ applying actions
