@@ -100,6 +100,10 @@ ACTION_TYPES: dict[str, type[Any]] = {
 
 
 _INT_FIELDS = frozenset({"region", "index", "count", "face"})
+#: Field names of each action class (attrs.fields is too slow to call for every action applied).
+_FIELD_NAMES = {
+    cls: tuple(f.name for f in attrs.fields(cls)) for cls in ACTION_TYPES.values()
+}
 
 
 def action_problem(action: object) -> str | None:
@@ -107,14 +111,14 @@ def action_problem(action: object) -> str | None:
     cls = ACTION_TYPES.get(type(action).__name__)
     if cls is None or type(action) is not cls:
         return f"not an action: {action!r}"
-    for f in attrs.fields(cls):  # type: ignore[arg-type]
-        value = getattr(action, f.name)
-        if f.name in _INT_FIELDS:
+    for name in _FIELD_NAMES[cls]:
+        value = getattr(action, name)
+        if name in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool):
-                return f"{cls.__name__}.{f.name} must be an integer, not {value!r}"
-        elif f.name == "name" and not isinstance(value, str):
+                return f"{cls.__name__}.{name} must be an integer, not {value!r}"
+        elif name == "name" and not isinstance(value, str):
             return f"{cls.__name__}.name must be a string, not {value!r}"
-        elif f.name == "target" and (
+        elif name == "target" and (
             isinstance(value, bool) or not isinstance(value, int | str | None)
         ):
             return f"{cls.__name__}.target must be a region, player, id or None, not {value!r}"
