@@ -82,7 +82,7 @@ Log = Callable[[Event], None]
 class _Combo:
     """What a race/badge pairing brings, gathered from its rule files once per game."""
 
-    __slots__ = ("conquest_tokens", "defs", "flags", "link")
+    __slots__ = ("abilities", "conquest_tokens", "defs", "flags", "link")
 
     def __init__(self, engine: Engine, defs: tuple[RuleDef, ...]) -> None:
         self.defs = defs  #: the race's rule file, then its power's
@@ -93,6 +93,7 @@ class _Combo:
             for mask in engine.links[d.kind, d.id]:
                 self.link |= mask
         self.conquest_tokens = sum(d.conquest_tokens for d in defs)
+        self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
 
 
 class _Ctx:
@@ -691,7 +692,8 @@ class Engine:
                 elif die and cost - rs.hand <= DIE_REACH:
                     acts.append(_shared(ConquerWithDie, r))
         acts += self._ability_actions(s, rs, phase)
-        surplus = self._surplus(s, race)
+        tokens = s.region_tokens
+        surplus = sum(tokens[r] for r in own) - len(own)  # _surplus, from the regions at hand
         acts.extend(self._deploys(own, rs.hand + surplus - hold))
         if self._may_end_conquest(rs, hold, surplus, own):
             acts.append(_shared(EndTurn))
@@ -738,13 +740,12 @@ class Engine:
 
     # ------------------------------------------------------------------ abilities
 
-    def abilities(self, s: State, race: str) -> Iterator[CompiledAbility]:
+    def abilities(self, s: State, race: str) -> tuple[CompiledAbility, ...]:
         """The abilities of an active race (its own and its power's)."""
         rs = s.races.get(race)
         if rs is None or rs.declined:
-            return
-        for d in self.defs(s, race):
-            yield from d.abilities
+            return ()
+        return self._combo(race, rs.power).abilities
 
     def _use_key(self, ability: CompiledAbility, s: State, target: int | None) -> str:
         if ability.limit != "once_per_player_per_turn" or target is None:
@@ -870,7 +871,10 @@ class Engine:
     def _ability_actions(self, s: State, rs: RaceState, phase: Phase) -> list[Action]:
         """Every legal UseAbility of the race in this phase."""
         acts: list[Action] = []
-        for ability in self.abilities(s, rs.race):
+        abilities = self.abilities(s, rs.race)
+        if not abilities:  # most races: nothing to check
+            return acts
+        for ability in abilities:
             if phase.value not in ability.phases:
                 continue
             if not ability.target:
