@@ -50,7 +50,6 @@ from smallworld_rules.ruledefs import (
     CompiledAbility,
     CompiledEffect,
     CompiledModifier,
-    PieceDef,
     RuleDef,
 )
 from smallworld_rules.rules import Rules
@@ -291,6 +290,9 @@ class Engine:
             "border": game_map.entry_mask,
             "water": game_map.water_mask,
         }
+        # The names of the pieces with a property the reach of every race depends on.
+        self._immune_pieces = frozenset(n for n, p in rules.pieces.items() if p.immune)
+        self._guard_pieces = frozenset(n for n, p in rules.pieces.items() if p.guards)
         # Filled lazily (see _combo and _modifiers); they depend only on the rules and options.
         self._combos: dict[tuple[str, str | None], _Combo] = {}
         self._hook_modifiers: dict[
@@ -534,23 +536,25 @@ class Engine:
                 return name
         return None
 
-    def _pieces_mask(self, s: State, wanted: Callable[[PieceDef], bool]) -> int:
-        if not s.pieces:
+    def _pieces_mask(self, s: State, wanted: frozenset[str]) -> int:
+        """Regions holding at least one piece named in ``wanted``."""
+        if not wanted or not s.pieces:
             return 0
-        pieces = self.rules.pieces
         out = 0
         for r, held in s.pieces.items():
-            if any(count and wanted(pieces[name]) for name, count in held.items()):
-                out |= 1 << r
+            for name, count in held.items():
+                if count and name in wanted:
+                    out |= 1 << r
+                    break
         return out
 
     def immune_mask(self, s: State) -> int:
         """Regions no enemy may conquer or target (an immune piece is there)."""
-        return self._pieces_mask(s, lambda p: p.immune)
+        return self._pieces_mask(s, self._immune_pieces)
 
     def guarded_mask(self, s: State) -> int:
         """Regions holding a piece with the property ``guards``."""
-        return self._pieces_mask(s, lambda p: p.guards)
+        return self._pieces_mask(s, self._guard_pieces)
 
     def enemy_active_mask(self, s: State, race: str) -> int:
         """Regions held by the active race of a player other than ``race``'s owner."""
