@@ -81,7 +81,7 @@ Log = Callable[[Event], None]
 class _Combo:
     """What a race/badge pairing brings, gathered from its rule files once per game."""
 
-    __slots__ = ("abilities", "conquest_tokens", "defs", "flags", "link")
+    __slots__ = ("abilities", "conquest_tokens", "defs", "flags", "lifts_pieces", "link")
 
     def __init__(self, engine: Engine, defs: tuple[RuleDef, ...]) -> None:
         self.defs = defs  #: the race's rule file, then its power's
@@ -93,6 +93,11 @@ class _Combo:
                 self.link |= mask
         self.conquest_tokens = sum(d.conquest_tokens for d in defs)
         self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
+        #: whether it holds pieces that go back to the supply when it redeploys
+        ids = {d.id for d in defs}
+        self.lifts_pieces = any(
+            p.lifted_at_redeploy and p.holder in ids for p in engine.rules.pieces.values()
+        )
 
 
 class _Ctx:
@@ -526,7 +531,7 @@ class Engine:
 
     def score(self, s: State, race: str) -> Breakdown:
         """Coins a race scores at the end of its owner's turn (§1.11)."""
-        regions = len(self.regions_of(s, race))
+        regions = s.region_race.count(race)
         return fold(regions, self._contributions(s, race, "score"), minimum=0)
 
     def immune_piece(self, s: State, region: int) -> str | None:
@@ -1132,14 +1137,18 @@ class Engine:
                 if extra:
                     s.region_tokens[r] = 1
                     rs.hand += extra
-            holders = {d.id for d in self.defs(s, rs.race)}
-            for r in sorted(s.pieces):
-                for name in sorted(s.pieces[r]):
-                    piece = self.rules.pieces[name]
-                    if piece.lifted_at_redeploy and piece.holder in holders:
-                        s.piece_supply[name] += s.pieces[r].pop(name)
-                        log(PieceMoved(name, -1, r))
-                if not s.pieces[r]:
+            if self._combo_of(s, rs.race).lifts_pieces:
+                holders = {d.id for d in self.defs(s, rs.race)}
+                for r in sorted(s.pieces):
+                    for name in sorted(s.pieces[r]):
+                        piece = self.rules.pieces[name]
+                        if piece.lifted_at_redeploy and piece.holder in holders:
+                            s.piece_supply[name] += s.pieces[r].pop(name)
+                            log(PieceMoved(name, -1, r))
+                    if not s.pieces[r]:
+                        del s.pieces[r]
+            else:  # no piece of its to lift (most races): only drop empty entries, as above
+                for r in [r for r, held in s.pieces.items() if not held]:
                     del s.pieces[r]
         s.die_bonus = -1
         s.phase = Phase.REDEPLOY
@@ -1421,7 +1430,7 @@ class Engine:
 
     def _withdraws(self, s: State, rs: RaceState) -> bool:
         """Whether a defender has something to place: tokens, or pieces it places again."""
-        if not self.regions_of(s, rs.race):
+        if rs.race not in s.region_race:
             return False
         return bool(rs.hand) or bool(self._ability_actions(s, rs, Phase.WITHDRAWAL))
 
