@@ -118,6 +118,10 @@ ACTION_TYPES: dict[str, type[Any]] = {
 
 _INT_FIELDS = frozenset({"region", "index", "count", "face"})
 _STR_FIELDS = frozenset({"name", "power", "item"})
+#: Field names of each action class (attrs.fields is too slow to call for every action applied).
+_FIELD_NAMES = {
+    cls: tuple(f.name for f in attrs.fields(cls)) for cls in ACTION_TYPES.values()
+}
 
 
 def action_problem(action: object) -> str | None:
@@ -125,16 +129,16 @@ def action_problem(action: object) -> str | None:
     cls = ACTION_TYPES.get(type(action).__name__)
     if cls is None or type(action) is not cls:
         return f"not an action: {action!r}"
-    for f in attrs.fields(cls):  # type: ignore[arg-type]
-        value = getattr(action, f.name)
-        if f.name in _INT_FIELDS:
+    for name in _FIELD_NAMES[cls]:
+        value = getattr(action, name)
+        if name in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool):
-                return f"{cls.__name__}.{f.name} must be an integer, not {value!r}"
-        elif f.name in _STR_FIELDS and not isinstance(value, str):
-            if f.name == "power" and cls is Purchase and value is None:
+                return f"{cls.__name__}.{name} must be an integer, not {value!r}"
+        elif name in _STR_FIELDS and not isinstance(value, str):
+            if name == "power" and cls is Purchase and value is None:
                 continue
-            return f"{cls.__name__}.{f.name} must be a string, not {value!r}"
-        elif f.name == "target" and (
+            return f"{cls.__name__}.{name} must be a string, not {value!r}"
+        elif name == "target" and (
             isinstance(value, bool) or not isinstance(value, int | str | None)
         ):
             return f"{cls.__name__}.target must be a region, player, id or None, not {value!r}"

@@ -56,7 +56,6 @@ from smallworld_rules.ruledefs import (
     CompiledAbility,
     CompiledEffect,
     CompiledModifier,
-    PieceDef,
     RoleDef,
     RuleDef,
 )
@@ -85,6 +84,28 @@ LOST_TRIBE_TOKENS = 18
 
 
 Log = Callable[[Event], None]
+
+
+class _Combo:
+    """What a race/badge pairing brings, gathered from its rule files once per game."""
+
+    __slots__ = ("abilities", "conquest_tokens", "defs", "flags", "lifts_pieces", "link")
+
+    def __init__(self, engine: Engine, defs: tuple[RuleDef, ...]) -> None:
+        self.defs = defs  #: the race's rule file, then its power's
+        self.flags = frozenset().union(*(engine.flags[d.kind, d.id] for d in defs))
+        #: the regions its links make adjacent to one another
+        self.link = 0
+        for d in defs:
+            for mask in engine.links[d.kind, d.id]:
+                self.link |= mask
+        self.conquest_tokens = sum(d.conquest_tokens for d in defs)
+        self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
+        #: whether it holds pieces that go back to the supply when it redeploys
+        ids = {d.id for d in defs}
+        self.lifts_pieces = any(
+            p.lifted_at_redeploy and p.holder in ids for p in engine.rules.pieces.values()
+        )
 
 
 class _Ctx:
@@ -220,6 +241,37 @@ class _PlayerCtx(_Static):
     terrain_mask = feature_mask = property_mask
 
 
+def _modifier_sum(
+    modifiers: tuple[CompiledModifier, ...], ctx: _Ctx, target: int, sets: list[int]
+) -> int:
+    """The sum of the applying add/sub modifiers on ``target``; the amounts of applying
+    ``set`` modifiers are appended to ``sets`` (the value side of ``Engine._contributions``)."""
+    ctx.target = target
+    total = 0
+    for m in modifiers:
+        if m.condition(ctx):
+            amount = m.value(ctx)
+            if m.op == "set":
+                sets.append(amount)
+            else:
+                total += amount if m.op == "add" else -amount
+    return total
+
+
+#: Actions are immutable values, so legal_actions hands out shared instances instead of making
+#: new ones for every position (making a frozen attrs instance costs about a microsecond).
+_SHARED: dict[tuple[Any, ...], Action] = {}
+
+
+def _shared(cls: type[Action], *fields: Any) -> Action:
+    """The shared instance of ``cls(*fields)``."""
+    key = (cls, *fields)
+    action = _SHARED.get(key)
+    if action is None:
+        action = _SHARED[key] = cls(*fields)
+    return action
+
+
 def _bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:
@@ -291,6 +343,14 @@ class Engine:
             "border": game_map.entry_mask,
             "water": game_map.water_mask,
         }
+        # The names of the pieces with a property the reach of every race depends on.
+        self._immune_pieces = frozenset(n for n, p in rules.pieces.items() if p.immune)
+        self._guard_pieces = frozenset(n for n, p in rules.pieces.items() if p.guards)
+        # Filled lazily (see _combo and _modifiers); they depend only on the rules and options.
+        self._combos: dict[tuple[str, tuple[str, ...]], _Combo] = {}
+        self._hook_modifiers: dict[
+            tuple[str, tuple[str, ...], bool, str], tuple[CompiledModifier, ...]
+        ] = {}
 
     # ------------------------------------------------------------------ set-up
 
@@ -398,22 +458,35 @@ class Engine:
             return s.races[s.withdrawals[0]].owner
         return s.active
 
-    def defs(self, s: State, race: str) -> Iterator[RuleDef]:
+    def defs(self, s: State, race: str) -> tuple[RuleDef, ...]:
         """The race's rule file, then its power's (while the badge is attached)."""
-        if race == LOST_TRIBE:
-            return
-        yield self.race_defs[race]
+        return self._combo(race, self._powers(s, race)).defs
+
+    def _powers(self, s: State, race: str) -> tuple[str, ...]:
+        """The powers working for the race: its attached badge, or all a role activated."""
         if race == self.role_race:
-            for power in s.role_powers:  # A20: a role's powers all work, always
-                yield self.rules.powers[power]
-            return
+            return tuple(s.role_powers)  # A20: a role's powers all work, always
         rs = s.races.get(race)
-        if rs is not None and rs.power is not None:
-            yield self.rules.powers[rs.power]
+        return () if rs is None or rs.power is None else (rs.power,)
+
+    def _combo(self, race: str, powers: tuple[str, ...]) -> _Combo:
+        """The rule files of a race/badge pairing, its flags and links, built once per
+        pairing: the engine asks for them several times per legal action."""
+        key = (race, powers)
+        combo = self._combos.get(key)
+        if combo is None:
+            defs: tuple[RuleDef, ...] = ()
+            if race != LOST_TRIBE:
+                defs = (self.race_defs[race], *(self.rules.powers[p] for p in powers))
+            combo = self._combos[key] = _Combo(self, defs)
+        return combo
+
+    def _combo_of(self, s: State, race: str) -> _Combo:
+        return self._combo(race, self._powers(s, race))
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
         """Whether the race or its attached power raises ``flag``."""
-        return any(flag in self.flags[d.kind, d.id] for d in self.defs(s, race))
+        return flag in self._combo_of(s, race).flags
 
     def _exempt(self, s: State, race: str) -> bool:
         return self.has_flag(s, race, "exempt_from_decline_limit")
@@ -429,10 +502,7 @@ class Engine:
 
     def powers_count(self, s: State, race: str) -> int:
         """Special powers working for the race: ``count(powers)``."""
-        if race == self.role_race:
-            return len(s.role_powers)
-        rs = s.races.get(race)
-        return int(rs is not None and rs.power is not None)
+        return len(self._powers(s, race))
 
     def tokens_in(self, s: State, race: str, place: str) -> int:
         """The race's tokens on the map, in its reserve (box), or in a zone."""
@@ -455,20 +525,29 @@ class Engine:
         role's tokens that count as declined)."""
         return race == self.role_race and self.role is not None and self.role.counts_as_declined
 
-    def _modifiers(self, s: State, race: str, hook: str) -> Iterator[CompiledModifier]:
+    def _modifiers(self, s: State, race: str, hook: str) -> tuple[CompiledModifier, ...]:
         rs = s.races.get(race)
-        declined = rs is not None and rs.declined
-        for d in self.defs(s, race):
-            for m in d.modifiers[hook]:
-                if m.applies_to(declined):
-                    yield m
+        key = (race, self._powers(s, race), rs is not None and rs.declined, hook)
+        found = self._hook_modifiers.get(key)
+        if found is None:  # first time for this pairing, status and hook: filter once
+            declined = key[2]
+            found = self._hook_modifiers[key] = tuple(
+                m
+                for d in self._combo(race, key[1]).defs
+                for m in d.modifiers[hook]
+                if m.applies_to(declined)
+            )
+        return found
 
     def _contributions(
         self, s: State, race: str, hook: str, target: int = -1
     ) -> list[Contribution]:
+        modifiers = self._modifiers(s, race, hook)
+        if not modifiers:  # the common case: no context to build
+            return []
         ctx = _Ctx(self, s, race, target)
         out: list[Contribution] = []
-        for m in self._modifiers(s, race, hook):
+        for m in modifiers:
             if m.condition(ctx):
                 out.append(Contribution(m.label, m.op, m.value(ctx), m.path, m.line))
         return out
@@ -494,6 +573,59 @@ class Engine:
             parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
         return fold(BASE_COST, parts, minimum=1)
 
+    def conquest_cost_value(self, s: State, race: str, region: int) -> int:
+        """``conquest_cost(s, race, region).value``, without building the breakdown."""
+        return self.conquest_costs(s, race, 1 << region)[0][1]
+
+    def conquest_costs(self, s: State, race: str, regions: int) -> list[tuple[int, int]]:
+        """``(region, conquest_cost(s, race, region).value)`` for each region of the mask,
+        lowest first, without building breakdowns.
+
+        legal_actions asks the cost of every reachable region, and only the number matters
+        there, so this folds the same contributions as :meth:`conquest_cost` straight into an
+        int: adds and subs summed, then the lowest ``set``, then the clamp at 1 (see
+        :func:`~smallworld_rules.hooks.fold`); the modifiers and the evaluation context of a
+        race are looked up once for all regions. The two must stay in step: a test compares
+        them on many positions.
+        """
+        race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
+        pieces = self.rules.pieces
+        bonus = s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0
+        own = self._hook_context(s, race, "conquest_cost")
+        defences: dict[str, tuple[tuple[CompiledModifier, ...], _Ctx | None]] = {}
+        out = []
+        while regions:
+            low = regions & -regions
+            regions ^= low
+            region = low.bit_length() - 1
+            value = BASE_COST + tokens[region] + ((mountains >> region) & 1) - bonus
+            held = s.pieces.get(region)
+            if held:
+                for name, count in held.items():
+                    value += pieces[name].defence * count
+            sets: list[int] = []
+            occupant = race_of[region]
+            if occupant is not None and occupant in s.races:
+                defence = defences.get(occupant)
+                if defence is None:
+                    defence = defences[occupant] = self._hook_context(s, occupant, "defence")
+                if defence[1] is not None:
+                    value += _modifier_sum(defence[0], defence[1], region, sets)
+            if own[1] is not None:
+                value += _modifier_sum(own[0], own[1], region, sets)
+            if sets:
+                value = min(sets)
+            out.append((region, value if value >= 1 else 1))
+        return out
+
+    def _hook_context(
+        self, s: State, race: str, hook: str
+    ) -> tuple[tuple[CompiledModifier, ...], _Ctx | None]:
+        """The race's modifiers on ``hook`` and a context to evaluate them in (``None`` when
+        there are none)."""
+        modifiers = self._modifiers(s, race, hook)
+        return modifiers, _Ctx(self, s, race) if modifiers else None
+
     def losses(self, s: State, race: str, region: int) -> Breakdown:
         """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
         parts = self._contributions(s, race, "losses", region)
@@ -501,7 +633,7 @@ class Engine:
 
     def score(self, s: State, race: str) -> Breakdown:
         """Coins a race scores at the end of its owner's turn (§1.11)."""
-        regions = len(self.regions_of(s, race))
+        regions = s.region_race.count(race)
         return fold(regions, self._contributions(s, race, "score"), minimum=0)
 
     def immune_piece(self, s: State, region: int) -> str | None:
@@ -511,21 +643,25 @@ class Engine:
                 return name
         return None
 
-    def _pieces_mask(self, s: State, wanted: Callable[[PieceDef], bool]) -> int:
-        pieces = self.rules.pieces
+    def _pieces_mask(self, s: State, wanted: frozenset[str]) -> int:
+        """Regions holding at least one piece named in ``wanted``."""
+        if not wanted or not s.pieces:
+            return 0
         out = 0
         for r, held in s.pieces.items():
-            if any(count and wanted(pieces[name]) for name, count in held.items()):
-                out |= 1 << r
+            for name, count in held.items():
+                if count and name in wanted:
+                    out |= 1 << r
+                    break
         return out
 
     def immune_mask(self, s: State) -> int:
         """Regions no enemy may conquer or target (an immune piece is there)."""
-        return self._pieces_mask(s, lambda p: p.immune)
+        return self._pieces_mask(s, self._immune_pieces)
 
     def guarded_mask(self, s: State) -> int:
         """Regions holding a piece with the property ``guards``."""
-        return self._pieces_mask(s, lambda p: p.guards)
+        return self._pieces_mask(s, self._guard_pieces)
 
     def enemy_active_mask(self, s: State, race: str) -> int:
         """Regions held by the active race of a player other than ``race``'s owner."""
@@ -539,11 +675,7 @@ class Engine:
 
     def link_mask(self, s: State, race: str) -> int:
         """Regions the race's links make adjacent to one another."""
-        out = 0
-        for d in self.defs(s, race):
-            for mask in self.links[d.kind, d.id]:
-                out |= mask
-        return out
+        return self._combo_of(s, race).link
 
     def truce_mask(self, s: State, race: str) -> int:
         """Regions the race may not attack because of a truce (only active races are bound)."""
@@ -564,19 +696,19 @@ class Engine:
     def reach_mask(self, s: State, race: str) -> int:
         """Every region ``race`` may attack now, tokens aside (§1.7, flags, links, immunity)."""
         own = self.mask_of(s, race)
+        combo = self._combo_of(s, race)
         if own:
             reach = self.adjacent_mask(own)
-            link = self.link_mask(s, race)
-            if own & link:
-                reach |= link
-            if self.has_flag(s, race, "conquer_anywhere"):
+            if own & combo.link:
+                reach |= combo.link
+            if "conquer_anywhere" in combo.flags:
                 reach |= self.land_mask
         else:
             reach = self.role_enter if race == self.role_race else self.map.entry_mask
-            if self.has_flag(s, race, "enter_anywhere"):
+            if "enter_anywhere" in combo.flags:
                 reach |= self.land_mask
         reach &= ~own
-        if not self.has_flag(s, race, "enter_water"):
+        if "enter_water" not in combo.flags:
             reach &= ~self.map.water_mask
         return reach & ~self.immune_mask(s) & ~self.truce_mask(s, race)
 
@@ -614,7 +746,7 @@ class Engine:
     def _hold(self, s: State, rs: RaceState) -> int:
         """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
         all of them, or every token it has if it has fewer."""
-        wanted = sum(d.conquest_tokens for d in self.defs(s, rs.race))
+        wanted = self._combo_of(s, rs.race).conquest_tokens
         if not wanted:
             return 0
         on_map = sum(s.region_tokens[r] for r in self.regions_of(s, rs.race))
@@ -629,10 +761,10 @@ class Engine:
             if s.active == self.role_seat:
                 return [ChoosePower(p) for p in s.role_reserve]
             coins = s.players[s.active].coins
-            picks: list[Action] = [PickCombo(i) for i in range(len(s.market)) if i <= coins]
-            return picks or [EndTurn()]
+            picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
+            return picks or [_shared(EndTurn)]
         if phase is Phase.DIE_ROLL:
-            return [RollDie(face) for face in sorted(set(DIE_FACES))]
+            return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
         if phase is Phase.OVER:
             return []
         if phase is Phase.WITHDRAWAL:
@@ -640,7 +772,7 @@ class Engine:
             acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
             acts += self._ability_actions(s, wrs, phase)
             if not wrs.hand:
-                acts.append(EndTurn())
+                acts.append(_shared(EndTurn))
             return acts
         assert s.acting is not None
         rs = s.races[s.acting]
@@ -650,34 +782,34 @@ class Engine:
         if phase is Phase.REDEPLOY:
             acts = self._deploys(own, rs.hand - hold)
             if rs.hand < hold:
-                acts.extend(Abandon(r) for r in own)  # ruling 13: forced abandonment
+                acts.extend(_shared(Abandon, r) for r in own)  # ruling 13: forced abandonment
             acts += self._ability_actions(s, rs, phase)
             if rs.hand == hold or not own or race == self.role_race:
-                acts.append(EndTurn())
+                acts.append(_shared(EndTurn))
                 if self._may_decline_at_end(s, rs):
-                    acts.append(Decline())
+                    acts.append(_shared(Decline))
             return acts
         acts = self._purchases(s, rs) if race == self.role_race else []
         if self._may_decline(s):
-            acts.append(Decline())
+            acts.append(_shared(Decline))
         if self._may_abandon(s):
-            acts.extend(Abandon(r) for r in own)
+            acts.extend(_shared(Abandon, r) for r in own)
         if rs.hand >= 1:
             die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
-            for r in _bits(self.reach_mask(s, race)):
-                cost = self.conquest_cost(s, race, r).value
+            for r, cost in self.conquest_costs(s, race, self.reach_mask(s, race)):
                 if cost <= rs.hand:
-                    acts.append(Conquer(r))
+                    acts.append(_shared(Conquer, r))
                 elif die and cost - rs.hand <= DIE_REACH:
-                    acts.append(ConquerWithDie(r))
+                    acts.append(_shared(ConquerWithDie, r))
         acts += self._ability_actions(s, rs, phase)
-        surplus = self._surplus(s, race)
+        tokens = s.region_tokens
+        surplus = sum(tokens[r] for r in own) - len(own)  # _surplus, from the regions at hand
         acts.extend(self._deploys(own, rs.hand + surplus - hold))
         if race == self.role_race or self._may_end_conquest(rs, hold, surplus, own):
-            acts.append(EndTurn())
+            acts.append(_shared(EndTurn))
             # Decline at the end of the turn, unless Decline already means a decline turn.
             if not self._may_decline(s) and self._may_decline_at_end(s, rs):
-                acts.append(Decline())
+                acts.append(_shared(Decline))
         return acts
 
     # ------------------------------------------------------------------ roles
@@ -828,7 +960,7 @@ class Engine:
         if available < 1:
             return []
         counts = (1,) if available == 1 else (1, available)
-        return [Deploy(r, c) for r in regions for c in counts]
+        return [_shared(Deploy, r, c) for r in regions for c in counts]
 
     def _may_decline(self, s: State) -> bool:
         """Decline in place of expanding: before anything is done in a turn not begun by a
@@ -851,13 +983,12 @@ class Engine:
 
     # ------------------------------------------------------------------ abilities
 
-    def abilities(self, s: State, race: str) -> Iterator[CompiledAbility]:
+    def abilities(self, s: State, race: str) -> tuple[CompiledAbility, ...]:
         """The abilities of an active race (its own and its power's)."""
         rs = s.races.get(race)
         if rs is None or rs.declined:
-            return
-        for d in self.defs(s, race):
-            yield from d.abilities
+            return ()
+        return self._combo_of(s, race).abilities
 
     def _use_key(self, ability: CompiledAbility, s: State, target: int | None) -> str:
         if ability.limit != "once_per_player_per_turn" or target is None:
@@ -983,17 +1114,20 @@ class Engine:
     def _ability_actions(self, s: State, rs: RaceState, phase: Phase) -> list[Action]:
         """Every legal UseAbility of the race in this phase."""
         acts: list[Action] = []
-        for ability in self.abilities(s, rs.race):
+        abilities = self.abilities(s, rs.race)
+        if not abilities:  # most races: nothing to check
+            return acts
+        for ability in abilities:
             if phase.value not in ability.phases:
                 continue
             if not ability.target:
                 if self.ability_problem(s, rs, ability, None) is None:
-                    acts.append(UseAbility(ability.name))
+                    acts.append(_shared(UseAbility, ability.name))
                 continue
             targets = self._ability_targets(s, rs, ability)
             for target in _bits(targets):
                 if self.ability_problem(s, rs, ability, target, targets) is None:
-                    acts.append(UseAbility(ability.name, target))
+                    acts.append(_shared(UseAbility, ability.name, target))
         return acts
 
     # ------------------------------------------------------------------ applying actions
@@ -1087,7 +1221,7 @@ class Engine:
             raise IllegalAction(problem, action)
         if rs.hand < 1:
             raise IllegalAction("a conquest needs at least one token in hand (ruling 4)", action)
-        return rs, self.conquest_cost(s, rs.race, action.region).value
+        return rs, self.conquest_cost_value(s, rs.race, action.region)
 
     def _conquer(self, s: State, action: Conquer, log: Log) -> None:
         rs, cost = self._attempt(s, action)
@@ -1144,14 +1278,14 @@ class Engine:
             s.die_bonus = face
             reach = self.reach_mask(s, rs.race)
             cheapest = min(
-                (self.conquest_cost(s, rs.race, t).value for t in _bits(reach)), default=None
+                (cost for _, cost in self.conquest_costs(s, rs.race, reach)), default=None
             )
             success = cheapest is not None and cheapest <= rs.hand
             log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
             if not success:
                 self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
             return
-        cost = self.conquest_cost(s, rs.race, r).value
+        cost = self.conquest_cost_value(s, rs.race, r)
         success = rs.hand + face >= cost
         log(DieRolled(s.active, r, face, cost, rs.hand, success))
         if success:
@@ -1241,14 +1375,18 @@ class Engine:
                 if extra:
                     s.region_tokens[r] = 1
                     rs.hand += extra
-            holders = {d.id for d in self.defs(s, rs.race)}
-            for r in sorted(s.pieces):
-                for name in sorted(s.pieces[r]):
-                    piece = self.rules.pieces[name]
-                    if piece.lifted_at_redeploy and piece.holder in holders:
-                        s.piece_supply[name] += s.pieces[r].pop(name)
-                        log(PieceMoved(name, -1, r))
-                if not s.pieces[r]:
+            if self._combo_of(s, rs.race).lifts_pieces:
+                holders = {d.id for d in self.defs(s, rs.race)}
+                for r in sorted(s.pieces):
+                    for name in sorted(s.pieces[r]):
+                        piece = self.rules.pieces[name]
+                        if piece.lifted_at_redeploy and piece.holder in holders:
+                            s.piece_supply[name] += s.pieces[r].pop(name)
+                            log(PieceMoved(name, -1, r))
+                    if not s.pieces[r]:
+                        del s.pieces[r]
+            else:  # no piece of its to lift (most races): only drop empty entries, as above
+                for r in [r for r, held in s.pieces.items() if not held]:
                     del s.pieces[r]
         s.die_bonus = -1
         s.phase = Phase.REDEPLOY
@@ -1541,7 +1679,7 @@ class Engine:
 
     def _withdraws(self, s: State, rs: RaceState) -> bool:
         """Whether a defender has something to place: tokens, or pieces it places again."""
-        if not self.regions_of(s, rs.race):
+        if rs.race not in s.region_race:
             return False
         return bool(rs.hand) or bool(self._ability_actions(s, rs, Phase.WITHDRAWAL))
 

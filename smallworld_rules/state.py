@@ -56,16 +56,17 @@ class RaceState:
         self.uses = {} if uses is None else uses
 
     def copy(self) -> RaceState:
-        return RaceState(
-            self.race,
-            self.power,
-            self.owner,
-            self.declined,
-            self.hand,
-            self.turns,
-            self.held,
-            dict(self.uses),
-        )
+        # Slot by slot rather than through __init__: every apply copies every race in play.
+        new = RaceState.__new__(RaceState)
+        new.race = self.race
+        new.power = self.power
+        new.owner = self.owner
+        new.declined = self.declined
+        new.hand = self.hand
+        new.turns = self.turns
+        new.held = self.held
+        new.uses = dict(self.uses)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         out = {s: getattr(self, s) for s in self.__slots__}
@@ -84,7 +85,11 @@ class PlayerState:
         self.declined = declined
 
     def copy(self) -> PlayerState:
-        return PlayerState(self.coins, self.active, list(self.declined))
+        new = PlayerState.__new__(PlayerState)  # as RaceState.copy
+        new.coins = self.coins
+        new.active = self.active
+        new.declined = list(self.declined)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         return {"coins": self.coins, "active": self.active, "declined": list(self.declined)}
