@@ -1867,8 +1867,10 @@ class Engine:
     def race_for_put(self, s: State, player: int, declined: bool, race: str | None) -> str:
         """The race whose tokens :meth:`Game.put` places (bringing ``race`` into play)."""
         ps = s.players[player]
+        if player == self.role_seat and race not in (None, self.role_race):
+            raise RulesError(f"player {player} plays a role: only {self.role_race} tokens")
         if race is not None:
-            if race not in self.rules.races:
+            if race not in self.race_defs:
                 raise RulesError(f"unknown race {race!r}")
             rs = s.races.get(race)
             if rs is not None:
