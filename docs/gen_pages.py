@@ -12,8 +12,14 @@ committed. It produces:
   ``rule-language.md`` or ``options.md`` is replaced by the part called NAME (the grammar, the
   vocabulary tables, the option tables).
 
-The data that is not in the code lives next to this script: ``rulings.toml`` (the rulings and
-the ambiguity defaults, and which rule files they concern).
+The data that is not in the code lives next to this script: ``rulings.toml`` (the rulings, the
+ambiguity defaults and how the engine carries them out, our own judgement calls, and which rule
+files they concern).
+
+An expansion page shows, besides the hook points, what the file declares for the set-up: its
+players and map, its zones, where lost tokens go, and each role statement by statement (as
+written, through ``smallworld_rules.dsl.formatter``, with what the core does with it and the
+values it takes with the default options, read from a game started for each player count).
 """
 
 from __future__ import annotations
@@ -35,8 +41,9 @@ import attrs
 import mkdocs_gen_files
 
 import smallworld_rules as sw
+from smallworld_rules.dsl import ast as dsl_ast
+from smallworld_rules.dsl import formatter, vocabulary
 from smallworld_rules.dsl import parser as dsl_parser
-from smallworld_rules.dsl import vocabulary
 from smallworld_rules.dsl.catalogue import CATALOGUE, CatalogueEntry, Repeat, reproduce
 from smallworld_rules.rules import rules_root
 
@@ -136,6 +143,8 @@ DATA = tomllib.loads((DOCS / "rulings.toml").read_text(encoding="utf-8"))
 RULINGS: dict[str, str] = DATA.get("rulings", {})
 AMBIGUITIES: dict[str, dict[str, str]] = DATA.get("ambiguities", {})
 APPLIES: dict[str, dict[str, list[Any]]] = DATA.get("applies", {})
+# Rule-file id -> our own judgement calls for it (where neither the rules nor §8 decide).
+CALLS: dict[str, list[dict[str, str]]] = DATA.get("calls", {})
 
 
 def all_rule_defs() -> list[Any]:
@@ -369,12 +378,27 @@ def constructs_markdown(rule: Any, source: str) -> str:
     lines = source.splitlines()
     closing = max((n for n, line in enumerate(lines, 1) if line.strip() == "}"), default=len(lines))
     ordered = sorted(tree.statements, key=_line)
-    rows = []
+    rows: list[tuple[str, int | str, str]] = []
     for statement in statements:
         start = _line(statement)
         later = [_line(s) for s in ordered if _line(s) > start]
         end = min([*later, closing]) - 1
         end = max(end, start)
+        inner = getattr(statement, "statements", None)
+        if inner is not None and start:
+            # A block of statements (a role): its header line, then a row per statement.
+            header = statement_source(lines, start, start).split("{", 1)[0].strip()
+            rows.append((construct_label(statement), start, code(header + " { … }")))
+            for part in inner:
+                written = formatter.role_statement(part)
+                rows.append(
+                    (
+                        f"{construct_label(statement)} › {code(written.split()[0])}",
+                        _line(part) or "—",
+                        code(written),
+                    )
+                )
+            continue
         rows.append(
             (
                 construct_label(statement),
@@ -406,6 +430,8 @@ def _item_name(item: Any) -> str:
         return item
     if isinstance(item, tuple) and item and isinstance(item[0], str):
         return item[0]
+    if isinstance(getattr(item, "id", None), str):  # zones, roles: the id the API uses
+        return str(item.id)
     for attribute in NAME_ATTRIBUTES:
         value = getattr(item, attribute, None)
         if isinstance(value, str):
@@ -416,7 +442,7 @@ def _item_name(item: Any) -> str:
 def hook_points(rule: Any) -> list[tuple[str, str, list[str]]]:
     """(field, what, names) for every non-empty field of the compiled rule beyond its header, read
     generically so that fields added to ``RuleDef`` later show up too."""
-    found: list[tuple[str, list[str]]] = []
+    found: list[tuple[str, str, list[str]]] = []
     for field in attrs.fields(type(rule)):
         if field.name in HEADER_FIELDS:
             continue
@@ -425,6 +451,9 @@ def hook_points(rule: Any) -> list[tuple[str, str, list[str]]]:
             names = sorted(str(k) for k, v in value.items() if v)
         elif isinstance(value, Iterable) and not isinstance(value, str):
             items = list(value)
+            if items and all(isinstance(i, int) for i in items):  # a range, e.g. of players
+                found.append((field.name, words(field.name), ["–".join(str(i) for i in items)]))
+                continue
             names = [_item_name(i) for i in items]
             names = sorted({n for n in names if n}) or ([f"×{len(items)}"] if items else [])
         else:
@@ -444,6 +473,312 @@ def hook_summary(rule: Any) -> str:
     for _, what, names in hook_points(rule):
         parts.append(f"{what}: " + ", ".join(_name_cell(n) for n in names))
     return "; ".join(parts) or "—"
+
+
+# --------------------------------------------------------------------------- expansion pages
+#
+# What an expansion declares beyond hook points (players, map, zones, lost tokens, roles) is
+# read from the compiled RuleDef and its syntax tree; expressions and predicates are shown as
+# written, through the formatter. The explanations are those of the statements (what the core
+# does with any file that writes them), never of one expansion.
+
+ROLE_IMPLIED = (
+    "A role takes the last seat (to the right of the start player), so it plays last in every "
+    "round. It never picks a race and power combo and never declines: its token kind is its "
+    "only race, and every power it activates works for it at once, always. It readies, "
+    "conquers, rolls the final die and redeploys like any race, but may end its turn with "
+    "tokens in hand: they rest in its hand zone until its next turn."
+)
+
+
+def _zone_link(name: str) -> str:
+    return f"[{code(name)}](#zone-{name})"
+
+
+def _power_refs(ids: Iterable[str], page: str) -> str:
+    depth = "../" * page.count("/")
+    refs = []
+    for power in ids:
+        rule = RULES.powers.get(power)
+        if rule is None:
+            refs.append(f"{code(power)} (not loaded here)")
+        else:
+            refs.append(f"[{md_escape(rule.name)}]({depth}{page_of(rule)})")
+    return ", ".join(refs)
+
+
+def _role_facts(rule: Any, role: Any) -> dict[int, dict[str, Any]]:
+    """Player count -> what the role gets with the default options on that count's map (from
+    a game started for it), for every count the expansion allows. Empty if none can start."""
+    low, high = rule.players or (2, 5)
+    facts: dict[int, dict[str, Any]] = {}
+    for players in range(low, high + 1):
+        try:
+            game = sw.Game.new(players=players, seed=0, rules=RULES)
+        except sw.RulesError:
+            continue
+        engine = game._engine
+        played = getattr(engine, "role", None)
+        if played is None or played.id != role.id:
+            continue
+        facts[players] = {
+            "map": game.map_name,
+            "seat": engine.role_seat,
+            "supply": engine.role_supply,
+            "coins": engine.role_coins,
+            "purchases": engine.role_purchases,
+            "enter": [r for r in range(engine.n) if engine.role_enter >> r & 1],
+        }
+    return facts
+
+
+def _same(facts: Mapping[int, Mapping[str, Any]], key: str) -> Any:
+    values = {repr(f[key]) for f in facts.values()}
+    return next(iter(facts.values()))[key] if len(values) == 1 else None
+
+
+def role_statement_meaning(
+    part: Any, role: Any, facts: Mapping[int, Mapping[str, Any]], page: str
+) -> str:
+    """What the core does with one statement of a role block."""
+    name = md_escape(role.race.name)
+    defaults = ""
+    if isinstance(part, dsl_ast.RoleSetting) and facts:
+        key = {"supply": "supply", "coins": "coins", "purchases_per_turn": "purchases"}[part.word]
+        value = _same(facts, key)
+        if value is not None:
+            defaults = f" With the default options: **{value}**."
+    if isinstance(part, dsl_ast.RoleToken):
+        return (
+            f"Its tokens are {md_escape(part.title)} tokens; {code(part.name)} is their race id "
+            "(`game.region(r).race`, `game.active_race(seat)`)."
+        )
+    if isinstance(part, dsl_ast.RoleSetting) and part.word == "supply":
+        return (
+            f"How many {name} tokens it has, worked out once when the game starts. Those not "
+            "in its hand zone at the start are its reserve (`count(tokens in reserve)`); "
+            "nothing can make it more." + defaults
+        )
+    if isinstance(part, dsl_ast.RoleSetting) and part.word == "coins":
+        return "The coins it starts with (without this statement, the standard 5)." + defaults
+    if isinstance(part, dsl_ast.RoleSetting):
+        return "At most this many purchases a turn; 0 means any number." + defaults
+    if isinstance(part, dsl_ast.HandZone):
+        return (
+            f"Its tokens in hand rest in the zone {_zone_link(part.name)} between turns: "
+            f'`game.zone("{part.name}")`. The zone is off the map and cannot be conquered.'
+        )
+    if isinstance(part, dsl_ast.StartHand):
+        return f"{part.count} {name} token(s) start in its hand zone; the rest in its reserve."
+    if isinstance(part, dsl_ast.Enter):
+        where = ""
+        if facts:
+            where = (
+                " "
+                + "; ".join(
+                    f"{players} players ({f['map']} map): regions "
+                    + ", ".join(str(r) for r in f["enter"])
+                    for players, f in facts.items()
+                )
+                + "."
+            )
+        return (
+            "Its first conquest, and any conquest while it holds no region, must be a region "
+            "matching this predicate (instead of a border region)." + where
+        )
+    if isinstance(part, dsl_ast.Draft):
+        excluded = ""
+        if part.excluded:
+            excluded = " Never drawn: " + _power_refs(part.excluded, page) + "."
+        return (
+            f"When the game is set up, once the market is dealt, the first {part.count} badges "
+            f"of the power stack are drawn for it. Before the first turn it activates "
+            f"{part.choose} of them with `ChoosePower(power)`; the others are its reserve, "
+            f"private (the other players' observations show only how many).{excluded}"
+        )
+    if isinstance(part, dsl_ast.Buy) and part.item == "token":
+        return (
+            'In its turn, before its first conquest: `Purchase("token")` moves a token from '
+            "its reserve into its hand zone for this price, worked out again at each purchase."
+        )
+    if isinstance(part, dsl_ast.Buy):
+        return (
+            'In its turn, before its first conquest: `Purchase("power", power)` activates '
+            "one of its reserved powers for this price, worked out again at each purchase."
+        )
+    if isinstance(part, dsl_ast.Harvest):
+        return (
+            f"After it scores its own turn, this many anonymous tokens (`#soul`) go into "
+            f"{_zone_link(part.zone)}; no race's box gives them."
+        )
+    if isinstance(part, dsl_ast.Exchange):
+        return (
+            f"After every turn, everyone's: while {_zone_link(part.zone)} holds at least "
+            f"{part.count} tokens, {part.count} leave it — {name} tokens first, then "
+            f"anonymous ones, then the oldest — and {part.gain} {name} token(s) go from its "
+            f"reserve into its hand zone. {name} tokens go back to its reserve, race tokens to "
+            "their box, anonymous ones vanish."
+        )
+    if isinstance(part, dsl_ast.Win):
+        return (
+            "Checked after every turn, after the exchange: when the two sides are equal, its "
+            "player wins at once and the game ends."
+        )
+    return (
+        "Every other race and power sees its tokens as a race in decline (effects that "
+        "concern only active races leave them alone); its own powers still all work."
+    )
+
+
+def zones_markdown(rule: Any) -> str:
+    rows = []
+    for zone in sorted(rule.zones, key=lambda z: z.line):
+        if zone.role is None:
+            what = "shared pile, kept in order of arrival"
+            read = f'`game.zone("{zone.id}")`, `game.zone_pile("{zone.id}")`'
+        else:
+            role = next((r for r in rule.roles if r.id == zone.role), None)
+            role_name = md_escape(role.name) if role is not None else code(zone.role)
+            what = f"hand zone of the {role_name}: its tokens in hand"
+            read = f'`game.zone("{zone.id}")`'
+        if zone.id == rule.lost_tokens_to:
+            what += "; tokens lost to a conquest go here"
+        rows.append(
+            (
+                f'<a id="zone-{zone.id}"></a>{code(zone.id)}',
+                md_escape(zone.name),
+                what,
+                read,
+                zone.line,
+            )
+        )
+    return table(["zone", "name", "holds", "read with", "line"], rows)
+
+
+def _flag_raisers(flag: str, page: str) -> list[str]:
+    depth = "../" * page.count("/")
+    return [
+        f"[{md_escape(r.name)}]({depth}{page_of(r)})"
+        for r in all_rule_defs()
+        if flag in getattr(r, "flags", ())
+    ]
+
+
+def role_markdown(rule: Any, role: Any, page: str) -> str:
+    tree = getattr(rule, "ast", None)
+    node = None
+    if tree is not None:
+        node = next(
+            (st for st in tree.statements if isinstance(st, dsl_ast.Role) and st.name == role.id),
+            None,
+        )
+    facts = _role_facts(rule, role)
+    out = [f"### {md_escape(role.name)} (`{role.id}`) {{#role-{role.id}}}\n", ROLE_IMPLIED + "\n"]
+    if facts:
+        out.append(
+            "Its seat: "
+            + ", ".join(f"player {f['seat']} of {n}" for n, f in facts.items())
+            + " (seats count from 0).\n"
+        )
+    if node is not None:
+        rows = [
+            (
+                code(formatter.role_statement(part).split()[0]),
+                code(formatter.role_statement(part)),
+                _line(part) or "—",
+                role_statement_meaning(part, role, facts, page),
+            )
+            for part in node.statements
+        ]
+        out.append(table(["statement", "as written", "line", "what the core does"], rows))
+    missing = []
+    if role.hand_zone is None:
+        missing.append("no hand zone: its tokens in hand are simply in its hand")
+    if role.enter is None:
+        missing.append("it enters by the border regions")
+    if role.coins is None:
+        missing.append("it starts with the standard 5 coins")
+    if not role.buys:
+        missing.append("it buys nothing")
+    if missing:
+        out.append("Without a statement for it: " + "; ".join(missing) + ".\n")
+    actions = []
+    if role.draft is not None:
+        actions.append("`ChoosePower(power)` before the first turn (event `PowerChosen`, price 0)")
+    if "token" in role.buys:
+        actions.append('`Purchase("token")` (event `TokenBought`)')
+    if "power" in role.buys:
+        actions.append('`Purchase("power", power)` (event `PowerChosen` with its price)')
+    if role.harvest is not None:
+        actions.append("its harvest logs `TokensToZone`")
+    if role.exchange is not None:
+        actions.append("each exchange logs `Exchanged`")
+    if actions:
+        depth = "../" * page.count("/")
+        out.append(
+            "Its own actions and events: "
+            + "; ".join(actions)
+            + f" — see the [actions]({depth}api/actions.md) and [events]({depth}api/events.md)."
+            "\n"
+        )
+    return "\n".join(out)
+
+
+def expansion_markdown(rule: Any, page: str) -> str:
+    """Set-up, zones and roles of a rule file that declares any (an expansion)."""
+    players = getattr(rule, "players", None)
+    minus = getattr(rule, "map_minus", 0)
+    zones = getattr(rule, "zones", ())
+    roles = getattr(rule, "roles", ())
+    lost = getattr(rule, "lost_tokens_to", None)
+    if not (players or minus or zones or roles or lost):
+        return ""
+    out = ["## Set-up\n"]
+    facts = []
+    if players:
+        facts.append(("players", f"{players[0]} to {players[1]}"))
+    if minus:
+        low, high = players or (2 + minus, 5 + minus)
+        maps = ", ".join(f"{n} players: {n - minus}p" for n in range(low, high + 1))
+        facts.append(("map", f"the map for {minus} player(s) fewer ({maps})"))
+    if lost:
+        into = f"into the zone {_zone_link(lost)}, not the box"
+        facts.append(("tokens lost to a conquest", into))
+        raisers = _flag_raisers("decline_surplus_is_lost", page)
+        if raisers:
+            facts.append(
+                (
+                    "tokens taken off the map on declining",
+                    f"into {_zone_link(lost)} too for "
+                    + ", ".join(raisers)
+                    + " (flag `decline_surplus_is_lost`); the box for every other race",
+                )
+            )
+        facts.append(
+            (
+                "read with",
+                f'`game.zone("{lost}")` (by kind), `game.zone_pile("{lost}")` (in order); '
+                "kinds are race ids, `#lost_tribe` and `#soul` (anonymous tokens)",
+            )
+        )
+    for role in roles:
+        facts.append(("role", f"[{md_escape(role.name)}](#role-{role.id}), the last seat"))
+    out.append(table(["", ""], facts))
+    if zones:
+        out.append("## Zones\n")
+        out.append(
+            "Zones hold tokens off the map; nobody conquers them. Each is declared once for the "
+            "game (not per player).\n"
+        )
+        out.append(zones_markdown(rule))
+    if roles:
+        out.append("## Roles\n")
+        out.extend(role_markdown(rule, role, page) for role in roles)
+    return "\n".join(out)
+
+
+def calls_for(rule_id: str) -> list[dict[str, str]]:
+    return list(CALLS.get(rule_id, []))
 
 
 def rulings_for(rule_id: str) -> tuple[list[str], list[str]]:
@@ -479,6 +814,9 @@ def rule_page(rule: Any) -> str:
     out.append(table([k for k, _ in facts], [[v for _, v in facts]]))
     out.append('!!! quote "Rules text"\n')
     out.append("    " + md_escape(rule.text or "(no rules text)") + "\n")
+    expansion = expansion_markdown(rule, page)
+    if expansion:
+        out.append(expansion)
 
     out.append("## Hook points\n")
     points = hook_points(rule)
@@ -510,8 +848,9 @@ def rule_page(rule: Any) -> str:
         )
 
     rulings, ambiguities = rulings_for(rule.id)
+    calls = calls_for(rule.id)
     out.append("## Rulings\n")
-    if not rulings and not ambiguities:
+    if not rulings and not ambiguities and not calls:
         out.append("No particular ruling: the rules text says it all.\n")
     depth = "../" * page.count("/")
     for number in rulings:
@@ -527,9 +866,15 @@ def rule_page(rule: Any) -> str:
             if options
             else ""
         )
+        how = f" *In the engine:* {md_escape(item['implemented'])}" if "implemented" in item else ""
         out.append(
             f"- [**{key}**]({depth}options.md#{key.lower()}) {md_escape(item['question'])} "
-            f"*Our default:* {md_escape(item['default'])}{changed}"
+            f"*Our default:* {md_escape(item['default'])}{how}{changed}"
+        )
+    for call in calls:
+        out.append(
+            f"- [**Our call: {md_escape(call['title'])}**]({depth}options.md#call-{call['key']}) "
+            f"{md_escape(call['call'])}"
         )
     out.append("")
     out.append("## Rule file\n")
@@ -655,6 +1000,47 @@ def ambiguities_markdown() -> str:
     return table(["", "question", "our default", "option", "concerns"], rows)
 
 
+def implementations_markdown() -> str:
+    """The defaults whose implementation rulings.toml describes, with the rule files concerned."""
+    rows = []
+    for key in sorted(AMBIGUITIES, key=lambda k: int(k[1:])):
+        item = AMBIGUITIES[key]
+        if "implemented" not in item:
+            continue
+        options = [o for o in RULES.options.values() if re.search(rf"\b{key}\b", o.text)]
+        rows.append(
+            (
+                f"[**{key}**](#{key.lower()})",
+                md_escape(item["default"]),
+                md_escape(item["implemented"]),
+                ", ".join(f"[{code(o.name)}](#option-{o.name})" for o in options) or "fixed",
+            )
+        )
+    if not rows:
+        return "None.\n"
+    return table(["", "our default", "how the engine does it", "option"], rows)
+
+
+def calls_markdown() -> str:
+    """Our own judgement calls, by the rule file they concern."""
+    rows = []
+    for rule_id, calls in sorted(CALLS.items()):
+        owner = next((r for r in all_rule_defs() if r.id == rule_id), None)
+        if owner is None:
+            continue
+        for call in calls:
+            rows.append(
+                (
+                    f'<a id="call-{call["key"]}"></a>**{md_escape(call["title"])}**',
+                    md_escape(call["call"]),
+                    f"[{md_escape(owner.name)}]({page_of(owner)})",
+                )
+            )
+    if not rows:
+        return "None.\n"
+    return table(["", "what the engine does", "concerns"], rows)
+
+
 # --------------------------------------------------------------------------- error catalogue
 
 
@@ -750,7 +1136,12 @@ def main() -> None:
     )
     fill(
         "options.md",
-        {"options": options_markdown, "ambiguities": ambiguities_markdown},
+        {
+            "options": options_markdown,
+            "ambiguities": ambiguities_markdown,
+            "implementations": implementations_markdown,
+            "calls": calls_markdown,
+        },
     )
 
 
