@@ -906,6 +906,8 @@ class Engine:
         role, race = self.role, self.role_race
         assert role is not None and race is not None
         rs = s.races[race]
+        rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
+        rs.held = 0
         if role.harvest is not None and s.active == self.role_seat:
             amount, zone = role.harvest
             souls = max(0, amount(_Ctx(self, s, race)))
@@ -1316,6 +1318,11 @@ class Engine:
             defender = drs.owner
             returned = held - lost
             self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
+            if occupant == self.role_race:
+                # §4.2.4: only the returned tokens are placed at the withdrawal; those in the
+                # hand zone wait aside (held) until the turn ends.
+                drs.held += drs.hand
+                drs.hand = 0
             drs.hand += returned
             seen_active = not drs.declined and not self.seen_declined(occupant)
             if seen_active and rs.race == s.players[s.active].active:

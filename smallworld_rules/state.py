@@ -51,7 +51,9 @@ class RaceState:
         self.declined = declined
         self.hand = hand  #: tokens off the map, waiting to be placed
         self.turns = turns  #: turns its owner has finished with it active
-        self.held = held  #: conquest-only tokens held off the map until the next turn
+        #: conquest-only tokens held off the map until the next turn (for a role: its hand
+        #: zone's tokens, set aside while it places returned tokens at a withdrawal)
+        self.held = held
         #: lifetime uses of limited abilities and triggers (``times N``), by name
         self.uses = {} if uses is None else uses
 
