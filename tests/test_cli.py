@@ -5,6 +5,7 @@ validates rule files with ``path:line:col`` errors (§5), and bad command lines 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -643,3 +644,38 @@ def test_printed_lines_for_abilities_rolls_gains_and_acting_races() -> None:
         "  the Skeletons gain 1 token from the box",
         "  the Ghouls act, 3 tokens readied",
     ]
+
+
+ZONES = re.compile(r"^\s*\[Well of Souls: (\d+)(?: \((.*)\))? \| Necromancer Island: (\d+)\]$")
+
+
+def test_play_necromancer_island_prints_the_well_and_island(tmp_path: Path) -> None:
+    """Issue 5 / REFERENCE §4: ``play --players 4 --expansion necromancer_island --seed 3``
+    plays a full game on the 3-player map with player 3 as the Necromancer, and prints the
+    Well of Souls and the Island each time they change; the last printout is the final
+    position's (read back from the game's record)."""
+    record = tmp_path / "ni.json"
+    result = run(
+        "play", "--players", "4", "--expansion", "necromancer_island", "--seed", "3",
+        "--record", str(record),
+    )
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Small World on the 3p map, 4 players, seed 3"
+    assert "Player 3 plays the Necromancer (Ghost tokens)" in lines
+    zones = [m for m in map(ZONES.match, lines) if m]
+    assert zones[0].groups() == ("0", None, "1")  # §4.1.2: 1 Ghost on the Island, none lost
+    snapshots = [(int(m[1]), m[2], int(m[3])) for m in zones]
+    assert all(a != b for a, b in itertools.pairwise(snapshots))  # only changes
+    for well, detail, _ in snapshots:  # the detail adds up to the Well's total
+        counts = [int(part.rsplit(" ", 1)[1]) for part in (detail or "").split(", ") if part]
+        assert sum(counts) == well
+    assert any("the Well of Souls gives 1 Ghost for" in line for line in lines)  # §4.2.5
+    assert any(re.match(r"^== Round \d+, player 3 \(Necromancer\)$", line) for line in lines)
+    rows = [line for line in lines[lines.index("Final ranking:") + 1:] if line.strip()]
+    assert sum("player 3 (Necromancer)" in row for row in rows[:4]) == 1
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    game = sw.Game.from_record(json.loads(record.read_text()), rules=rules)
+    assert game.is_over
+    final = (sum(game.zone("well").values()), game.zone("island")["ghost"])
+    assert (snapshots[-1][0], snapshots[-1][2]) == final
