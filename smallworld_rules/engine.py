@@ -1303,10 +1303,19 @@ class Engine:
         self._seize(s, rs, r, lost, tokens, cost, log)
 
     def _seize(
-        self, s: State, rs: RaceState, r: int, lost: int, tokens: int, cost: int, log: Log
+        self,
+        s: State,
+        rs: RaceState,
+        r: int,
+        lost: int,
+        tokens: int,
+        cost: int,
+        log: Log,
+        to_box: bool = False,
     ) -> None:
         """``rs`` takes ``r`` with ``tokens`` from hand; the occupant loses ``lost`` tokens to
-        its box and takes the rest into hand (every conquest, whatever its form, ends here)."""
+        its box and takes the rest into hand (every conquest, whatever its form, ends here).
+        The lost tokens go where lost tokens go (``_lose``), or to the box if ``to_box``."""
         occupant, held = s.region_race[r], s.region_tokens[r]
         defender: int | None = None
         returned = 0
@@ -1317,7 +1326,10 @@ class Engine:
             drs = s.races[occupant]
             defender = drs.owner
             returned = held - lost
-            self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
+            if to_box:
+                s.box[occupant] += lost
+            else:
+                self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
             if occupant == self.role_race:
                 # §4.2.4: only the returned tokens are placed at the withdrawal; those in the
                 # hand zone wait aside (held) until the turn ends.
@@ -1482,7 +1494,9 @@ class Engine:
             s.box[rs.race] -= 1
             rs.hand += 1
             # Ruling 21: the replaced token is lost whatever the defender's losses say.
-            self._seize(s, rs, target, s.region_tokens[target], 1, 0, log)
+            lost = s.region_tokens[target]
+            to_box = not self.options["converted_token_is_lost"]
+            self._seize(s, rs, target, lost, 1, 0, log, to_box=to_box)
         elif verb == "roll_die":
             self._roll_die(s, ABILITY_ROLL, log)
         elif verb == "truce":

@@ -33,6 +33,14 @@ CORE_OPTIONS: dict[str, OptionDef] = {
             "(REFERENCE.md is silent; default: yes, it is a normal expansion turn)",
             CORE,
         ),
+        OptionDef(
+            "converted_token_is_lost",
+            True,
+            "A16: the token a convert effect replaces is lost to a conquest, so it goes where "
+            "an expansion sends lost tokens (the Well of an expansion zone); false: to its box "
+            "(the base game sends both to the box)",
+            CORE,
+        ),
     )
 }
 

@@ -978,3 +978,35 @@ def test_random_games_conserve_ghosts_section_4_2_5(
         assert not game.zone("well").get(GHOST)
     else:
         assert ended == players * game.map.turns
+
+
+
+def test_a16_options_send_elves_surplus_to_the_box(ni: sw.Rules) -> None:
+    """A16 as an option: with ``elves_decline_surplus_lost`` false the Elves' decline surplus
+    goes to the box (3 here), as for any race; the Well stays empty."""
+    game = ni_game(ni, options={"elves_decline_surplus_lost": False})
+    game.apply(sw.ChoosePower("alchemist"))
+    game.put(1, 0, 3, race="elves")
+    game.put(17, 0, 2)
+    start = box(game, "elves")
+    game.apply(sw.Decline())
+    assert box(game, "elves") == start + 3
+    assert game.zone_pile("well") == ()
+
+
+def test_a16_option_sends_the_converted_token_to_its_box(ni: sw.Rules) -> None:
+    """A16 as an option: with ``converted_token_is_lost`` false the token a Sorcerer replaces
+    goes back to its box, not into the Well."""
+    game = ni_game(
+        ni, market=[("sorcerers", "bulky"), *MARKET[1:]],
+        options={"converted_token_is_lost": False},
+    )
+    game.apply(sw.ChoosePower("alchemist"))
+    game.apply(sw.PickCombo(0))
+    game.put(6, 1, 1, race="crowd")
+    game.apply(sw.Conquer(1))
+    crowd = box(game, "crowd")
+    game.apply(sw.UseAbility("convert", 6))
+    assert game.region(6).race == "sorcerers"
+    assert game.zone_pile("well") == ()
+    assert box(game, "crowd") == crowd + 1
