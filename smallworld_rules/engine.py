@@ -352,6 +352,8 @@ class Engine:
         self._hook_modifiers: dict[
             tuple[str, tuple[str, ...], bool, str], tuple[CompiledModifier, ...]
         ] = {}
+        #: see _occupied: race -> (occupants, regions, mask)
+        self._occupied_cache: dict[str, tuple[list[str | None], tuple[int, ...], int]] = {}
 
     # ------------------------------------------------------------------ set-up
 
@@ -493,14 +495,34 @@ class Engine:
     def _exempt(self, s: State, race: str) -> bool:
         return self.has_flag(s, race, "exempt_from_decline_limit")
 
-    def regions_of(self, s: State, race: str) -> list[int]:
+    def regions_of(self, s: State, race: str) -> tuple[int, ...]:
         """Regions holding the race's tokens, in id order."""
-        rr = s.region_race
-        return [r for r in range(self.n) if rr[r] == race]
+        return self._occupied(s, race)[1]
 
     def mask_of(self, s: State, race: str) -> int:
+        """Bitmask of the regions holding the race's tokens."""
+        return self._occupied(s, race)[2]
+
+    def _occupied(
+        self, s: State, race: str
+    ) -> tuple[list[str | None], tuple[int, ...], int]:
+        """``(occupants, regions, mask)``: the race's regions and their mask, computed from the
+        occupants ``s.region_race`` had then.
+
+        The engine asks for the same race's regions several times per action (legal_actions,
+        then apply on a copy with the same occupants), so the last answer per race is kept and
+        reused while ``s.region_race`` is equal to the occupants it was computed from. The
+        check compares contents, not states or versions: nothing has to invalidate it.
+        """
         rr = s.region_race
-        return sum(1 << r for r in range(self.n) if rr[r] == race)
+        entry = self._occupied_cache.get(race)
+        if entry is None or entry[0] != rr:
+            regions = tuple([r for r in range(self.n) if rr[r] == race])
+            mask = 0
+            for r in regions:
+                mask |= 1 << r
+            entry = self._occupied_cache[race] = (list(rr), regions, mask)
+        return entry
 
     def powers_count(self, s: State, race: str) -> int:
         """Special powers working for the race: ``count(powers)``."""
@@ -947,7 +969,9 @@ class Engine:
         return taken
 
     @staticmethod
-    def _may_end_conquest(rs: RaceState, hold: int, surplus: int, own: list[int]) -> bool:
+    def _may_end_conquest(
+        rs: RaceState, hold: int, surplus: int, own: tuple[int, ...]
+    ) -> bool:
         """Whether EndTurn may end the conquests now.
 
         Ending without redeploying leaves the surplus where it is. A race that must hold
@@ -958,7 +982,7 @@ class Engine:
         return not own or rs.hand == hold or rs.hand < hold >= rs.hand + surplus
 
     @staticmethod
-    def _deploys(regions: list[int], available: int) -> list[Action]:
+    def _deploys(regions: tuple[int, ...], available: int) -> list[Action]:
         if available < 1:
             return []
         counts = (1,) if available == 1 else (1, available)
