@@ -352,6 +352,8 @@ class Engine:
         self._hook_modifiers: dict[
             tuple[str, tuple[str, ...], bool, str], tuple[CompiledModifier, ...]
         ] = {}
+        #: see _combo_of: (race, attached badge or None) -> its pairing
+        self._badge_combos: dict[tuple[str, str | None], _Combo] = {}
         #: see _occupied: race -> (occupants, regions, mask)
         self._occupied_cache: dict[str, tuple[list[str | None], tuple[int, ...], int]] = {}
 
@@ -486,7 +488,17 @@ class Engine:
         return combo
 
     def _combo_of(self, s: State, race: str) -> _Combo:
-        return self._combo(race, self._powers(s, race))
+        """``_combo(race, _powers(s, race))``; a race with at most its own badge (all but a
+        role's tokens) is looked up by (race, badge) directly: this is asked for many times per
+        legal action."""
+        if race == self.role_race:
+            return self._combo(race, tuple(s.role_powers))
+        rs = s.races.get(race)
+        key = (race, None if rs is None else rs.power)
+        combo = self._badge_combos.get(key)
+        if combo is None:
+            combo = self._badge_combos[key] = self._combo(race, self._powers(s, race))
+        return combo
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
         """Whether the race or its attached power raises ``flag``."""
