@@ -262,6 +262,10 @@ def _modifier_sum(
 #: Actions are immutable values, so legal_actions hands out shared instances instead of making
 #: new ones for every position (making a frozen attrs instance costs about a microsecond).
 _SHARED: dict[tuple[Any, ...], Action] = {}
+#: ``id()`` of the shared instances that are well-formed (all, by construction; checked once):
+#: ``Engine.apply`` need not check their fields again. They stay in ``_SHARED`` for good, so
+#: their ids are never reused.
+_WELL_FORMED: set[int] = set()
 
 
 def _shared(cls: type[Action], *fields: Any) -> Action:
@@ -270,6 +274,8 @@ def _shared(cls: type[Action], *fields: Any) -> Action:
     action = _SHARED.get(key)
     if action is None:
         action = _SHARED[key] = cls(*fields)
+        if action_problem(action) is None:
+            _WELL_FORMED.add(id(action))
     return action
 
 
@@ -1176,9 +1182,10 @@ class Engine:
         Every check comes before the first change, except where noted; the caller restores
         its copy of the state if anything raises.
         """
-        problem = action_problem(action)
-        if problem:
-            raise IllegalAction(problem)
+        if id(action) not in _WELL_FORMED:  # actions from legal_actions are known good
+            problem = action_problem(action)
+            if problem:
+                raise IllegalAction(problem)
         if s.phase is Phase.OVER:
             raise IllegalAction("the game is over", action)
         handler = self._handlers.get(type(action))

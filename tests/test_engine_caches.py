@@ -78,3 +78,17 @@ def test_occupants_changed_in_place_are_seen() -> None:
     assert engine.regions_of(s, race) == before
     # the state kept by the game was not touched, and its answer is unchanged
     assert engine.regions_of(game._state, race) == before
+
+
+def test_only_the_engines_own_action_instances_skip_the_field_checks() -> None:
+    """``Engine.apply`` skips ``action_problem`` for the shared instances legal_actions hands
+    out; an equal-looking action made elsewhere is still checked (``True == 1``)."""
+    game = sw.Game.new(players=2, seed=0)
+    game.apply(sw.PickCombo(0))
+    legal = list(game.legal_actions())
+    conquest = next(a for a in legal if isinstance(a, sw.Conquer))
+    assert conquest == sw.Conquer(conquest.region)
+    for bad in (sw.Conquer(True), sw.Deploy(0, True), sw.Conquer(float(conquest.region))):  # type: ignore[arg-type]
+        with pytest.raises(sw.IllegalAction, match="must be an integer"):
+            game.apply(bad)
+    game.apply(conquest)
