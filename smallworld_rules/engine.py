@@ -358,6 +358,13 @@ class Engine:
         self._hook_modifiers: dict[
             tuple[str, tuple[str, ...], bool, str], tuple[CompiledModifier, ...]
         ] = {}
+        #: The shared actions naming one region, by region: legal_actions lists them for many
+        #: regions per position, and indexing a list is cheaper than a _shared look-up.
+        regions = range(self.n)
+        self._abandons = [_shared(Abandon, r) for r in regions]
+        self._conquers = [_shared(Conquer, r) for r in regions]
+        self._die_conquers = [_shared(ConquerWithDie, r) for r in regions]
+        self._single_deploys = [_shared(Deploy, r, 1) for r in regions]
         #: see _combo_of: (race, attached badge or None) -> its pairing
         self._badge_combos: dict[tuple[str, str | None], _Combo] = {}
         #: see _occupied: race -> (occupants, regions, mask)
@@ -824,7 +831,7 @@ class Engine:
         if phase is Phase.REDEPLOY:
             acts = self._deploys(own, rs.hand - hold)
             if rs.hand < hold:
-                acts.extend(_shared(Abandon, r) for r in own)  # ruling 13: forced abandonment
+                acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
             acts += self._ability_actions(s, rs, phase)
             if rs.hand == hold or not own or race == self.role_race:
                 acts.append(_shared(EndTurn))
@@ -835,14 +842,14 @@ class Engine:
         if self._may_decline(s):
             acts.append(_shared(Decline))
         if self._may_abandon(s):
-            acts.extend(_shared(Abandon, r) for r in own)
+            acts.extend([self._abandons[r] for r in own])
         if rs.hand >= 1:
             die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
             for r, cost in self.conquest_costs(s, race, self.reach_mask(s, race)):
                 if cost <= rs.hand:
-                    acts.append(_shared(Conquer, r))
+                    acts.append(self._conquers[r])
                 elif die and cost - rs.hand <= DIE_REACH:
-                    acts.append(_shared(ConquerWithDie, r))
+                    acts.append(self._die_conquers[r])
         acts += self._ability_actions(s, rs, phase)
         tokens = s.region_tokens
         surplus = sum(tokens[r] for r in own) - len(own)  # _surplus, from the regions at hand
@@ -999,12 +1006,18 @@ class Engine:
         """
         return not own or rs.hand == hold or rs.hand < hold >= rs.hand + surplus
 
-    @staticmethod
-    def _deploys(regions: tuple[int, ...], available: int) -> list[Action]:
+    def _deploys(self, regions: tuple[int, ...], available: int) -> list[Action]:
+        """Deploy 1, and all ``available``, on each region."""
         if available < 1:
             return []
-        counts = (1,) if available == 1 else (1, available)
-        return [_shared(Deploy, r, c) for r in regions for c in counts]
+        single = self._single_deploys
+        if available == 1:
+            return [single[r] for r in regions]
+        acts: list[Action] = []
+        for r in regions:
+            acts.append(single[r])
+            acts.append(_shared(Deploy, r, available))
+        return acts
 
     def _may_decline(self, s: State) -> bool:
         """Decline in place of expanding: before anything is done in a turn not begun by a
