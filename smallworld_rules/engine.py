@@ -68,6 +68,7 @@ from smallworld_rules.state import (
     PlayerState,
     RaceState,
     State,
+    new_generation,
 )
 
 #: Faces of the reinforcement die (§1.1).
@@ -261,6 +262,10 @@ def _modifier_sum(
 #: Actions are immutable values, so legal_actions hands out shared instances instead of making
 #: new ones for every position (making a frozen attrs instance costs about a microsecond).
 _SHARED: dict[tuple[Any, ...], Action] = {}
+#: ``id()`` of the shared instances that are well-formed (all, by construction; checked once):
+#: ``Engine.apply`` need not check their fields again. They stay in ``_SHARED`` for good, so
+#: their ids are never reused.
+_WELL_FORMED: set[int] = set()
 
 
 def _shared(cls: type[Action], *fields: Any) -> Action:
@@ -269,6 +274,8 @@ def _shared(cls: type[Action], *fields: Any) -> Action:
     action = _SHARED.get(key)
     if action is None:
         action = _SHARED[key] = cls(*fields)
+        if action_problem(action) is None:
+            _WELL_FORMED.add(id(action))
     return action
 
 
@@ -351,12 +358,24 @@ class Engine:
         self._hook_modifiers: dict[
             tuple[str, tuple[str, ...], bool, str], tuple[CompiledModifier, ...]
         ] = {}
+        #: The shared actions naming one region, by region: legal_actions lists them for many
+        #: regions per position, and indexing a list is cheaper than a _shared look-up.
+        regions = range(self.n)
+        self._abandons = [_shared(Abandon, r) for r in regions]
+        self._conquers = [_shared(Conquer, r) for r in regions]
+        self._die_conquers = [_shared(ConquerWithDie, r) for r in regions]
+        self._single_deploys = [_shared(Deploy, r, 1) for r in regions]
+        #: see _combo_of: (race, attached badge or None) -> its pairing
+        self._badge_combos: dict[tuple[str, str | None], _Combo] = {}
+        #: see _occupied: race -> (occupants, regions, mask)
+        self._occupied_cache: dict[str, tuple[list[str | None], tuple[int, ...], int]] = {}
 
     # ------------------------------------------------------------------ set-up
 
     def new_state(self, seed: int, combos: list[tuple[str, str]]) -> State:
         """The position before the first turn (§1.2)."""
         s = State.__new__(State)
+        s.gen = new_generation()
         state = rng.seed_state(seed)
         races = sorted(self.rules.races)
         powers = sorted(self.rules.powers)
@@ -372,7 +391,7 @@ class Engine:
         s.box = {rid: rd.box for rid, rd in self.rules.races.items()}
         s.piece_supply = {name: p.supply for name, p in self.rules.pieces.items()}
         s.races = {}
-        s.players = [PlayerState(STARTING_COINS, None, []) for _ in range(self.players)]
+        s.players = [PlayerState(STARTING_COINS, None, [], s.gen) for _ in range(self.players)]
         s.market = []
         s.race_stack = race_order
         s.power_stack = power_order
@@ -398,8 +417,8 @@ class Engine:
         race = role.race.id
         hand = role.start_hand
         s.box[race] = self.role_supply - hand
-        s.races[race] = RaceState(race, None, self.role_seat, False, hand, 0)
-        player = s.players[self.role_seat]
+        s.races[race] = RaceState(race, None, self.role_seat, False, hand, 0, gen=s.gen)
+        player = s.own_player(self.role_seat)
         player.active = race
         player.coins = self.role_coins
         if role.draft is None:
@@ -482,7 +501,17 @@ class Engine:
         return combo
 
     def _combo_of(self, s: State, race: str) -> _Combo:
-        return self._combo(race, self._powers(s, race))
+        """``_combo(race, _powers(s, race))``; a race with at most its own badge (all but a
+        role's tokens) is looked up by (race, badge) directly: this is asked for many times per
+        legal action."""
+        if race == self.role_race:
+            return self._combo(race, tuple(s.role_powers))
+        rs = s.races.get(race)
+        key = (race, None if rs is None else rs.power)
+        combo = self._badge_combos.get(key)
+        if combo is None:
+            combo = self._badge_combos[key] = self._combo(race, self._powers(s, race))
+        return combo
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
         """Whether the race or its attached power raises ``flag``."""
@@ -491,14 +520,34 @@ class Engine:
     def _exempt(self, s: State, race: str) -> bool:
         return self.has_flag(s, race, "exempt_from_decline_limit")
 
-    def regions_of(self, s: State, race: str) -> list[int]:
+    def regions_of(self, s: State, race: str) -> tuple[int, ...]:
         """Regions holding the race's tokens, in id order."""
-        rr = s.region_race
-        return [r for r in range(self.n) if rr[r] == race]
+        return self._occupied(s, race)[1]
 
     def mask_of(self, s: State, race: str) -> int:
+        """Bitmask of the regions holding the race's tokens."""
+        return self._occupied(s, race)[2]
+
+    def _occupied(
+        self, s: State, race: str
+    ) -> tuple[list[str | None], tuple[int, ...], int]:
+        """``(occupants, regions, mask)``: the race's regions and their mask, computed from the
+        occupants ``s.region_race`` had then.
+
+        The engine asks for the same race's regions several times per action (legal_actions,
+        then apply on a copy with the same occupants), so the last answer per race is kept and
+        reused while ``s.region_race`` is equal to the occupants it was computed from. The
+        check compares contents, not states or versions: nothing has to invalidate it.
+        """
         rr = s.region_race
-        return sum(1 << r for r in range(self.n) if rr[r] == race)
+        entry = self._occupied_cache.get(race)
+        if entry is None or entry[0] != rr:
+            regions = tuple([r for r in range(self.n) if rr[r] == race])
+            mask = 0
+            for r in regions:
+                mask |= 1 << r
+            entry = self._occupied_cache[race] = (list(rr), regions, mask)
+        return entry
 
     def powers_count(self, s: State, race: str) -> int:
         """Special powers working for the race: ``count(powers)``."""
@@ -782,7 +831,7 @@ class Engine:
         if phase is Phase.REDEPLOY:
             acts = self._deploys(own, rs.hand - hold)
             if rs.hand < hold:
-                acts.extend(_shared(Abandon, r) for r in own)  # ruling 13: forced abandonment
+                acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
             acts += self._ability_actions(s, rs, phase)
             if rs.hand == hold or not own or race == self.role_race:
                 acts.append(_shared(EndTurn))
@@ -793,14 +842,14 @@ class Engine:
         if self._may_decline(s):
             acts.append(_shared(Decline))
         if self._may_abandon(s):
-            acts.extend(_shared(Abandon, r) for r in own)
+            acts.extend([self._abandons[r] for r in own])
         if rs.hand >= 1:
             die = s.die_bonus < 0 and not self.has_flag(s, race, "no_final_die")
             for r, cost in self.conquest_costs(s, race, self.reach_mask(s, race)):
                 if cost <= rs.hand:
-                    acts.append(_shared(Conquer, r))
+                    acts.append(self._conquers[r])
                 elif die and cost - rs.hand <= DIE_REACH:
-                    acts.append(_shared(ConquerWithDie, r))
+                    acts.append(self._die_conquers[r])
         acts += self._ability_actions(s, rs, phase)
         tokens = s.region_tokens
         surplus = sum(tokens[r] for r in own) - len(own)  # _surplus, from the regions at hand
@@ -864,11 +913,11 @@ class Engine:
             raise IllegalAction(problem, action)
         price = self.price(s, action.item)
         assert price is not None and self.role_race is not None
-        s.players[self.role_seat].coins -= price
+        s.own_player(self.role_seat).coins -= price
         s.purchases += 1
         if action.item == "token":
             s.box[self.role_race] -= 1
-            s.races[self.role_race].hand += 1
+            s.own_race(self.role_race).hand += 1
             log(TokenBought(self.role_seat, self.role_race, price))
         else:
             assert action.power is not None
@@ -905,7 +954,7 @@ class Engine:
         (§4.2.5, §4.3 c–d, A18). Returns whether the role has won."""
         role, race = self.role, self.role_race
         assert role is not None and race is not None
-        rs = s.races[race]
+        rs = s.own_race(race)
         rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
         rs.held = 0
         if role.harvest is not None and s.active == self.role_seat:
@@ -947,7 +996,9 @@ class Engine:
         return taken
 
     @staticmethod
-    def _may_end_conquest(rs: RaceState, hold: int, surplus: int, own: list[int]) -> bool:
+    def _may_end_conquest(
+        rs: RaceState, hold: int, surplus: int, own: tuple[int, ...]
+    ) -> bool:
         """Whether EndTurn may end the conquests now.
 
         Ending without redeploying leaves the surplus where it is. A race that must hold
@@ -957,12 +1008,18 @@ class Engine:
         """
         return not own or rs.hand == hold or rs.hand < hold >= rs.hand + surplus
 
-    @staticmethod
-    def _deploys(regions: list[int], available: int) -> list[Action]:
+    def _deploys(self, regions: tuple[int, ...], available: int) -> list[Action]:
+        """Deploy 1, and all ``available``, on each region."""
         if available < 1:
             return []
-        counts = (1,) if available == 1 else (1, available)
-        return [_shared(Deploy, r, c) for r in regions for c in counts]
+        single = self._single_deploys
+        if available == 1:
+            return [single[r] for r in regions]
+        acts: list[Action] = []
+        for r in regions:
+            acts.append(single[r])
+            acts.append(_shared(Deploy, r, available))
+        return acts
 
     def _may_decline(self, s: State) -> bool:
         """Decline in place of expanding: before anything is done in a turn not begun by a
@@ -1140,9 +1197,10 @@ class Engine:
         Every check comes before the first change, except where noted; the caller restores
         its copy of the state if anything raises.
         """
-        problem = action_problem(action)
-        if problem:
-            raise IllegalAction(problem)
+        if id(action) not in _WELL_FORMED:  # actions from legal_actions are known good
+            problem = action_problem(action)
+            if problem:
+                raise IllegalAction(problem)
         if s.phase is Phase.OVER:
             raise IllegalAction("the game is over", action)
         handler = self._handlers.get(type(action))
@@ -1151,9 +1209,10 @@ class Engine:
         handler(self, s, action, log)
 
     def _acting_race(self, s: State, action: Action) -> RaceState:
+        """The acting race, to change in place (``s.own_race``: copy on write)."""
         if s.acting is None:
             raise IllegalAction("you have no active race: pick a combo first", action)
-        return s.races[s.acting]
+        return s.own_race(s.acting)
 
     def _need_phase(self, s: State, action: Action, *phases: Phase) -> None:
         if s.phase not in phases:
@@ -1168,7 +1227,7 @@ class Engine:
         self._need_phase(s, action, Phase.PICK)
         if s.active == self.role_seat:
             raise IllegalAction("a role takes no combo: choose one of its drafted powers", action)
-        player = s.players[s.active]
+        player = s.own_player(s.active)
         i = action.index
         if not 0 <= i < len(s.market):
             raise IllegalAction(f"there is no combo at position {i} of the market", action)
@@ -1177,15 +1236,17 @@ class Engine:
                 f"the combo at position {i} costs {i} coins and you have {player.coins}", action
             )
         # §1.5: one coin on each combo above the chosen one; take the coins lying on it.
+        # (market entries are shared with earlier states: replaced, never changed in place)
         for j in range(i):
-            s.market[j][2] += 1
+            above_race, above_power, coins = s.market[j]
+            s.market[j] = [above_race, above_power, coins + 1]
         race, power, collected = s.market.pop(i)
         player.coins += collected - i
         defs = (self.race_defs[race], self.rules.powers[power])
         wanted = sum(d.tokens + d.conquest_tokens for d in defs)
         tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
         s.box[race] -= tokens
-        s.races[race] = RaceState(race, power, s.active, False, tokens, 0)
+        s.races[race] = RaceState(race, power, s.active, False, tokens, 0, gen=s.gen)
         player.active = race
         self._refill_market(s)
         s.picked = True
@@ -1272,7 +1333,7 @@ class Engine:
         """Ruling 5: conquer with every token in hand if hand + die ≥ cost; conquests end.
         A roll made by an ability instead lowers the next conquest's cost (A6)."""
         assert s.acting is not None
-        rs = s.races[s.acting]
+        rs = s.own_race(s.acting)
         r = s.die_target
         s.die_target = -1
         s.phase = Phase.CONQUEST
@@ -1323,7 +1384,7 @@ class Engine:
             lost = held  # ruling 10: Lost Tribes are simply discarded
             self._lose(s, occupant, lost, log)
         elif occupant is not None:
-            drs = s.races[occupant]
+            drs = s.own_race(occupant)
             defender = drs.owner
             returned = held - lost
             if to_box:
@@ -1397,12 +1458,15 @@ class Engine:
             if self._combo_of(s, rs.race).lifts_pieces:
                 holders = {d.id for d in self.defs(s, rs.race)}
                 for r in sorted(s.pieces):
-                    for name in sorted(s.pieces[r]):
+                    held = dict(s.pieces[r])  # piece tables are replaced (copy on write)
+                    for name in sorted(held):
                         piece = self.rules.pieces[name]
                         if piece.lifted_at_redeploy and piece.holder in holders:
-                            s.piece_supply[name] += s.pieces[r].pop(name)
+                            s.piece_supply[name] += held.pop(name)
                             log(PieceMoved(name, -1, r))
-                    if not s.pieces[r]:
+                    if held:
+                        s.pieces[r] = held
+                    else:
                         del s.pieces[r]
             else:  # no piece of its to lift (most races): only drop empty entries, as above
                 for r in [r for r, held in s.pieces.items() if not held]:
@@ -1414,7 +1478,7 @@ class Engine:
     def _deploy(self, s: State, action: Deploy, log: Log) -> None:
         self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY, Phase.WITHDRAWAL)
         if s.phase is Phase.WITHDRAWAL:
-            rs = s.races[s.withdrawals[0]]
+            rs = s.own_race(s.withdrawals[0])
             available = rs.hand
         else:
             rs = self._acting_race(s, action)
@@ -1443,7 +1507,7 @@ class Engine:
     def _use_ability(self, s: State, action: UseAbility, log: Log) -> None:
         self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY, Phase.WITHDRAWAL)
         if s.phase is Phase.WITHDRAWAL:
-            rs = s.races[s.withdrawals[0]]
+            rs = s.own_race(s.withdrawals[0])
         else:
             rs = self._acting_race(s, action)
         ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
@@ -1484,8 +1548,9 @@ class Engine:
                 s.piece_supply[name] -= 1
             if s.regained.get(name) and s.phase is Phase.WITHDRAWAL:
                 s.regained[name] -= 1
-            held = s.pieces.setdefault(target, {})
+            held = dict(s.pieces.get(target, {}))  # replaced, not changed (copy on write)
             held[name] = held.get(name, 0) + 1
+            s.pieces[target] = held
             log(PieceMoved(name, target, source))
         elif verb == "conquer":
             cost = self._amount(s, rs, effect, target)
@@ -1506,11 +1571,13 @@ class Engine:
 
     def _take_piece(self, s: State, r: int, name: str) -> None:
         """Lift one piece off region ``r`` (to be put down elsewhere at once)."""
-        held = s.pieces[r]
+        held = dict(s.pieces[r])  # replaced, not changed (copy on write)
         held[name] -= 1
         if not held[name]:
             del held[name]
-        if not held:
+        if held:
+            s.pieces[r] = held
+        else:
             del s.pieces[r]
 
     def _end_turn(self, s: State, action: EndTurn | Decline, log: Log) -> None:
@@ -1590,20 +1657,20 @@ class Engine:
         # Tokens readied at the start of the turn go back where they were (§1.12.3 counts
         # what is on the map).
         if s.acting is not None:
-            acting = s.races[s.acting]
+            acting = s.own_race(s.acting)
             for r, taken in s.readied:
                 s.region_tokens[r] += taken
                 acting.hand -= taken
             s.readied = []
         race = s.players[s.active].active
         assert race is not None
-        self._go_into_decline(s, s.races[race], log)
+        self._go_into_decline(s, s.own_race(race), log)
         self._score_and_advance(s, log)
 
     def _go_into_decline(self, s: State, rs: RaceState, log: Log) -> None:
         """The active race flips: the previous declined race leaves, one token per region
         stays (all, for a race that keeps them), the badge is discarded (§1.12)."""
-        player = s.players[rs.owner]
+        player = s.own_player(rs.owner)
         keeps_all = self.has_flag(s, rs.race, "keeps_tokens_in_decline")
         # §1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
         # race that is exempt itself displaces nobody (A12: at most one non-exempt race).
@@ -1676,7 +1743,7 @@ class Engine:
         :class:`TurnStarted` instead)."""
         self._reset_cycle(s)
         s.acting = race
-        rs = s.races[race]
+        rs = s.own_race(race)
         rs.hand += rs.held
         rs.held = 0
         readied = 0
@@ -1726,7 +1793,7 @@ class Engine:
     def _score_and_advance(self, s: State, log: Log) -> None:
         """§1.11 scoring, then the next player's turn or the end of the game (§1.14)."""
         p = s.active
-        player = s.players[p]
+        player = s.own_player(p)
         details = []
         total = 0
         for race in ([player.active] if player.active else []) + player.declined:
@@ -1736,9 +1803,9 @@ class Engine:
         player.coins += total
         log(Scored(p, total, tuple(details)))
         if player.active is not None:
-            s.races[player.active].turns += 1
+            s.own_race(player.active).turns += 1
             if s.decline_at_end:
-                self._go_into_decline(s, s.races[player.active], log)  # ruling 34
+                self._go_into_decline(s, s.own_race(player.active), log)  # ruling 34
         won = self.role is not None and self._role_turn_end(s, log)
         log(TurnEnded(p))
         if won:
@@ -1803,15 +1870,18 @@ class Engine:
         if not pieces:
             return {}
         kept: dict[str, int] = {}
-        for name in list(pieces):
+        left: dict[str, int] = {}  # the table is replaced, not changed (copy on write)
+        for name, count in pieces.items():
             piece = self.rules.pieces[name]
             if keep_survivors and piece.survives_decline:
+                left[name] = count
                 continue
-            count = pieces.pop(name)
             s.piece_supply[name] += count
             if piece.kept_when_lost:
                 kept[name] = count
-        if not pieces:
+        if left:
+            s.pieces[r] = left
+        else:
             del s.pieces[r]
         return kept
 
@@ -1827,7 +1897,7 @@ class Engine:
             s.box[race] += s.region_tokens[r]
             self._empty_region(s, r)
         s.box[race] += rs.hand + rs.held
-        player = s.players[rs.owner]
+        player = s.own_player(rs.owner)
         if player.active == race:
             player.active = None
         if race in player.declined:
@@ -1887,9 +1957,9 @@ class Engine:
 
     def race_for_put(self, s: State, player: int, declined: bool, race: str | None) -> str:
         """The race whose tokens :meth:`Game.put` places (bringing ``race`` into play)."""
-        ps = s.players[player]
         if player == self.role_seat and race not in (None, self.role_race):
             raise RulesError(f"player {player} plays a role: only {self.role_race} tokens")
+        ps = s.own_player(player)
         if race is not None:
             if race not in self.race_defs:
                 raise RulesError(f"unknown race {race!r}")
@@ -1909,7 +1979,7 @@ class Engine:
                     break
             else:
                 s.race_stack.remove(race)
-            s.races[race] = RaceState(race, None, player, declined, 0, 1)
+            s.races[race] = RaceState(race, None, player, declined, 0, 1, gen=s.gen)
             if declined:
                 ps.declined.append(race)
             else:
@@ -1943,4 +2013,6 @@ class Engine:
         if s.piece_supply[name] < count:
             raise RulesError(f"only {s.piece_supply[name]} {name} piece(s) left in the supply")
         s.piece_supply[name] -= count
-        s.pieces.setdefault(r, {})[name] = held + count
+        table = dict(s.pieces.get(r, {}))  # replaced, not changed (copy on write)
+        table[name] = held + count
+        s.pieces[r] = table

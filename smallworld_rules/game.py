@@ -191,7 +191,7 @@ class Game:
         Raises:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
-        new = self._state.copy()
+        new = self._state.fork()  # shares what it does not change (copy on write)
         events: list[Event] = []
         self._engine.apply(new, action, events.append)  # raises before self changes
         self._history.append((self._state, len(self._log), action))
@@ -513,7 +513,7 @@ class Game:
             raise RulesError(f"coins are a whole number ≥ 0, not {coins!r}")
 
         def change(s: State) -> None:
-            s.players[p].coins = coins
+            s.own_player(p).coins = coins
 
         self._edit(f"coins of player {p}", change)
 
@@ -649,7 +649,7 @@ class Game:
 
 def _accepts(engine: Engine, state: State, action: Action) -> bool:
     try:
-        engine.apply(state.copy(), action, lambda e: None)
+        engine.apply(state.fork(), action, lambda e: None)
     except IllegalAction:
         return False
     return True

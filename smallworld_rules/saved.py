@@ -19,6 +19,7 @@ from smallworld_rules.state import (
     PlayerState,
     RaceState,
     State,
+    new_generation,
 )
 
 if TYPE_CHECKING:
@@ -112,6 +113,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return None if value is None or value == LOST_TRIBE else race_id(value, where)
 
     s = State.__new__(State)
+    s.gen = new_generation()
     s.region_race = _list(d["region_race"], "region_race", occupant, n)
     for r, v in enumerate(d["region_race"]):
         if v == LOST_TRIBE:
@@ -138,8 +140,8 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     for key, raw in _dict(d["races"], "races").items():
         race_id(key, "races")
         rd = _dict(raw, f"races[{key}]")
-        if set(rd) != set(RaceState.__slots__) or rd["race"] != key:
-            raise _bad(f"races[{key}]", f"must have the fields {sorted(RaceState.__slots__)}")
+        if set(rd) != set(RaceState.FIELDS) or rd["race"] != key:
+            raise _bad(f"races[{key}]", f"must have the fields {sorted(RaceState.FIELDS)}")
         power = None if rd["power"] is None else power_id(rd["power"], f"races[{key}].power")
         s.races[key] = RaceState(
             key,

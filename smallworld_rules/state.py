@@ -3,12 +3,36 @@
 Only :mod:`smallworld_rules.engine` changes a :class:`State`; the :class:`~smallworld_rules.Game`
 façade keeps earlier copies for ``undo``. Every field is plain data, so :func:`state_to_dict`
 and :func:`state_from_dict` round-trip it exactly.
+
+Copy on write. ``Game.apply`` makes a copy before every action (atomicity, undo), and copying
+every race, player, piece table and market entry was the largest single cost of a random
+playout. :meth:`State.fork` therefore shares those nested objects with the state it was made
+from; the copy that is changed must get its own object first:
+
+* a :class:`RaceState` or :class:`PlayerState` through :meth:`State.own_race` /
+  :meth:`State.own_player`, which copy it once per fork (its ``gen`` says which state owns it);
+* a region's piece table (``pieces[r]``) and a market entry (``market[i]``) are never changed
+  in place: they are replaced by a changed copy.
+
+Every other field is copied by :meth:`State.fork` and may be changed in place. A change made
+past these rules would also change the states kept for ``undo``; the tests check that every
+state kept in the history is left as it was.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from itertools import count
 from typing import Any
+
+#: Generation numbers: every state made by fork, copy or construction gets its own, and the
+#: RaceState / PlayerState objects it may change in place carry it (see the module doc).
+_generations = count(1)
+
+
+def new_generation() -> int:
+    """A generation number no state has had yet."""
+    return next(_generations)
 
 #: The occupant id of Lost Tribe tokens (not a valid rule-file id, so it cannot collide).
 LOST_TRIBE = "#lost_tribe"
@@ -32,7 +56,9 @@ class Phase(StrEnum):
 class RaceState:
     """A race banner in play: held by a player, active or in decline."""
 
-    __slots__ = ("declined", "hand", "held", "owner", "power", "race", "turns", "uses")
+    __slots__ = ("declined", "gen", "hand", "held", "owner", "power", "race", "turns", "uses")
+    #: the saved fields (``gen`` is bookkeeping of copy on write, not game data)
+    FIELDS = ("declined", "hand", "held", "owner", "power", "race", "turns", "uses")
 
     def __init__(
         self,
@@ -44,7 +70,9 @@ class RaceState:
         turns: int,
         held: int = 0,
         uses: dict[str, int] | None = None,
+        gen: int = 0,
     ) -> None:
+        self.gen = gen  #: the generation of the state that may change it in place
         self.race = race
         self.power = power  #: the badge still attached (``None`` once discarded)
         self.owner = owner
@@ -57,9 +85,11 @@ class RaceState:
         #: lifetime uses of limited abilities and triggers (``times N``), by name
         self.uses = {} if uses is None else uses
 
-    def copy(self) -> RaceState:
-        # Slot by slot rather than through __init__: every apply copies every race in play.
+    def copy(self, gen: int) -> RaceState:
+        """A copy owned by the state of generation ``gen``."""
+        # Slot by slot rather than through __init__ (the copy is made often).
         new = RaceState.__new__(RaceState)
+        new.gen = gen
         new.race = self.race
         new.power = self.power
         new.owner = self.owner
@@ -71,7 +101,7 @@ class RaceState:
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        out = {s: getattr(self, s) for s in self.__slots__}
+        out = {s: getattr(self, s) for s in self.FIELDS}
         out["uses"] = dict(sorted(self.uses.items()))
         return out
 
@@ -79,15 +109,19 @@ class RaceState:
 class PlayerState:
     """A player's coins and races."""
 
-    __slots__ = ("active", "coins", "declined")
+    __slots__ = ("active", "coins", "declined", "gen")
 
-    def __init__(self, coins: int, active: str | None, declined: list[str]) -> None:
+    def __init__(
+        self, coins: int, active: str | None, declined: list[str], gen: int = 0
+    ) -> None:
+        self.gen = gen  #: as RaceState.gen
         self.coins = coins
         self.active = active
         self.declined = declined
 
-    def copy(self) -> PlayerState:
+    def copy(self, gen: int) -> PlayerState:
         new = PlayerState.__new__(PlayerState)  # as RaceState.copy
+        new.gen = gen
         new.coins = self.coins
         new.active = self.active
         new.declined = list(self.declined)
@@ -111,6 +145,7 @@ class State:
         "decline_at_end",
         "die_bonus",
         "die_target",
+        "gen",
         "market",
         "phase",
         "picked",
@@ -171,18 +206,31 @@ class State:
     role_powers: list[str]  #: the powers working for the role, in activation order
     role_reserve: list[str]  #: the role's drafted powers not yet active
     purchases: int  #: purchases the role made this turn
+    gen: int  #: this state's generation (copy on write, see the module doc); not game data
 
     def copy(self) -> State:
         """An independent copy (nothing mutable is shared)."""
+        new = self.fork()
+        gen = new.gen
+        new.pieces = {r: dict(p) for r, p in self.pieces.items()}
+        new.races = {k: v.copy(gen) for k, v in self.races.items()}
+        new.players = [p.copy(gen) for p in self.players]
+        new.market = [list(m) for m in self.market]
+        return new
+
+    def fork(self) -> State:
+        """A copy to change, sharing the races, players, piece tables and market entries of
+        ``self`` until it changes them (copy on write: see the module doc)."""
         new = State.__new__(State)
+        new.gen = next(_generations)
         new.region_race = list(self.region_race)
         new.region_tokens = list(self.region_tokens)
-        new.pieces = {r: dict(p) for r, p in self.pieces.items()}
+        new.pieces = dict(self.pieces)
         new.box = dict(self.box)
         new.piece_supply = dict(self.piece_supply)
-        new.races = {k: v.copy() for k, v in self.races.items()}
-        new.players = [p.copy() for p in self.players]
-        new.market = [list(m) for m in self.market]
+        new.races = dict(self.races)
+        new.players = list(self.players)
+        new.market = list(self.market)
         new.race_stack = list(self.race_stack)
         new.power_stack = list(self.power_stack)
         new.power_discard = list(self.power_discard)
@@ -210,6 +258,20 @@ class State:
         new.role_reserve = list(self.role_reserve)
         new.purchases = self.purchases
         return new
+
+    def own_race(self, race: str) -> RaceState:
+        """``races[race]``, to change in place: copied first if another state shares it."""
+        rs = self.races[race]
+        if rs.gen != self.gen:
+            rs = self.races[race] = rs.copy(self.gen)
+        return rs
+
+    def own_player(self, player: int) -> PlayerState:
+        """``players[player]``, to change in place: copied first if another state shares it."""
+        ps = self.players[player]
+        if ps.gen != self.gen:
+            ps = self.players[player] = ps.copy(self.gen)
+        return ps
 
 
 def state_to_dict(s: State) -> dict[str, Any]:

@@ -67,6 +67,7 @@ def subset(rules: sw.Rules, races: Iterable[str], powers: Iterable[str]) -> sw.R
         {p: rules.powers[p] for p in powers},
         rules.expansions,
         rules.pieces,
+        rules.options,
     )
 
 

@@ -24,7 +24,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.lark import PostLex
 from lark.tree import Meta
 
-from smallworld_rules.dsl import ast
+from smallworld_rules.dsl import ast, parser_data
 from smallworld_rules.dsl.vocabulary import CONTEXT_PROPERTIES, HOOKS, OPS, REGION_PROPERTIES
 from smallworld_rules.errors import RuleFileError
 
@@ -219,8 +219,11 @@ def build_parser(strict: bool = False, validate: bool = True) -> Lark:
 
 @functools.cache
 def _runtime_parser() -> Lark:
-    """Return the parser used by :func:`parse`, built once (building costs milliseconds)."""
-    return build_parser(validate=False)
+    """Return the parser used by :func:`parse`, made once per process: loaded from the
+    package's parser data when it matches this grammar and Lark (see
+    :mod:`~smallworld_rules.dsl.parser_data`), else built (a few hundred milliseconds)."""
+    shipped = parser_data.load_shipped_parser(postlex=_AcceptIdEverywhere())
+    return shipped if shipped is not None else build_parser(validate=False)
 
 
 # --------------------------------------------------------------------------- public functions

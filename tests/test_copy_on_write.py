@@ -1,0 +1,131 @@
+"""Copy on write of the state (``State.fork``, ``State.own_race`` / ``own_player``).
+
+``Game.apply`` changes a fork of the current state that shares the races, players, piece tables
+and market entries of the state kept for ``undo``. A change made past the copy-on-write rules
+(see ``smallworld_rules/state.py``) would silently change that earlier state. These tests play
+many random actions with every rule set and check, after each one, that the state kept in the
+history is exactly as it was before the action, field by field — also after illegal actions and
+set-up edits — and that undoing the whole game walks back through the same states.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import smallworld_rules as sw
+from smallworld_rules.state import State, state_to_dict
+
+TEST_RULES = Path(__file__).parent / "rules"
+
+
+def _rule_sets() -> dict[str, tuple[sw.Rules, tuple[int, ...]]]:
+    return {
+        "official": (sw.load_rules(), (2, 3, 4, 5)),
+        "with_test_rules": (sw.load_rules(paths=[TEST_RULES]), (2, 3, 4)),
+        "necromancer_island": (sw.load_rules(expansions=["necromancer_island"]), (3, 4, 5, 6)),
+    }
+
+
+_SETS: dict[str, tuple[sw.Rules, tuple[int, ...]]] = {}
+
+
+def rule_set(name: str) -> tuple[sw.Rules, tuple[int, ...]]:
+    if not _SETS:
+        _SETS.update(_rule_sets())
+    return _SETS[name]
+
+
+def snapshot(s: State) -> dict[str, Any]:
+    """Every field of a state, as plain data (and the nested objects' fields directly, so that
+    a change ``state_to_dict`` would not show still fails)."""
+    out = state_to_dict(s)
+    out["_races"] = {k: {f: getattr(v, f) for f in v.FIELDS} for k, v in s.races.items()}
+    out["_players"] = [(p.coins, p.active, list(p.declined)) for p in s.players]
+    out["_pieces"] = {r: dict(p) for r, p in s.pieces.items()}
+    out["_market"] = [list(m) for m in s.market]
+    return out
+
+
+@pytest.mark.parametrize("name", ["official", "with_test_rules", "necromancer_island"])
+def test_apply_leaves_the_previous_state_unchanged(name: str) -> None:
+    rules, player_counts = rule_set(name)
+    checked = 0
+    for seed in range(12):
+        players = player_counts[seed % len(player_counts)]
+        game = sw.Game.new(players=players, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        history: list[tuple[State, dict[str, Any]]] = []
+        earlier: list[sw.Action] = []
+        while not game.is_over:
+            before = game._state
+            expected = snapshot(before)
+            # An action legal somewhere earlier: often illegal now, and must change nothing.
+            if earlier and rng.random() < 0.3:
+                stale = rng.choice(earlier)
+                try:
+                    game.apply(stale)
+                except sw.IllegalAction:
+                    assert game._state is before
+                    assert snapshot(before) == expected
+                else:
+                    assert snapshot(before) == expected
+                    game.undo()
+                    assert game._state is before
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+            assert snapshot(before) == expected, "apply changed the state kept for undo"
+            history.append((before, expected))
+            earlier = options
+            checked += 1
+        # Every state in the history is still the one it was, and undo returns to each.
+        for state, expected in reversed(history):
+            assert snapshot(state) == expected
+            game.undo()
+            assert game._state is state
+    assert checked > 500
+
+
+def test_set_up_edits_leave_the_previous_state_unchanged() -> None:
+    rules, _ = rule_set("official")
+    game = sw.Game.new(players=3, seed=4, rules=rules)
+    rng = random.Random(4)
+    while game.round < 3:
+        options = list(game.legal_actions())
+        game.apply(options[rng.randrange(len(options))])
+    while not (game.phase in (sw.Phase.PICK, sw.Phase.CONQUEST) and not game._state.acted):
+        options = list(game.legal_actions())
+        game.apply(options[rng.randrange(len(options))])
+    before = game._state
+    expected = snapshot(before)
+    game.set_coins(0, 42)
+    land = [r for r in range(len(game.map.regions)) if (game._engine.land_mask >> r) & 1]
+    game.put(land[0], None, 1)
+    game.clear(land[1])
+    assert snapshot(before) == expected
+    for _ in range(3):
+        game.undo()
+    assert game._state is before
+
+
+def test_copy_shares_nothing_mutable() -> None:
+    rules, _ = rule_set("official")
+    game = sw.Game.new(players=2, seed=1, rules=rules)
+    rng = random.Random(1)
+    while game.round < 4:
+        options = list(game.legal_actions())
+        game.apply(options[rng.randrange(len(options))])
+    s = game._state
+    c = s.copy()
+    assert snapshot(c) == snapshot(s)
+    for key, rs in s.races.items():
+        assert c.races[key] is not rs and c.races[key].uses is not rs.uses
+    for a, b in zip(s.players, c.players, strict=True):
+        assert a is not b and a.declined is not b.declined
+    for r, held in s.pieces.items():
+        assert c.pieces[r] is not held
+    for a, b in zip(s.market, c.market, strict=True):
+        assert a is not b
