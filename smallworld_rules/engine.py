@@ -728,8 +728,10 @@ class Engine:
 
     def truce_mask(self, s: State, race: str) -> int:
         """Regions the race may not attack because of a truce (only active races are bound)."""
+        if not s.truces:  # the common case
+            return 0
         rs = s.races.get(race)
-        if rs is None or rs.declined or self.seen_declined(race) or not s.truces:
+        if rs is None or rs.declined or self.seen_declined(race):
             return 0
         out = 0
         for protected, barred in s.truces:
@@ -1027,11 +1029,12 @@ class Engine:
 
     def _may_decline_at_end(self, s: State, rs: RaceState) -> bool:
         """Decline after scoring, in place of EndTurn, for a race whose flag allows it."""
+        # The flag first: few races have it, and the other tests cost more.
         return (
-            rs.race == s.players[s.active].active
+            self.has_flag(s, rs.race, "decline_at_turn_end")
+            and rs.race == s.players[s.active].active
             and rs.race != self.role_race
             and self._next_acting(s) is None
-            and self.has_flag(s, rs.race, "decline_at_turn_end")
             and (not s.picked or bool(self.options["end_of_turn_decline_when_picked"]))
         )
 
