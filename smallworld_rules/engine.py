@@ -279,6 +279,26 @@ def _shared(cls: type[Action], *fields: Any) -> Action:
     return action
 
 
+#: See _region_actions: region count -> the four lists.
+_ByRegion = tuple[Action, ...]
+_REGION_ACTIONS: dict[int, tuple[_ByRegion, _ByRegion, _ByRegion, _ByRegion]] = {}
+
+
+def _region_actions(n: int) -> tuple[_ByRegion, _ByRegion, _ByRegion, _ByRegion]:
+    """The shared Abandon, Conquer, ConquerWithDie and Deploy(r, 1) of regions 0 … n-1, by
+    region (made once per region count, not per engine: Game.new and from_json make one)."""
+    found = _REGION_ACTIONS.get(n)
+    if found is None:
+        regions = range(n)
+        found = _REGION_ACTIONS[n] = (
+            tuple(_shared(Abandon, r) for r in regions),
+            tuple(_shared(Conquer, r) for r in regions),
+            tuple(_shared(ConquerWithDie, r) for r in regions),
+            tuple(_shared(Deploy, r, 1) for r in regions),
+        )
+    return found
+
+
 def _bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:
@@ -360,11 +380,9 @@ class Engine:
         ] = {}
         #: The shared actions naming one region, by region: legal_actions lists them for many
         #: regions per position, and indexing a list is cheaper than a _shared look-up.
-        regions = range(self.n)
-        self._abandons = [_shared(Abandon, r) for r in regions]
-        self._conquers = [_shared(Conquer, r) for r in regions]
-        self._die_conquers = [_shared(ConquerWithDie, r) for r in regions]
-        self._single_deploys = [_shared(Deploy, r, 1) for r in regions]
+        self._abandons, self._conquers, self._die_conquers, self._single_deploys = (
+            _region_actions(self.n)
+        )
         #: see _combo_of: (race, attached badge or None) -> its pairing
         self._badge_combos: dict[tuple[str, str | None], _Combo] = {}
         #: see _occupied: race -> (occupants, regions, mask)
@@ -728,8 +746,10 @@ class Engine:
 
     def truce_mask(self, s: State, race: str) -> int:
         """Regions the race may not attack because of a truce (only active races are bound)."""
+        if not s.truces:  # the common case
+            return 0
         rs = s.races.get(race)
-        if rs is None or rs.declined or self.seen_declined(race) or not s.truces:
+        if rs is None or rs.declined or self.seen_declined(race):
             return 0
         out = 0
         for protected, barred in s.truces:
@@ -1029,11 +1049,12 @@ class Engine:
 
     def _may_decline_at_end(self, s: State, rs: RaceState) -> bool:
         """Decline after scoring, in place of EndTurn, for a race whose flag allows it."""
+        # The flag first: few races have it, and the other tests cost more.
         return (
-            rs.race == s.players[s.active].active
+            self.has_flag(s, rs.race, "decline_at_turn_end")
+            and rs.race == s.players[s.active].active
             and rs.race != self.role_race
             and self._next_acting(s) is None
-            and self.has_flag(s, rs.race, "decline_at_turn_end")
             and (not s.picked or bool(self.options["end_of_turn_decline_when_picked"]))
         )
 
