@@ -334,7 +334,8 @@ PHASE_ACTIONS: dict[str, set[str]] = {  # the action types each phase may accept
                  "UseAbility"},
     "die_roll": {"RollDie"},
     "redeploy": {"Deploy", "EndTurn", "Abandon", "UseAbility", "Decline"},
-    "withdrawal": {"Deploy", "UseAbility"},
+    # EndTurn once the hand is empty: placing regained pieces again is optional (ruling 25).
+    "withdrawal": {"Deploy", "UseAbility", "EndTurn"},
     "over": set(),
 }
 
