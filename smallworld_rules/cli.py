@@ -67,7 +67,7 @@ def _token_names(rules: Rules) -> dict[str, str]:
 
 
 def _seat(game: Game, player: int) -> str:
-    """``player 3`` or, for the seat a role plays, ``player 3 (Necromancer)``."""
+    """``player 3`` or, for the seat a role plays, ``player 3 (Role Name)``."""
     role = next(iter(game.rules.roles.values()), None)
     if role is not None and player == game.players - 1:
         return f"player {player} ({role.name})"
@@ -75,7 +75,7 @@ def _seat(game: Game, player: int) -> str:
 
 
 def _zones_line(game: Game) -> str:
-    """The expansion's zones as they stand, e.g. ``Well: 2 (Trolls 1, soul 1) | Island: 3``."""
+    """The expansion's zones as they stand, e.g. ``Pit: 2 (Scouts 1, soul 1) | Den: 3``."""
     names = _token_names(game.rules)
     parts = []
     for zone_id, zone in game.rules.zones.items():
