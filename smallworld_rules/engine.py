@@ -858,7 +858,7 @@ class Engine:
                 if self._may_decline_at_end(s, rs):
                     acts.append(_shared(Decline))
             return acts
-        acts = self._purchases(s, rs) if race == self.role_race else []
+        acts = self._purchases(s) if race == self.role_race else []
         if self._may_decline(s):
             acts.append(_shared(Decline))
         if self._may_abandon(s):
@@ -916,7 +916,7 @@ class Engine:
             return f"it costs {price} coins and you have {coins}"
         return None
 
-    def _purchases(self, s: State, rs: RaceState) -> list[Action]:
+    def _purchases(self, s: State) -> list[Action]:
         if self.role is None or s.conquered:
             return []
         wanted: list[tuple[str, str | None]] = [("token", None)]
