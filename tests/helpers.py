@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from hypothesis import settings
+
 import smallworld_rules as sw
 
 #: A small, complete rule file the language tests parse.
@@ -80,3 +82,9 @@ def player_range(rules: sw.Rules) -> tuple[int, int]:
             low = max(low, expansion.players[0])
             high = min(expansion.players[1], 5 + expansion.map_minus)
     return low, high
+
+
+def budget(budgets: dict[str, dict[str, int]], name: str) -> int:
+    """A size from a module's per-profile table (tests/conftest.py's Hypothesis profiles; an
+    unknown profile gets the ``ci`` sizes)."""
+    return budgets.get(settings.get_current_profile_name(), budgets["ci"])[name]

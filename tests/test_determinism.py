@@ -25,7 +25,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from helpers import player_range
+from helpers import budget, player_range
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,9 +43,6 @@ BUDGETS: dict[str, dict[str, int]] = {
 }
 
 
-def budget(name: str) -> int:
-    profile = settings.get_current_profile_name()
-    return BUDGETS.get(profile, BUDGETS["ci"])[name]
 
 
 _SETS: dict[str, sw.Rules] = {}
@@ -99,7 +96,7 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
     return config
 
 
-@settings(max_examples=budget("replays"), deadline=None,
+@settings(max_examples=budget(BUDGETS, "replays"), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(config=configs(), play_seed=st.integers(0, 2**32), limit=st.integers(0, 400))
 def test_same_seed_same_actions_same_game(

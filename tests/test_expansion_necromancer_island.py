@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import deploy_all_and_end, place_withdrawals, saved_state
+from helpers import budget, deploy_all_and_end, place_withdrawals, saved_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_state_machine import check_position
@@ -936,14 +936,14 @@ def test_tampered_save_is_refused_section_4_5(ni: sw.Rules, change: Any, match: 
 # =========================================================================== property
 
 
-BUDGETS = {"dev": 5, "ci": 30, "thorough": 1000}
+BUDGETS = {"dev": {"games": 5}, "ci": {"games": 30}, "thorough": {"games": 1000}}
 
 
-def _budget() -> int:
-    return BUDGETS.get(settings.get_current_profile_name(), BUDGETS["ci"])
-
-
-@settings(max_examples=_budget(), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=budget(BUDGETS, "games"),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     players=st.integers(3, 6),
     removed=st.integers(0, 2),

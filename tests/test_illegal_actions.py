@@ -43,6 +43,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import budget
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,9 +65,6 @@ BUDGETS: dict[str, dict[str, int]] = {
 ACTIONS_PER_POSITION = 6
 
 
-def budget(name: str) -> int:
-    profile = settings.get_current_profile_name()
-    return BUDGETS.get(profile, BUDGETS["ci"])[name]
 
 
 _RULES: dict[str, sw.Rules] = {}
@@ -254,7 +252,7 @@ def assert_refused(game: sw.Game, action: Any, why: str = "") -> sw.IllegalActio
 
 
 @settings(
-    max_examples=budget("arbitrary"),
+    max_examples=budget(BUDGETS, "arbitrary"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -423,7 +421,7 @@ def forbidden(game: sw.Game, rng: random.Random) -> Iterator[tuple[Any, str]]:
 
 
 @settings(
-    max_examples=budget("constructed"),
+    max_examples=budget(BUDGETS, "constructed"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -578,7 +576,7 @@ def damaged_values(game: sw.Game) -> st.SearchStrategy[Any]:
 
 
 @settings(
-    max_examples=budget("tampered"),
+    max_examples=budget(BUDGETS, "tampered"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

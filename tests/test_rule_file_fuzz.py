@@ -42,6 +42,7 @@ from typing import Any
 
 import lark
 import pytest
+from helpers import budget
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import LarkStrategy, from_lark
@@ -60,9 +61,6 @@ BUDGETS: dict[str, dict[str, int]] = {
 }
 
 
-def budget(name: str) -> int:
-    profile = settings.get_current_profile_name()
-    return BUDGETS.get(profile, BUDGETS["ci"])[name]
 
 
 ID_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -353,7 +351,7 @@ FUZZ = settings(
 )
 
 
-@settings(FUZZ, max_examples=budget("generated"))
+@settings(FUZZ, max_examples=budget(BUDGETS, "generated"))
 @given(
     source=st.one_of(
         generated_files(True), generated_files(True), generated_files(False),
@@ -377,7 +375,7 @@ def renumbered_files(draw: st.DrawFn) -> tuple[str, str]:
     return "".join(parts), path.stem
 
 
-@settings(FUZZ, max_examples=budget("played"))
+@settings(FUZZ, max_examples=budget(BUDGETS, "played"))
 @given(
     variant=st.one_of(
         renumbered_files(), renumbered_files(), plausible_files().map(lambda s: (s, stem_for(s)))
@@ -477,7 +475,7 @@ def mutated_files(draw: st.DrawFn) -> tuple[str | bytes, str]:
     return text, path.stem
 
 
-@settings(FUZZ, max_examples=budget("mutated"))
+@settings(FUZZ, max_examples=budget(BUDGETS, "mutated"))
 @given(mutated=mutated_files())
 def test_mutated_shipped_files(mutated: tuple[str | bytes, str]) -> None:
     """§7: a damaged official file loads or is refused with a positioned RuleFileError."""

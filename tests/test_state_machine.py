@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import player_range
+from helpers import budget, player_range
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -74,9 +74,6 @@ BUDGETS: dict[str, dict[str, int]] = {
 }
 
 
-def budget(name: str) -> int:
-    profile = settings.get_current_profile_name()
-    return BUDGETS.get(profile, BUDGETS["ci"])[name]
 
 
 # --------------------------------------------------------------------------- rules under test
@@ -544,8 +541,8 @@ class GamePlay(RuleBasedStateMachine):
 
 
 GamePlay.TestCase.settings = settings(
-    max_examples=budget("machine"),
-    stateful_step_count=budget("steps"),
+    max_examples=budget(BUDGETS, "machine"),
+    stateful_step_count=budget(BUDGETS, "steps"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -556,7 +553,7 @@ TestGamePlay = GamePlay.TestCase
 
 
 @settings(
-    max_examples=budget("games"),
+    max_examples=budget(BUDGETS, "games"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
