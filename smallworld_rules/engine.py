@@ -336,6 +336,11 @@ _END_TURN = _shared(EndTurn)
 _DECLINE = _shared(Decline)
 
 
+def _region_deploys(n: int, count: int) -> _ByRegion:
+    """The shared ``Deploy(r, count)`` of regions 0 … n-1, by region."""
+    return tuple(_shared(Deploy, r, count) for r in range(n))
+
+
 def _bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:
@@ -344,8 +349,39 @@ def _bits(mask: int) -> Iterator[int]:
         yield low.bit_length() - 1
 
 
+#: Engines by what they are made of (see Engine.shared); the oldest is dropped past the limit.
+_ENGINES: dict[tuple[Any, ...], Engine] = {}
+_ENGINES_KEPT = 8
+
+
 class Engine:
     """Rules + map + options: everything about a game that never changes while it is played."""
+
+    @classmethod
+    def shared(
+        cls,
+        rules: Rules,
+        game_map: GameMap,
+        players: int,
+        options: Mapping[str, bool | int],
+        explicit_chance: bool,
+    ) -> Engine:
+        """The engine for these rules, map, player count, options and chance mode: the one
+        made for an earlier game if it is still kept, else a new one.
+
+        Nothing a game does changes its engine: the tables it fills on first use (per
+        race/badge pairing, see ``_combo``) depend on the rules and options alone, and its
+        cache of regions per race is checked against the state it is asked about. Sharing it
+        spares every new game (a playout) the building of those tables.
+        """
+        key = (id(rules), id(game_map), players, tuple(sorted(options.items())), explicit_chance)
+        engine = _ENGINES.get(key)
+        # The kept engine holds its rules and map, so their ids cannot have been reused.
+        if engine is None or engine.rules is not rules or engine.map is not game_map:
+            if len(_ENGINES) >= _ENGINES_KEPT:
+                del _ENGINES[next(iter(_ENGINES))]
+            engine = _ENGINES[key] = cls(rules, game_map, players, options, explicit_chance)
+        return engine
 
     def __init__(
         self,
@@ -417,6 +453,8 @@ class Engine:
         self._abandons, self._conquers, self._die_conquers, self._single_deploys = (
             _region_actions(self.n)
         )
+        #: see _deploys: token count -> the shared Deploy(r, count) of every region
+        self._all_deploys: dict[int, _ByRegion] = {}
         #: see _combo_of: (race, attached badge or None) -> its pairing
         self._badge_combos: dict[tuple[str, str | None], _Combo] = {}
         #: see _occupied: race -> (occupants, regions, mask, bordering mask)
@@ -671,10 +709,10 @@ class Engine:
 
     def conquest_cost_value(self, s: State, race: str, region: int) -> int:
         """``conquest_cost(s, race, region).value``, without building the breakdown."""
-        return self.conquest_costs(s, race, 1 << region)[0][1]
+        return self.conquest_costs(s, race, 1 << region)[region]
 
-    def conquest_costs(self, s: State, race: str, regions: int) -> list[tuple[int, int]]:
-        """``(region, conquest_cost(s, race, region).value)`` for each region of the mask,
+    def conquest_costs(self, s: State, race: str, regions: int) -> dict[int, int]:
+        """``{region: conquest_cost(s, race, region).value}`` for each region of the mask,
         lowest first, without building breakdowns.
 
         legal_actions asks the cost of every reachable region, and only the number matters
@@ -685,33 +723,37 @@ class Engine:
         them on many positions.
         """
         race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
-        pieces = self.rules.pieces
-        bonus = s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0
-        own = self._hook_context(s, race, "conquest_cost")
+        pieces, on_map, races = self.rules.pieces, s.pieces, s.races
+        base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
+        own, own_ctx = self._hook_context(s, race, "conquest_cost")
         defences: dict[str, tuple[tuple[CompiledModifier, ...], _Ctx | None]] = {}
-        out = []
+        out = {}  # one dict rather than a tuple per region: fewer objects for the collector
         while regions:
             low = regions & -regions
             regions ^= low
             region = low.bit_length() - 1
-            value = BASE_COST + tokens[region] + ((mountains >> region) & 1) - bonus
-            held = s.pieces.get(region)
-            if held:
-                for name, count in held.items():
-                    value += pieces[name].defence * count
-            sets: list[int] = []
+            value = base + tokens[region] + ((mountains >> region) & 1)
+            if on_map:
+                held = on_map.get(region)
+                if held:
+                    for name, count in held.items():
+                        value += pieces[name].defence * count
+            sets: list[int] | None = None  # made only where a modifier may set the cost
             occupant = race_of[region]
-            if occupant is not None and occupant in s.races:
+            if occupant is not None and occupant in races:
                 defence = defences.get(occupant)
                 if defence is None:
                     defence = defences[occupant] = self._hook_context(s, occupant, "defence")
                 if defence[1] is not None:
+                    sets = []
                     value += _modifier_sum(defence[0], defence[1], region, sets)
-            if own[1] is not None:
-                value += _modifier_sum(own[0], own[1], region, sets)
+            if own_ctx is not None:
+                if sets is None:
+                    sets = []
+                value += _modifier_sum(own, own_ctx, region, sets)
             if sets:
                 value = min(sets)
-            out.append((region, value if value >= 1 else 1))
+            out[region] = value if value >= 1 else 1
         return out
 
     def _hook_context(
@@ -730,7 +772,10 @@ class Engine:
     def score(self, s: State, race: str) -> Breakdown:
         """Coins a race scores at the end of its owner's turn (§1.11)."""
         regions = s.region_race.count(race)
-        return fold(regions, self._contributions(s, race, "score"), minimum=0)
+        parts = self._contributions(s, race, "score")
+        if not parts:  # most races: the regions held, nothing to fold or clamp
+            return Breakdown(regions, regions)
+        return fold(regions, parts, minimum=0)
 
     def immune_piece(self, s: State, region: int) -> str | None:
         """The name of an immunity-giving piece in the region, if any."""
@@ -910,7 +955,8 @@ class Engine:
         if hand >= 1:
             die = s.die_bonus < 0 and "no_final_die" not in combo.flags
             conquers, die_conquers = self._conquers, self._die_conquers
-            for r, cost in self.conquest_costs(s, race, self._reach(s, race, combo, occupied)):
+            costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
+            for r, cost in costs.items():
                 if cost <= hand:
                     acts.append(conquers[r])
                 elif die and cost - hand <= DIE_REACH:
@@ -1081,10 +1127,13 @@ class Engine:
         single = self._single_deploys
         if available == 1:
             return [single[r] for r in regions]
+        every = self._all_deploys.get(available)
+        if every is None:  # Deploy(r, available) of every region, made once per count
+            every = self._all_deploys[available] = _region_deploys(self.n, available)
         acts: list[Action] = []
         for r in regions:
             acts.append(single[r])
-            acts.append(_shared(Deploy, r, available))
+            acts.append(every[r])
         return acts
 
     def _may_decline(self, s: State) -> bool:
@@ -1408,7 +1457,7 @@ class Engine:
             s.die_bonus = face
             reach = self.reach_mask(s, rs.race)
             cheapest = min(
-                (cost for _, cost in self.conquest_costs(s, rs.race, reach)), default=None
+                self.conquest_costs(s, rs.race, reach).values(), default=None
             )
             success = cheapest is not None and cheapest <= rs.hand
             log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))

@@ -166,7 +166,7 @@ class Game:
             raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RulesError(f"seed must be an integer, not {seed!r}")
-        engine = Engine(
+        engine = Engine.shared(
             rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
         )
         fixed = _combos(rules, combos)
@@ -583,7 +583,7 @@ class Game:
             raise RulesError("saved game: 'seed' must be an integer")
         if not isinstance(doc["options"], dict):
             raise RulesError("saved game: 'options' must be an object")
-        engine = Engine(
+        engine = Engine.shared(
             rules, game_map, players, resolve_options(rules.options, doc["options"]),
             doc["chance"] == "explicit",
         )
