@@ -77,6 +77,8 @@ from smallworld_rules.state import (
 # CPython 3.11, a global ≈ 15 ns), and the engine tests the phase several times per action.
 _PICK, _CONQUEST, _DIE_ROLL = Phase.PICK, Phase.CONQUEST, Phase.DIE_ROLL
 _REDEPLOY, _WITHDRAWAL, _OVER = Phase.REDEPLOY, Phase.WITHDRAWAL, Phase.OVER
+#: Each phase's name as rule files write it (``phase.value`` is an enum property, as slow).
+_PHASE_NAMES = {phase: phase.value for phase in Phase}
 
 #: Faces of the reinforcement die (§1.1).
 DIE_FACES = (0, 0, 0, 1, 2, 3)
@@ -457,6 +459,8 @@ class Engine:
         self._all_deploys: dict[int, _ByRegion] = {}
         #: see _combo_of: (race, attached badge or None) -> its pairing
         self._badge_combos: dict[tuple[str, str | None], _Combo] = {}
+        #: see immune_mask: (the piece tables it was computed from, the mask)
+        self._immune_cache: tuple[dict[int, dict[str, int]], int] = ({}, 0)
         #: see _occupied: race -> (occupants, regions, mask, bordering mask)
         self._occupied_cache: dict[str, _Occupied] = {}
 
@@ -631,7 +635,7 @@ class Engine:
         rr = s.region_race
         entry = self._occupied_cache.get(race)
         if entry is None or entry[0] != rr:
-            regions = tuple([r for r in range(self.n) if rr[r] == race])
+            regions = tuple([r for r, occupant in enumerate(rr) if occupant == race])
             mask = bordering = 0
             adjacency = self.map.adjacency
             for r in regions:
@@ -798,7 +802,17 @@ class Engine:
 
     def immune_mask(self, s: State) -> int:
         """Regions no enemy may conquer or target (an immune piece is there)."""
-        return self._pieces_mask(s, self._immune_pieces)
+        if not s.pieces or not self._immune_pieces:
+            return 0
+        # Every reach asks for it, and pieces move seldom: the last answer is kept with the
+        # piece tables it was computed from and reused while they are equal. The tables are
+        # shared between a state and its forks (copy on write), so the check is mostly
+        # identity tests; like _occupied, it compares contents, so nothing must invalidate it.
+        kept, mask = self._immune_cache
+        if kept != s.pieces:
+            mask = self._pieces_mask(s, self._immune_pieces)
+            self._immune_cache = (dict(s.pieces), mask)
+        return mask
 
     def guarded_mask(self, s: State) -> int:
         """Regions holding a piece with the property ``guards``."""
@@ -1194,10 +1208,11 @@ class Engine:
         ability: CompiledAbility,
         target: int | None,
         targets: int | None = None,
+        reach: int | None = None,
     ) -> str | None:
         """Why ``rs`` may not use ``ability`` on ``target`` now, or ``None`` (``targets``: the
-        ability's target mask, if the caller has it already)."""
-        phase = s.phase.value
+        ability's target mask, ``reach``: the race's ``reach_mask``, if the caller has them)."""
+        phase = _PHASE_NAMES[s.phase]
         if phase not in ability.phases:
             when = " or ".join(sorted(ability.phases))
             return f"{ability.name} is used during {when}, not now ({phase})"
@@ -1226,7 +1241,7 @@ class Engine:
                 return f"{ability.name} cannot target {what} {target}: {why}"
         taken = False
         for effect in ability.effects:
-            problem = self._effect_problem(s, rs, effect, target, taken)
+            problem = self._effect_problem(s, rs, effect, target, taken, reach)
             if problem:
                 return problem
             taken = taken or effect.verb in ("conquer", "convert")
@@ -1239,9 +1254,11 @@ class Engine:
         effect: CompiledEffect,
         target: int | None,
         taken: bool = False,
+        reach: int | None = None,
     ) -> str | None:
         """Why the effect cannot happen now; ``taken``: an earlier effect of the same ability
-        conquers the target first (its pieces are gone by then)."""
+        conquers the target first (its pieces are gone by then); ``reach``: the race's
+        ``reach_mask``, if the caller has it."""
         verb = effect.verb
         if verb in ("place", "move"):
             assert effect.piece is not None and target is not None
@@ -1259,9 +1276,10 @@ class Engine:
                 return f"only a {piece.name} lost this turn is placed again now (ruling 25)"
         elif verb == "conquer":
             assert target is not None
-            problem = self.target_problem(s, rs.race, target)
-            if problem:
-                return problem
+            if reach is None or not (reach >> target) & 1:  # else target_problem finds none
+                problem = self.target_problem(s, rs.race, target)
+                if problem:
+                    return problem
             if rs.hand < max(1, self._amount(s, rs, effect)):
                 return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
         elif verb == "convert":
@@ -1292,16 +1310,20 @@ class Engine:
         abilities = self.abilities(s, rs.race)
         if not abilities:  # most races: nothing to check
             return acts
+        name = _PHASE_NAMES[phase]
+        reach = None  # the race's reach, once an ability that conquers needs it
         for ability in abilities:
-            if phase.value not in ability.phases:
+            if name not in ability.phases:
                 continue
             if not ability.target:
                 if self.ability_problem(s, rs, ability, None) is None:
                     acts.append(_shared(UseAbility, ability.name))
                 continue
             targets = self._ability_targets(s, rs, ability)
+            if reach is None and any(e.verb == "conquer" for e in ability.effects):
+                reach = self.reach_mask(s, rs.race)
             for target in _bits(targets):
-                if self.ability_problem(s, rs, ability, target, targets) is None:
+                if self.ability_problem(s, rs, ability, target, targets, reach) is None:
                     acts.append(_shared(UseAbility, ability.name, target))
         return acts
 

@@ -59,6 +59,11 @@ class RegionView:
     pieces: Mapping[str, int]
 
 
+#: ``Phase.OVER`` as a global: a bot asks ``is_over`` after every move, and an enum member
+#: look-up costs ≈ 140 ns on CPython 3.11 (see the engine's phase constants).
+_OVER = Phase.OVER
+
+
 class LegalActions:
     """The legal actions of a position: iterable, sized, and answering ``in``.
 
@@ -265,7 +270,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """Whether the last turn has been played."""
-        return self._state.phase is Phase.OVER
+        return self._state.phase is _OVER
 
     @property
     def winners(self) -> list[int]:
