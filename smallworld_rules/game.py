@@ -72,6 +72,8 @@ class LegalActions:
     the set small; ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
     """
 
+    __slots__ = ("_engine", "_list", "_state")
+
     def __init__(self, engine: Engine, state: State) -> None:
         self._engine = engine
         self._state = state  # states are never changed in place, so this is a snapshot

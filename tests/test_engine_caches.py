@@ -6,6 +6,11 @@
   of a state are changed in place.
 * ``Engine._combo_of`` looks a race with its own badge up by (race, badge): compared with
   ``_combo(race, _powers(...))`` on the same positions.
+* ``Engine.immune_mask`` reuses its last answer while the piece tables are equal: compared
+  with a direct scan on the same positions, and after a piece is placed.
+* ``Engine.shared``: games with the same rules, map, player count, options and chance mode
+  share one engine, any difference gives another, and a game played on a shared engine is
+  the game a fresh engine plays.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import smallworld_rules as sw
+from smallworld_rules.engine import Engine
 from smallworld_rules.state import LOST_TRIBE, State
 
 TEST_RULES = Path(__file__).parent / "rules"
@@ -56,7 +62,71 @@ def test_cached_lookups_match_a_direct_computation(
             assert engine.mask_of(s, race) == sum(1 << r for r in want)
             combo = engine._combo(race, engine._powers(s, race))
             assert engine._combo_of(s, race) is combo
+        assert engine.immune_mask(s) == direct_immune(engine, s)
     assert len(games) > 300
+
+
+def direct_immune(engine: Engine, s: State) -> int:
+    mask = 0
+    for r, held in s.pieces.items():
+        if any(count and engine.rules.pieces[name].immune for name, count in held.items()):
+            mask |= 1 << r
+    return mask
+
+
+def test_the_immune_mask_follows_the_pieces() -> None:
+    """Immune pieces put on and taken off regions, states visited out of order: the kept
+    answer is never stale (random games seldom place immune pieces)."""
+    rules = sw.load_rules()
+    immune = sorted(name for name, piece in rules.pieces.items() if piece.immune)
+    game = sw.Game.new(players=2, seed=4, rules=rules)
+    engine = game._engine
+    assert immune and engine.immune_mask(game._state) == 0
+    rng = random.Random(4)
+    race = sorted(rules.races)[0]
+    states = [game._state]
+    for _ in range(12):
+        region = rng.randrange(engine.n)
+        if (engine.map.water_mask >> region) & 1:
+            continue
+        piece = immune[rng.randrange(len(immune))]
+        if game._state.piece_supply[piece]:
+            game.put(region, player=0, tokens=1, pieces={piece: 1}, race=race)
+        else:
+            game.clear(region)
+        states.append(game._state)
+        assert engine.immune_mask(game._state) == direct_immune(engine, game._state)
+    assert any(direct_immune(engine, s) for s in states)
+    rng.shuffle(states)
+    for s in states:
+        assert engine.immune_mask(s) == direct_immune(engine, s)
+
+
+def test_games_alike_share_an_engine_and_play_as_on_a_fresh_one() -> None:
+    rules = sw.load_rules()
+    a = sw.Game.new(players=3, seed=1, rules=rules)
+    assert sw.Game.new(players=3, seed=2, rules=rules)._engine is a._engine
+    assert sw.Game.from_json(a.to_json(), rules=rules)._engine is a._engine
+    different = [
+        sw.Game.new(players=4, seed=1, rules=rules),
+        sw.Game.new(players=3, seed=1, rules=sw.load_rules(paths=[TEST_RULES])),
+        sw.Game.new(players=3, seed=1, rules=rules, chance="explicit"),
+        sw.Game.new(players=3, seed=1, rules=rules, options={"abandon_mid_conquest": True}),
+        sw.Game.new(players=3, seed=1, rules=rules, map="4p"),
+    ]
+    assert all(game._engine is not a._engine for game in different)
+    # The same seeded game on the shared engine and on a fresh one: identical, move by move.
+    fresh = sw.Game(
+        Engine(rules, a._engine.map, 3, a._engine.options, False), a._state, 1, list(a.log)
+    )
+    rng = random.Random(1)
+    while not a.is_over:
+        options = list(a.legal_actions())
+        assert options == list(fresh.legal_actions())
+        action = options[rng.randrange(len(options))]
+        a.apply(action)
+        fresh.apply(action)
+        assert a.to_json() == fresh.to_json()
 
 
 def test_occupants_changed_in_place_are_seen() -> None:
