@@ -69,6 +69,7 @@ from smallworld_rules.state import (
     RaceState,
     State,
     new_generation,
+    without,
 )
 
 #: Faces of the reinforcement die (§1.1).
@@ -411,18 +412,18 @@ class Engine:
         s.races = {}
         s.players = [PlayerState(STARTING_COINS, None, [], s.gen) for _ in range(self.players)]
         s.market = []
-        s.race_stack = race_order
-        s.power_stack = power_order
-        s.power_discard = []
+        s.race_stack = tuple(race_order)
+        s.power_stack = tuple(power_order)
+        s.power_discard = ()
         s.round = 1
         s.active = 0
         s.phase = Phase.PICK
         s.rng = state
-        s.winners = []
-        s.truces = []
+        s.winners = ()
+        s.truces = ()
         s.zones = {zone: [] for zone in self.pile_zones}
-        s.role_powers = []
-        s.role_reserve = []
+        s.role_powers = ()
+        s.role_reserve = ()
         self._reset_turn(s)
         self._refill_market(s)
         if self.role is not None:
@@ -444,8 +445,8 @@ class Engine:
         count, _, excluded = role.draft
         # Drawn from the badge stack once the market is out; excluded badges stay there.
         drawn = [p for p in s.power_stack if p not in excluded][:count]
-        s.power_stack = [p for p in s.power_stack if p not in drawn]
-        s.role_reserve = drawn
+        s.power_stack = tuple(p for p in s.power_stack if p not in drawn)
+        s.role_reserve = tuple(drawn)
         if drawn:
             s.active = self.role_seat  # the choice comes before the first turn
 
@@ -453,9 +454,9 @@ class Engine:
     def _reset_turn(s: State) -> None:
         s.acted = False
         s.picked = False
-        s.withdrawals = []
+        s.withdrawals = ()
         s.acting = None
-        s.used = []
+        s.used = ()
         s.attacked = 0
         s.decline_at_end = False
         s.regained = {}
@@ -465,9 +466,9 @@ class Engine:
     @staticmethod
     def _reset_cycle(s: State) -> None:
         """What belongs to one race's run of conquests within a turn."""
-        s.conquered = []
+        s.conquered = ()
         s.conquered_nonempty = 0
-        s.readied = []
+        s.readied = ()
         s.die_target = -1
         s.die_bonus = -1
 
@@ -476,12 +477,14 @@ class Engine:
         while len(s.market) < MARKET_SIZE and s.race_stack:
             if not s.power_stack and s.power_discard:
                 # Ruling 38: the badges ran out, so the discards are shuffled into a new stack.
-                s.power_stack = s.power_discard
-                s.power_discard = []
-                s.rng = rng.shuffle(s.rng, s.power_stack)
+                stack = list(s.power_discard)  # rng.shuffle shuffles a list in place
+                s.power_discard = ()
+                s.rng = rng.shuffle(s.rng, stack)
+                s.power_stack = tuple(stack)
             if not s.power_stack:
                 break
-            s.market.append([s.race_stack.pop(0), s.power_stack.pop(0), 0])
+            s.market.append([s.race_stack[0], s.power_stack[0], 0])
+            s.race_stack, s.power_stack = s.race_stack[1:], s.power_stack[1:]
 
     # ------------------------------------------------------------------ queries
 
@@ -941,8 +944,8 @@ class Engine:
             log(TokenBought(self.role_seat, self.role_race, price))
         else:
             assert action.power is not None
-            s.role_reserve.remove(action.power)
-            s.role_powers.append(action.power)
+            s.role_reserve = without(s.role_reserve, action.power)
+            s.role_powers = (*s.role_powers, action.power)
             log(PowerChosen(self.role_seat, action.power, price))
 
     def _choose_power(self, s: State, action: ChoosePower, log: Log) -> None:
@@ -952,8 +955,8 @@ class Engine:
         if action.power not in s.role_reserve:
             drawn = ", ".join(s.role_reserve)
             raise IllegalAction(f"{action.power!r} is not a drafted power ({drawn})", action)
-        s.role_reserve.remove(action.power)
-        s.role_powers.append(action.power)
+        s.role_reserve = without(s.role_reserve, action.power)
+        s.role_powers = (*s.role_powers, action.power)
         log(PowerChosen(self.role_seat, action.power))
         if len(s.role_powers) >= self.role.draft[1] or not s.role_reserve:
             s.active = 0
@@ -1429,13 +1432,13 @@ class Engine:
         s.region_race[r] = rs.race
         s.region_tokens[r] = tokens
         rs.hand -= tokens
-        s.conquered.append(r)
+        s.conquered = (*s.conquered, r)
         s.acted = True
         log(Conquered(s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
         if occupant is not None and occupant != LOST_TRIBE:
             drs = s.races[occupant]
             if (drs.hand or kept) and occupant not in s.withdrawals:
-                s.withdrawals.append(occupant)
+                s.withdrawals = (*s.withdrawals, occupant)
             if drs.declined and not self.mask_of(s, occupant):
                 self._retire(s, occupant, log)  # a declined race cannot re-enter the map
         self._fire(s, rs, "conquest", r, log)
@@ -1545,7 +1548,7 @@ class Engine:
         if ability.limit == "times":
             rs.uses[ability.name] = rs.uses.get(ability.name, 0) + 1
         elif ability.limit:
-            s.used.append(self._use_key(ability, s, target))
+            s.used = (*s.used, self._use_key(ability, s, target))
         if s.phase is Phase.CONQUEST:
             s.acted = True
         log(AbilityUsed(rs.owner, rs.race, ability.name, target))
@@ -1586,7 +1589,7 @@ class Engine:
         elif verb == "roll_die":
             self._roll_die(s, ABILITY_ROLL, log)
         elif verb == "truce":
-            s.truces = [t for t in s.truces if t[0] != rs.owner] + [[rs.owner, target]]
+            s.truces = (*(t for t in s.truces if t[0] != rs.owner), (rs.owner, target))
         elif verb == "gain":
             self._gain(s, rs, self._amount(s, rs, effect, target), log)
 
@@ -1607,7 +1610,7 @@ class Engine:
             wrs = s.races[s.withdrawals[0]]
             if wrs.hand:
                 raise IllegalAction(f"place the {wrs.hand} token(s) in your hand first", action)
-            s.withdrawals.pop(0)
+            s.withdrawals = s.withdrawals[1:]
             self._next_withdrawal(s, log)
             return
         if s.phase is Phase.PICK:
@@ -1682,7 +1685,7 @@ class Engine:
             for r, taken in s.readied:
                 s.region_tokens[r] += taken
                 acting.hand -= taken
-            s.readied = []
+            s.readied = ()
         race = s.players[s.active].active
         assert race is not None
         self._go_into_decline(s, s.own_race(race), log)
@@ -1715,7 +1718,7 @@ class Engine:
         rs.hand = rs.held = 0
         rs.declined = True
         if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
-            s.power_discard.append(rs.power)  # §1.12.2: the badge is discarded
+            s.power_discard = (*s.power_discard, rs.power)  # §1.12.2: the badge is discarded
             rs.power = None
         player.active = None
         player.declined.append(rs.race)
@@ -1771,7 +1774,7 @@ class Engine:
         for r in self.regions_of(s, race):
             extra = s.region_tokens[r] - 1
             if extra:
-                s.readied.append([r, extra])
+                s.readied = (*s.readied, (r, extra))
                 s.region_tokens[r] = 1
                 rs.hand += extra
                 readied += extra
@@ -1783,7 +1786,9 @@ class Engine:
     def _start_withdrawals(self, s: State, log: Log) -> None:
         """Ruling 8: defenders place their survivors clockwise from the active player."""
         players = self.players
-        s.withdrawals.sort(key=lambda race: ((s.races[race].owner - s.active) % players, race))
+        s.withdrawals = tuple(sorted(
+            s.withdrawals, key=lambda race: ((s.races[race].owner - s.active) % players, race)
+        ))
         self._next_withdrawal(s, log)
 
     def _withdraws(self, s: State, rs: RaceState) -> bool:
@@ -1795,7 +1800,7 @@ class Engine:
     def _withdrawal_progress(self, s: State, log: Log) -> None:
         rs = s.races[s.withdrawals[0]]
         if not rs.hand and not self._withdraws(s, rs):
-            s.withdrawals.pop(0)
+            s.withdrawals = s.withdrawals[1:]
             self._next_withdrawal(s, log)
 
     def _next_withdrawal(self, s: State, log: Log) -> None:
@@ -1805,7 +1810,7 @@ class Engine:
             s.phase = Phase.WITHDRAWAL
             if self._withdraws(s, rs):
                 return
-            s.withdrawals.pop(0)
+            s.withdrawals = s.withdrawals[1:]
             if rs.hand and rs.declined:
                 self._retire(s, race, log)
             # ruling 9: an active race with no region keeps its tokens and re-enters later
@@ -1844,7 +1849,7 @@ class Engine:
     def _start_turn(self, s: State, log: Log) -> None:
         self._reset_turn(s)
         # A truce lasts until the turn of the player who made it.
-        s.truces = [t for t in s.truces if t[0] != s.active]
+        s.truces = tuple(t for t in s.truces if t[0] != s.active)
         player = s.players[s.active]
         readied = 0
         if player.active is None:
@@ -1858,7 +1863,7 @@ class Engine:
         ``winners``: a player who won at once (a role's win condition, A18)."""
         coins = [p.coins for p in s.players]
         if winners is not None:
-            s.winners = winners
+            s.winners = tuple(winners)
             s.phase = Phase.OVER
             log(GameOver(tuple(winners), tuple(coins)))
             return
@@ -1868,7 +1873,7 @@ class Engine:
             on_map = {p: self.tokens_on_map(s, p) for p in leaders}
             most = max(on_map.values())
             leaders = [p for p in leaders if on_map[p] == most]
-        s.winners = leaders
+        s.winners = tuple(leaders)
         s.phase = Phase.OVER
         s.round = self.map.turns
         log(GameOver(tuple(leaders), tuple(coins)))
@@ -1924,10 +1929,10 @@ class Engine:
         if race in player.declined:
             player.declined.remove(race)
         if race in s.withdrawals:
-            s.withdrawals.remove(race)
+            s.withdrawals = without(s.withdrawals, race)
         if rs.power is not None:
-            s.power_discard.append(rs.power)
-        s.race_stack.append(race)
+            s.power_discard = (*s.power_discard, rs.power)
+        s.race_stack = (*s.race_stack, race)
         log(RaceRemoved(rs.owner, race))
         self._refill_market(s)
 
@@ -1996,10 +2001,10 @@ class Engine:
             for i, (market_race, power, _) in enumerate(s.market):
                 if market_race == race:
                     del s.market[i]
-                    s.power_discard.append(power)
+                    s.power_discard = (*s.power_discard, power)
                     break
             else:
-                s.race_stack.remove(race)
+                s.race_stack = without(s.race_stack, race)
             s.races[race] = RaceState(race, None, player, declined, 0, 1, gen=s.gen)
             if declined:
                 ps.declined.append(race)
