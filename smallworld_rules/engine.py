@@ -421,7 +421,7 @@ class Engine:
         s.rng = state
         s.winners = ()
         s.truces = ()
-        s.zones = {zone: [] for zone in self.pile_zones}
+        s.zones = {zone: () for zone in self.pile_zones}
         s.role_powers = ()
         s.role_reserve = ()
         self._reset_turn(s)
@@ -967,7 +967,7 @@ class Engine:
         if not count:
             return
         if self.lost_zone is not None:
-            s.zones[self.lost_zone].extend([race] * count)
+            s.zones = {**s.zones, self.lost_zone: s.zones[self.lost_zone] + (race,) * count}
             log(TokensToZone(self.lost_zone, (race,) * count))
         elif race != LOST_TRIBE:
             s.box[race] += count
@@ -984,13 +984,14 @@ class Engine:
             amount, zone = role.harvest
             souls = max(0, amount(_Ctx(self, s, race)))
             if souls:
-                s.zones[zone].extend([SOUL] * souls)
+                s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
                 log(TokensToZone(zone, (SOUL,) * souls))
         if role.exchange is not None:
             count, zone, gain = role.exchange
-            pile = s.zones[zone]
+            pile = list(s.zones[zone])  # the zones are replaced, not changed (copy on write)
             while len(pile) >= count:
                 taken = self._take_from_pile(pile, count, race)
+                s.zones = {**s.zones, zone: tuple(pile)}
                 for kind in taken:
                     if kind in s.box:  # the role's tokens to its reserve, races' to their box
                         s.box[kind] += 1
@@ -1428,7 +1429,7 @@ class Engine:
             s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
         kept = self._remove_pieces(s, r, keep_survivors=False)
         for name, count in kept.items():  # ruling 25: placed again at the end of this turn
-            s.regained[name] = s.regained.get(name, 0) + count
+            s.regained = {**s.regained, name: s.regained.get(name, 0) + count}
         s.region_race[r] = rs.race
         s.region_tokens[r] = tokens
         rs.hand -= tokens
@@ -1486,7 +1487,8 @@ class Engine:
                     for name in sorted(held):
                         piece = self.rules.pieces[name]
                         if piece.lifted_at_redeploy and piece.holder in holders:
-                            s.piece_supply[name] += held.pop(name)
+                            supply = s.piece_supply[name] + held.pop(name)
+                            s.piece_supply = {**s.piece_supply, name: supply}
                             log(PieceMoved(name, -1, r))
                     if held:
                         s.pieces[r] = held
@@ -1569,9 +1571,9 @@ class Engine:
                 source = min(r for r, p in s.pieces.items() if p.get(name) and r != target)
                 self._take_piece(s, source, name)
             else:
-                s.piece_supply[name] -= 1
+                s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] - 1}
             if s.regained.get(name) and s.phase is Phase.WITHDRAWAL:
-                s.regained[name] -= 1
+                s.regained = {**s.regained, name: s.regained[name] - 1}
             held = dict(s.pieces.get(target, {}))  # replaced, not changed (copy on write)
             held[name] = held.get(name, 0) + 1
             s.pieces[target] = held
@@ -1902,7 +1904,7 @@ class Engine:
             if keep_survivors and piece.survives_decline:
                 left[name] = count
                 continue
-            s.piece_supply[name] += count
+            s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + count}
             if piece.kept_when_lost:
                 kept[name] = count
         if left:
@@ -2038,7 +2040,7 @@ class Engine:
             raise RulesError(f"a region holds at most one {name}")
         if s.piece_supply[name] < count:
             raise RulesError(f"only {s.piece_supply[name]} {name} piece(s) left in the supply")
-        s.piece_supply[name] -= count
+        s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] - count}
         table = dict(s.pieces.get(r, {}))  # replaced, not changed (copy on write)
         table[name] = held + count
         s.pieces[r] = table

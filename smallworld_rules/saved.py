@@ -213,11 +213,12 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.truces = tuple(_list(d["truces"], "truces", truce))
     s.die_bonus = _int(d["die_bonus"], "die_bonus", -1, 99)
     s.decline_at_end = _bool(d["decline_at_end"], "decline_at_end")
-    s.regained = {}
+    regained: dict[str, int] = {}
     for name, count in _dict(d["regained"], "regained").items():
         if name not in rules.pieces:
             raise _bad("regained", f"names an unknown piece {name!r}")
-        s.regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
+        regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
+    s.regained = regained
 
     def kind(value: Any, where: str) -> str:
         if value in (LOST_TRIBE, SOUL):
@@ -227,7 +228,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     zones = _dict(d["zones"], "zones")
     if set(zones) != set(engine.pile_zones):
         raise _bad("zones", f"must list the zones {engine.pile_zones}")
-    s.zones = {z: _list(pile, f"zones[{z}]", kind) for z, pile in zones.items()}
+    s.zones = {z: tuple(_list(pile, f"zones[{z}]", kind)) for z, pile in zones.items()}
     s.role_powers = tuple(_list(d["role_powers"], "role_powers", power_id))
     s.role_reserve = tuple(_list(d["role_reserve"], "role_reserve", power_id))
     s.purchases = _int(d["purchases"], "purchases")

@@ -16,20 +16,26 @@ from; the copy that is changed must get its own object first:
 
 Most of the other containers change in few actions of a game (a third of them at most), so
 copying them before every action was wasted work, and garbage kept alive by the undo history.
-They are immutable values, which :meth:`State.fork` shares:
+They are values never changed in place, which :meth:`State.fork` shares:
 
 * ``race_stack``, ``power_stack``, ``power_discard``, ``conquered``, ``readied``,
   ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers`` and ``role_reserve`` are
   tuples (``readied`` and ``truces`` of pairs): a change binds a new tuple
-  (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``).
+  (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``);
+* ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts shared until
+  they change: a change binds a changed copy (``s.regained = {**s.regained, name: n}``).
+  They are typed ``Mapping`` so that mypy refuses a write in place.
 
-Every other field is copied by :meth:`State.fork` and may be changed in place. A change made
-past these rules would also change the states kept for ``undo``; the tests check that every
-state kept in the history is left as it was.
+Every other field is copied by :meth:`State.fork` and may be changed in place: these change
+often or, by index or key, at many sites (``region_tokens`` in most actions), and ``pieces``,
+``races``, ``players`` and ``market`` hold the shared objects above. A change made past these
+rules would also change the states kept for ``undo``; the tests check that every state kept
+in the history is left as it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from itertools import count
 from typing import Any, TypeVar
@@ -194,7 +200,7 @@ class State:
     region_tokens: list[int]
     pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
     box: dict[str, int]  #: race id -> tokens in the storage tray
-    piece_supply: dict[str, int]  #: piece name -> pieces off the map
+    piece_supply: Mapping[str, int]  #: piece name -> pieces off the map
     races: dict[str, RaceState]  #: race banners in play
     players: list[PlayerState]
     market: list[list[Any]]  #: visible combos: [race, power, coins on it]
@@ -219,15 +225,15 @@ class State:
     truces: tuple[tuple[int, int], ...]  #: (protected, barred) player: until the former's next turn
     die_bonus: int  #: a rolled bonus waiting for the next conquest, or -1
     decline_at_end: bool  #: the active race declines once this turn is scored
-    regained: dict[str, int]  #: pieces kept when lost this turn, placed again at withdrawal
-    zones: dict[str, list[str]]  #: pile zone -> its tokens' kinds, oldest first
+    regained: Mapping[str, int]  #: pieces kept when lost this turn, placed again at withdrawal
+    zones: Mapping[str, tuple[str, ...]]  #: pile zone -> its tokens' kinds, oldest first
     role_powers: tuple[str, ...]  #: the powers working for the role, in activation order
     role_reserve: tuple[str, ...]  #: the role's drafted powers not yet active
     purchases: int  #: purchases the role made this turn
     gen: int  #: this state's generation (copy on write, see the module doc); not game data
 
     def copy(self) -> State:
-        """An independent copy (nothing mutable is shared)."""
+        """An independent copy (it shares only the values that are never changed in place)."""
         new = self.fork()
         gen = new.gen
         new.pieces = {r: dict(p) for r, p in self.pieces.items()}
@@ -246,7 +252,7 @@ class State:
         new.region_tokens = list(self.region_tokens)
         new.pieces = dict(self.pieces)
         new.box = dict(self.box)
-        new.piece_supply = dict(self.piece_supply)
+        new.piece_supply = self.piece_supply
         new.races = dict(self.races)
         new.players = list(self.players)
         new.market = list(self.market)
@@ -271,8 +277,8 @@ class State:
         new.truces = self.truces
         new.die_bonus = self.die_bonus
         new.decline_at_end = self.decline_at_end
-        new.regained = dict(self.regained)
-        new.zones = {z: list(p) for z, p in self.zones.items()}
+        new.regained = self.regained
+        new.zones = self.zones
         new.role_powers = self.role_powers
         new.role_reserve = self.role_reserve
         new.purchases = self.purchases
