@@ -71,6 +71,7 @@ from smallworld_rules.state import (
     RaceState,
     State,
     new_generation,
+    without,
 )
 
 # The phases as module constants: ``Phase.X`` goes through the enum's metaclass (≈ 140 ns on
@@ -487,18 +488,18 @@ class Engine:
         s.races = {}
         s.players = [PlayerState(STARTING_COINS, None, [], s.gen) for _ in range(self.players)]
         s.market = []
-        s.race_stack = race_order
-        s.power_stack = power_order
-        s.power_discard = []
+        s.race_stack = tuple(race_order)
+        s.power_stack = tuple(power_order)
+        s.power_discard = ()
         s.round = 1
         s.active = 0
         s.phase = _PICK
         s.rng = state
-        s.winners = []
-        s.truces = []
-        s.zones = {zone: [] for zone in self.pile_zones}
-        s.role_powers = []
-        s.role_reserve = []
+        s.winners = ()
+        s.truces = ()
+        s.zones = {zone: () for zone in self.pile_zones}
+        s.role_powers = ()
+        s.role_reserve = ()
         self._reset_turn(s)
         self._refill_market(s)
         if self.role is not None:
@@ -520,8 +521,8 @@ class Engine:
         count, _, excluded = role.draft
         # Drawn from the badge stack once the market is out; excluded badges stay there.
         drawn = [p for p in s.power_stack if p not in excluded][:count]
-        s.power_stack = [p for p in s.power_stack if p not in drawn]
-        s.role_reserve = drawn
+        s.power_stack = tuple(p for p in s.power_stack if p not in drawn)
+        s.role_reserve = tuple(drawn)
         if drawn:
             s.active = self.role_seat  # the choice comes before the first turn
 
@@ -529,9 +530,9 @@ class Engine:
     def _reset_turn(s: State) -> None:
         s.acted = False
         s.picked = False
-        s.withdrawals = []
+        s.withdrawals = ()
         s.acting = None
-        s.used = []
+        s.used = ()
         s.attacked = 0
         s.decline_at_end = False
         s.regained = {}
@@ -541,9 +542,9 @@ class Engine:
     @staticmethod
     def _reset_cycle(s: State) -> None:
         """What belongs to one race's run of conquests within a turn."""
-        s.conquered = []
+        s.conquered = ()
         s.conquered_nonempty = 0
-        s.readied = []
+        s.readied = ()
         s.die_target = -1
         s.die_bonus = -1
 
@@ -552,12 +553,14 @@ class Engine:
         while len(s.market) < MARKET_SIZE and s.race_stack:
             if not s.power_stack and s.power_discard:
                 # Ruling 38: the badges ran out, so the discards are shuffled into a new stack.
-                s.power_stack = s.power_discard
-                s.power_discard = []
-                s.rng = rng.shuffle(s.rng, s.power_stack)
+                stack = list(s.power_discard)  # rng.shuffle shuffles a list in place
+                s.power_discard = ()
+                s.rng = rng.shuffle(s.rng, stack)
+                s.power_stack = tuple(stack)
             if not s.power_stack:
                 break
-            s.market.append([s.race_stack.pop(0), s.power_stack.pop(0), 0])
+            s.market.append([s.race_stack[0], s.power_stack[0], 0])
+            s.race_stack, s.power_stack = s.race_stack[1:], s.power_stack[1:]
 
     # ------------------------------------------------------------------ queries
 
@@ -1047,8 +1050,8 @@ class Engine:
             log(TokenBought(self.role_seat, self.role_race, price))
         else:
             assert action.power is not None
-            s.role_reserve.remove(action.power)
-            s.role_powers.append(action.power)
+            s.role_reserve = without(s.role_reserve, action.power)
+            s.role_powers = (*s.role_powers, action.power)
             log(PowerChosen(self.role_seat, action.power, price))
 
     def _choose_power(self, s: State, action: ChoosePower, log: Log) -> None:
@@ -1058,8 +1061,8 @@ class Engine:
         if action.power not in s.role_reserve:
             drawn = ", ".join(s.role_reserve)
             raise IllegalAction(f"{action.power!r} is not a drafted power ({drawn})", action)
-        s.role_reserve.remove(action.power)
-        s.role_powers.append(action.power)
+        s.role_reserve = without(s.role_reserve, action.power)
+        s.role_powers = (*s.role_powers, action.power)
         log(PowerChosen(self.role_seat, action.power))
         if len(s.role_powers) >= self.role.draft[1] or not s.role_reserve:
             s.active = 0
@@ -1070,7 +1073,7 @@ class Engine:
         if not count:
             return
         if self.lost_zone is not None:
-            s.zones[self.lost_zone].extend([race] * count)
+            s.zones = {**s.zones, self.lost_zone: s.zones[self.lost_zone] + (race,) * count}
             log(TokensToZone(self.lost_zone, (race,) * count))
         elif race != LOST_TRIBE:
             s.box[race] += count
@@ -1087,13 +1090,14 @@ class Engine:
             amount, zone = role.harvest
             souls = max(0, amount(_Ctx(self, s, race)))
             if souls:
-                s.zones[zone].extend([SOUL] * souls)
+                s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
                 log(TokensToZone(zone, (SOUL,) * souls))
         if role.exchange is not None:
             count, zone, gain = role.exchange
-            pile = s.zones[zone]
+            pile = list(s.zones[zone])  # the zones are replaced, not changed (copy on write)
             while len(pile) >= count:
                 taken = self._take_from_pile(pile, count, race)
+                s.zones = {**s.zones, zone: tuple(pile)}
                 for kind in taken:
                     if kind in s.box:  # the role's tokens to its reserve, races' to their box
                         s.box[kind] += 1
@@ -1542,17 +1546,17 @@ class Engine:
             s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
         kept = self._remove_pieces(s, r, keep_survivors=False)
         for name, count in kept.items():  # ruling 25: placed again at the end of this turn
-            s.regained[name] = s.regained.get(name, 0) + count
+            s.regained = {**s.regained, name: s.regained.get(name, 0) + count}
         s.region_race[r] = rs.race
         s.region_tokens[r] = tokens
         rs.hand -= tokens
-        s.conquered.append(r)
+        s.conquered = (*s.conquered, r)
         s.acted = True
         log(Conquered(s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
         if occupant is not None and occupant != LOST_TRIBE:
             drs = s.races[occupant]
             if (drs.hand or kept) and occupant not in s.withdrawals:
-                s.withdrawals.append(occupant)
+                s.withdrawals = (*s.withdrawals, occupant)
             if drs.declined and not self.mask_of(s, occupant):
                 self._retire(s, occupant, log)  # a declined race cannot re-enter the map
         self._fire(s, rs, "conquest", r, log)
@@ -1597,7 +1601,8 @@ class Engine:
                     for name in sorted(held):
                         piece = self.rules.pieces[name]
                         if piece.lifted_at_redeploy and piece.holder in holders:
-                            s.piece_supply[name] += held.pop(name)
+                            supply = s.piece_supply[name] + held.pop(name)
+                            s.piece_supply = {**s.piece_supply, name: supply}
                             log(PieceMoved(name, -1, r))
                     if held:
                         s.pieces[r] = held
@@ -1659,7 +1664,7 @@ class Engine:
         if ability.limit == "times":
             rs.uses[ability.name] = rs.uses.get(ability.name, 0) + 1
         elif ability.limit:
-            s.used.append(self._use_key(ability, s, target))
+            s.used = (*s.used, self._use_key(ability, s, target))
         if s.phase is _CONQUEST:
             s.acted = True
         log(AbilityUsed(rs.owner, rs.race, ability.name, target))
@@ -1680,9 +1685,9 @@ class Engine:
                 source = min(r for r, p in s.pieces.items() if p.get(name) and r != target)
                 self._take_piece(s, source, name)
             else:
-                s.piece_supply[name] -= 1
+                s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] - 1}
             if s.regained.get(name) and s.phase is _WITHDRAWAL:
-                s.regained[name] -= 1
+                s.regained = {**s.regained, name: s.regained[name] - 1}
             held = dict(s.pieces.get(target, {}))  # replaced, not changed (copy on write)
             held[name] = held.get(name, 0) + 1
             s.pieces[target] = held
@@ -1700,7 +1705,7 @@ class Engine:
         elif verb == "roll_die":
             self._roll_die(s, ABILITY_ROLL, log)
         elif verb == "truce":
-            s.truces = [t for t in s.truces if t[0] != rs.owner] + [[rs.owner, target]]
+            s.truces = (*(t for t in s.truces if t[0] != rs.owner), (rs.owner, target))
         elif verb == "gain":
             self._gain(s, rs, self._amount(s, rs, effect, target), log)
 
@@ -1721,7 +1726,7 @@ class Engine:
             wrs = s.races[s.withdrawals[0]]
             if wrs.hand:
                 raise IllegalAction(f"place the {wrs.hand} token(s) in your hand first", action)
-            s.withdrawals.pop(0)
+            s.withdrawals = s.withdrawals[1:]
             self._next_withdrawal(s, log)
             return
         if s.phase is _PICK:
@@ -1796,7 +1801,7 @@ class Engine:
             for r, taken in s.readied:
                 s.region_tokens[r] += taken
                 acting.hand -= taken
-            s.readied = []
+            s.readied = ()
         race = s.players[s.active].active
         assert race is not None
         self._go_into_decline(s, s.own_race(race), log)
@@ -1829,7 +1834,7 @@ class Engine:
         rs.hand = rs.held = 0
         rs.declined = True
         if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
-            s.power_discard.append(rs.power)  # §1.12.2: the badge is discarded
+            s.power_discard = (*s.power_discard, rs.power)  # §1.12.2: the badge is discarded
             rs.power = None
         player.active = None
         player.declined.append(rs.race)
@@ -1885,7 +1890,7 @@ class Engine:
         for r in self.regions_of(s, race):
             extra = s.region_tokens[r] - 1
             if extra:
-                s.readied.append([r, extra])
+                s.readied = (*s.readied, (r, extra))
                 s.region_tokens[r] = 1
                 rs.hand += extra
                 readied += extra
@@ -1897,7 +1902,9 @@ class Engine:
     def _start_withdrawals(self, s: State, log: Log) -> None:
         """Ruling 8: defenders place their survivors clockwise from the active player."""
         players = self.players
-        s.withdrawals.sort(key=lambda race: ((s.races[race].owner - s.active) % players, race))
+        s.withdrawals = tuple(sorted(
+            s.withdrawals, key=lambda race: ((s.races[race].owner - s.active) % players, race)
+        ))
         self._next_withdrawal(s, log)
 
     def _withdraws(self, s: State, rs: RaceState) -> bool:
@@ -1909,7 +1916,7 @@ class Engine:
     def _withdrawal_progress(self, s: State, log: Log) -> None:
         rs = s.races[s.withdrawals[0]]
         if not rs.hand and not self._withdraws(s, rs):
-            s.withdrawals.pop(0)
+            s.withdrawals = s.withdrawals[1:]
             self._next_withdrawal(s, log)
 
     def _next_withdrawal(self, s: State, log: Log) -> None:
@@ -1919,7 +1926,7 @@ class Engine:
             s.phase = _WITHDRAWAL
             if self._withdraws(s, rs):
                 return
-            s.withdrawals.pop(0)
+            s.withdrawals = s.withdrawals[1:]
             if rs.hand and rs.declined:
                 self._retire(s, race, log)
             # ruling 9: an active race with no region keeps its tokens and re-enters later
@@ -1958,7 +1965,7 @@ class Engine:
     def _start_turn(self, s: State, log: Log) -> None:
         self._reset_turn(s)
         # A truce lasts until the turn of the player who made it.
-        s.truces = [t for t in s.truces if t[0] != s.active]
+        s.truces = tuple(t for t in s.truces if t[0] != s.active)
         player = s.players[s.active]
         readied = 0
         if player.active is None:
@@ -1972,7 +1979,7 @@ class Engine:
         ``winners``: a player who won at once (a role's win condition, A18)."""
         coins = [p.coins for p in s.players]
         if winners is not None:
-            s.winners = winners
+            s.winners = tuple(winners)
             s.phase = _OVER
             log(GameOver(tuple(winners), tuple(coins)))
             return
@@ -1982,7 +1989,7 @@ class Engine:
             on_map = {p: self.tokens_on_map(s, p) for p in leaders}
             most = max(on_map.values())
             leaders = [p for p in leaders if on_map[p] == most]
-        s.winners = leaders
+        s.winners = tuple(leaders)
         s.phase = _OVER
         s.round = self.map.turns
         log(GameOver(tuple(leaders), tuple(coins)))
@@ -2011,7 +2018,7 @@ class Engine:
             if keep_survivors and piece.survives_decline:
                 left[name] = count
                 continue
-            s.piece_supply[name] += count
+            s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + count}
             if piece.kept_when_lost:
                 kept[name] = count
         if left:
@@ -2038,10 +2045,10 @@ class Engine:
         if race in player.declined:
             player.declined.remove(race)
         if race in s.withdrawals:
-            s.withdrawals.remove(race)
+            s.withdrawals = without(s.withdrawals, race)
         if rs.power is not None:
-            s.power_discard.append(rs.power)
-        s.race_stack.append(race)
+            s.power_discard = (*s.power_discard, rs.power)
+        s.race_stack = (*s.race_stack, race)
         log(RaceRemoved(rs.owner, race))
         self._refill_market(s)
 
@@ -2110,10 +2117,10 @@ class Engine:
             for i, (market_race, power, _) in enumerate(s.market):
                 if market_race == race:
                     del s.market[i]
-                    s.power_discard.append(power)
+                    s.power_discard = (*s.power_discard, power)
                     break
             else:
-                s.race_stack.remove(race)
+                s.race_stack = without(s.race_stack, race)
             s.races[race] = RaceState(race, None, player, declined, 0, 1, gen=s.gen)
             if declined:
                 ps.declined.append(race)
@@ -2147,7 +2154,7 @@ class Engine:
             raise RulesError(f"a region holds at most one {name}")
         if s.piece_supply[name] < count:
             raise RulesError(f"only {s.piece_supply[name]} {name} piece(s) left in the supply")
-        s.piece_supply[name] -= count
+        s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] - count}
         table = dict(s.pieces.get(r, {}))  # replaced, not changed (copy on write)
         table[name] = held + count
         s.pieces[r] = table

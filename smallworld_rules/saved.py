@@ -176,48 +176,49 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return [race_id(value[0], where), power_id(value[1], where), _int(value[2], where)]
 
     s.market = _list(d["market"], "market", combo)
-    s.race_stack = _list(d["race_stack"], "race_stack", race_id)
-    s.power_stack = _list(d["power_stack"], "power_stack", power_id)
-    s.power_discard = _list(d["power_discard"], "power_discard", power_id)
+    s.race_stack = tuple(_list(d["race_stack"], "race_stack", race_id))
+    s.power_stack = tuple(_list(d["power_stack"], "power_stack", power_id))
+    s.power_discard = tuple(_list(d["power_discard"], "power_discard", power_id))
     s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
     s.active = _int(d["active"], "active", 0, players - 1)
     try:
         s.phase = Phase(d["phase"])
     except ValueError:
         raise _bad("phase", f"{d['phase']!r} is not a phase") from None
-    s.conquered = _list(d["conquered"], "conquered", lambda v, w: _int(v, w, 0, n - 1))
+    s.conquered = tuple(_list(d["conquered"], "conquered", lambda v, w: _int(v, w, 0, n - 1)))
     s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
     s.acted = _bool(d["acted"], "acted")
     s.picked = _bool(d["picked"], "picked")
 
-    def readied(value: Any, where: str) -> list[int]:
+    def readied(value: Any, where: str) -> tuple[int, int]:
         if not isinstance(value, list) or len(value) != 2:
             raise _bad(where, "must be [region, tokens]")
-        return [_int(value[0], where, 0, n - 1), _int(value[1], where, 1)]
+        return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
 
-    s.readied = _list(d["readied"], "readied", readied)
+    s.readied = tuple(_list(d["readied"], "readied", readied))
     s.die_target = _int(d["die_target"], "die_target", ABILITY_ROLL, n - 1)
-    s.withdrawals = _list(d["withdrawals"], "withdrawals", race_id)
+    s.withdrawals = tuple(_list(d["withdrawals"], "withdrawals", race_id))
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
-    s.winners = _list(d["winners"], "winners", lambda v, w: _int(v, w, 0, players - 1))
+    s.winners = tuple(_list(d["winners"], "winners", lambda v, w: _int(v, w, 0, players - 1)))
     s.acting = None if d["acting"] is None else race_id(d["acting"], "acting")
-    s.used = _list(d["used"], "used", _str)
+    s.used = tuple(_list(d["used"], "used", _str))
     s.attacked = _int(d["attacked"], "attacked", 0, (1 << players) - 1)
 
-    def truce(value: Any, where: str) -> list[int]:
+    def truce(value: Any, where: str) -> tuple[int, int]:
         pair = _list(value, where, lambda v, w: _int(v, w, 0, players - 1), 2)
         if pair[0] == pair[1]:
             raise _bad(where, "pairs a player with itself")
-        return pair
+        return (pair[0], pair[1])
 
-    s.truces = _list(d["truces"], "truces", truce)
+    s.truces = tuple(_list(d["truces"], "truces", truce))
     s.die_bonus = _int(d["die_bonus"], "die_bonus", -1, 99)
     s.decline_at_end = _bool(d["decline_at_end"], "decline_at_end")
-    s.regained = {}
+    regained: dict[str, int] = {}
     for name, count in _dict(d["regained"], "regained").items():
         if name not in rules.pieces:
             raise _bad("regained", f"names an unknown piece {name!r}")
-        s.regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
+        regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
+    s.regained = regained
 
     def kind(value: Any, where: str) -> str:
         if value in (LOST_TRIBE, SOUL):
@@ -227,9 +228,9 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     zones = _dict(d["zones"], "zones")
     if set(zones) != set(engine.pile_zones):
         raise _bad("zones", f"must list the zones {engine.pile_zones}")
-    s.zones = {z: _list(pile, f"zones[{z}]", kind) for z, pile in zones.items()}
-    s.role_powers = _list(d["role_powers"], "role_powers", power_id)
-    s.role_reserve = _list(d["role_reserve"], "role_reserve", power_id)
+    s.zones = {z: tuple(_list(pile, f"zones[{z}]", kind)) for z, pile in zones.items()}
+    s.role_powers = tuple(_list(d["role_powers"], "role_powers", power_id))
+    s.role_reserve = tuple(_list(d["role_reserve"], "role_reserve", power_id))
     s.purchases = _int(d["purchases"], "purchases")
     _check_consistency(engine, s)
     return s
@@ -239,16 +240,16 @@ def _check_consistency(engine: Engine, s: State) -> None:
     """The cross-field rules: every banner and badge in exactly one place, owners agree."""
     rules = engine.rules
     in_play = [race for race in s.races if race != engine.role_race]
-    banners = [m[0] for m in s.market] + s.race_stack + in_play
+    banners = [m[0] for m in s.market] + list(s.race_stack) + in_play
     if sorted(banners) != sorted(rules.races):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
     badges = (
         [m[1] for m in s.market]
-        + s.power_stack
-        + s.power_discard
+        + list(s.power_stack)
+        + list(s.power_discard)
         + [rs.power for rs in s.races.values() if rs.power is not None]
-        + s.role_powers
-        + s.role_reserve
+        + list(s.role_powers)
+        + list(s.role_reserve)
     )
     if sorted(badges) != sorted(rules.powers):
         raise _bad("state", "must hold every power badge exactly once")

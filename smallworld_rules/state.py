@@ -14,16 +14,33 @@ from; the copy that is changed must get its own object first:
 * a region's piece table (``pieces[r]``) and a market entry (``market[i]``) are never changed
   in place: they are replaced by a changed copy.
 
-Every other field is copied by :meth:`State.fork` and may be changed in place. A change made
-past these rules would also change the states kept for ``undo``; the tests check that every
-state kept in the history is left as it was.
+Most of the other containers change in few actions of a game (a third of them at most), so
+copying them before every action was wasted work, and garbage kept alive by the undo history.
+They are values never changed in place, which :meth:`State.fork` shares:
+
+* ``race_stack``, ``power_stack``, ``power_discard``, ``conquered``, ``readied``,
+  ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers`` and ``role_reserve`` are
+  tuples (``readied`` and ``truces`` of pairs): a change binds a new tuple
+  (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``);
+* ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts shared until
+  they change: a change binds a changed copy (``s.regained = {**s.regained, name: n}``).
+  They are typed ``Mapping`` so that mypy refuses a write in place.
+
+Every other field is copied by :meth:`State.fork` and may be changed in place: these change
+often or, by index or key, at many sites (``region_tokens`` in most actions), and ``pieces``,
+``races``, ``players`` and ``market`` hold the shared objects above. A change made past these
+rules would also change the states kept for ``undo``; the tests check that every state kept
+in the history is left as it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from itertools import count
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: Generation numbers: every state made by fork, copy or construction gets its own, and the
 #: RaceState / PlayerState objects it may change in place carry it (see the module doc).
@@ -33,6 +50,13 @@ _generations = count(1)
 def new_generation() -> int:
     """A generation number no state has had yet."""
     return next(_generations)
+
+
+def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
+    """``items`` less the first ``item``: ``list.remove`` for the tuple fields (ValueError
+    if it is not there)."""
+    i = items.index(item)
+    return items[:i] + items[i + 1 :]
 
 #: The occupant id of Lost Tribe tokens (not a valid rule-file id, so it cannot collide).
 LOST_TRIBE = "#lost_tribe"
@@ -176,40 +200,40 @@ class State:
     region_tokens: list[int]
     pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
     box: dict[str, int]  #: race id -> tokens in the storage tray
-    piece_supply: dict[str, int]  #: piece name -> pieces off the map
+    piece_supply: Mapping[str, int]  #: piece name -> pieces off the map
     races: dict[str, RaceState]  #: race banners in play
     players: list[PlayerState]
     market: list[list[Any]]  #: visible combos: [race, power, coins on it]
-    race_stack: list[str]
-    power_stack: list[str]
-    power_discard: list[str]
+    race_stack: tuple[str, ...]
+    power_stack: tuple[str, ...]
+    power_discard: tuple[str, ...]
     round: int
     active: int  #: the player whose turn it is
     phase: Phase
-    conquered: list[int]  #: regions conquered this turn, in order
+    conquered: tuple[int, ...]  #: regions conquered this turn, in order
     conquered_nonempty: int  #: bitmask of those that were non-empty when conquered
     acted: bool  #: the active player abandoned or conquered this turn
     picked: bool  #: the active player picked a combo this turn
-    readied: list[list[int]]  #: [region, tokens] taken into hand at the start of the turn
+    readied: tuple[tuple[int, int], ...]  #: (region, tokens) taken into hand at turn start
     die_target: int  #: the region of a pending die roll, -1, or ABILITY_ROLL
-    withdrawals: list[str]  #: races whose owners still place surviving tokens, in order
+    withdrawals: tuple[str, ...]  #: races whose owners still place surviving tokens, in order
     rng: int
-    winners: list[int]
+    winners: tuple[int, ...]
     acting: str | None  #: the race conquering or redeploying now (a declined one may act)
-    used: list[str]  #: abilities used this turn: "name" or "name@player"
+    used: tuple[str, ...]  #: abilities used this turn: "name" or "name@player"
     attacked: int  #: bitmask of players whose active race the active race attacked this turn
-    truces: list[list[int]]  #: [protected player, barred player] until the former's next turn
+    truces: tuple[tuple[int, int], ...]  #: (protected, barred) player: until the former's next turn
     die_bonus: int  #: a rolled bonus waiting for the next conquest, or -1
     decline_at_end: bool  #: the active race declines once this turn is scored
-    regained: dict[str, int]  #: pieces kept when lost this turn, placed again at withdrawal
-    zones: dict[str, list[str]]  #: pile zone -> its tokens' kinds, oldest first
-    role_powers: list[str]  #: the powers working for the role, in activation order
-    role_reserve: list[str]  #: the role's drafted powers not yet active
+    regained: Mapping[str, int]  #: pieces kept when lost this turn, placed again at withdrawal
+    zones: Mapping[str, tuple[str, ...]]  #: pile zone -> its tokens' kinds, oldest first
+    role_powers: tuple[str, ...]  #: the powers working for the role, in activation order
+    role_reserve: tuple[str, ...]  #: the role's drafted powers not yet active
     purchases: int  #: purchases the role made this turn
     gen: int  #: this state's generation (copy on write, see the module doc); not game data
 
     def copy(self) -> State:
-        """An independent copy (nothing mutable is shared)."""
+        """An independent copy (it shares only the values that are never changed in place)."""
         new = self.fork()
         gen = new.gen
         new.pieces = {r: dict(p) for r, p in self.pieces.items()}
@@ -220,42 +244,43 @@ class State:
 
     def fork(self) -> State:
         """A copy to change, sharing the races, players, piece tables and market entries of
-        ``self`` until it changes them (copy on write: see the module doc)."""
+        ``self`` until it changes them, and its immutable values (copy on write: see the
+        module doc)."""
         new = State.__new__(State)
         new.gen = next(_generations)
         new.region_race = list(self.region_race)
         new.region_tokens = list(self.region_tokens)
         new.pieces = dict(self.pieces)
         new.box = dict(self.box)
-        new.piece_supply = dict(self.piece_supply)
+        new.piece_supply = self.piece_supply
         new.races = dict(self.races)
         new.players = list(self.players)
         new.market = list(self.market)
-        new.race_stack = list(self.race_stack)
-        new.power_stack = list(self.power_stack)
-        new.power_discard = list(self.power_discard)
+        new.race_stack = self.race_stack
+        new.power_stack = self.power_stack
+        new.power_discard = self.power_discard
         new.round = self.round
         new.active = self.active
         new.phase = self.phase
-        new.conquered = list(self.conquered)
+        new.conquered = self.conquered
         new.conquered_nonempty = self.conquered_nonempty
         new.acted = self.acted
         new.picked = self.picked
-        new.readied = [list(x) for x in self.readied]
+        new.readied = self.readied
         new.die_target = self.die_target
-        new.withdrawals = list(self.withdrawals)
+        new.withdrawals = self.withdrawals
         new.rng = self.rng
-        new.winners = list(self.winners)
+        new.winners = self.winners
         new.acting = self.acting
-        new.used = list(self.used)
+        new.used = self.used
         new.attacked = self.attacked
-        new.truces = [list(t) for t in self.truces]
+        new.truces = self.truces
         new.die_bonus = self.die_bonus
         new.decline_at_end = self.decline_at_end
-        new.regained = dict(self.regained)
-        new.zones = {z: list(p) for z, p in self.zones.items()}
-        new.role_powers = list(self.role_powers)
-        new.role_reserve = list(self.role_reserve)
+        new.regained = self.regained
+        new.zones = self.zones
+        new.role_powers = self.role_powers
+        new.role_reserve = self.role_reserve
         new.purchases = self.purchases
         return new
 

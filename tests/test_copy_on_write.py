@@ -1,11 +1,13 @@
 """Copy on write of the state (``State.fork``, ``State.own_race`` / ``own_player``).
 
 ``Game.apply`` changes a fork of the current state that shares the races, players, piece tables
-and market entries of the state kept for ``undo``. A change made past the copy-on-write rules
+and market entries of the state kept for ``undo``, and its values that are never changed in
+place (tuples, and dicts replaced when they change). A change made past the copy-on-write rules
 (see ``smallworld_rules/state.py``) would silently change that earlier state. These tests play
 many random actions with every rule set and check, after each one, that the state kept in the
-history is exactly as it was before the action, field by field — also after illegal actions and
-set-up edits — and that undoing the whole game walks back through the same states.
+history is exactly as it was before the action, field by field — also after illegal actions,
+set-up edits and loading a saved game — that the shared fields hold values of the immutable
+kinds, and that undoing the whole game walks back through the same states.
 """
 
 from __future__ import annotations
@@ -20,6 +22,16 @@ import smallworld_rules as sw
 from smallworld_rules.state import State, state_to_dict
 
 TEST_RULES = Path(__file__).parent / "rules"
+
+#: Fields fork shares because they are tuples (``readied`` and ``truces``: of pairs) ...
+TUPLE_FIELDS = (
+    "race_stack", "power_stack", "power_discard", "conquered", "readied", "withdrawals",
+    "winners", "used", "truces", "role_powers", "role_reserve",
+)
+#: ... or dicts that are replaced by a changed copy, never changed in place (zones: of tuples).
+REPLACED_DICTS = ("piece_supply", "regained", "zones")
+#: Fields fork copies (changed in place; the nested objects have their own rules).
+COPIED_FIELDS = ("region_race", "region_tokens", "pieces", "box", "races", "players", "market")
 
 
 def _rule_sets() -> dict[str, tuple[sw.Rules, tuple[int, ...]]]:
@@ -43,11 +55,29 @@ def snapshot(s: State) -> dict[str, Any]:
     """Every field of a state, as plain data (and the nested objects' fields directly, so that
     a change ``state_to_dict`` would not show still fails)."""
     out = state_to_dict(s)
+    assert set(State.__slots__) - {"gen"} <= set(out), "a field the snapshot would not compare"
     out["_races"] = {k: {f: getattr(v, f) for f in v.FIELDS} for k, v in s.races.items()}
     out["_players"] = [(p.coins, p.active, list(p.declined)) for p in s.players]
     out["_pieces"] = {r: dict(p) for r, p in s.pieces.items()}
     out["_market"] = [list(m) for m in s.market]
+    # The dicts fork shares, as the state holds them (state_to_dict sorts and converts).
+    out["_zones"] = {z: list(pile) for z, pile in s.zones.items()}
+    out["_regained"] = dict(s.regained)
+    out["_piece_supply"] = dict(s.piece_supply)
     return out
+
+
+def check_shared_values(s: State) -> None:
+    """The fields fork shares hold only values of the kinds nobody changes in place: a list
+    there (from a path mypy does not see) would be shared by fork and could be changed."""
+    for name in TUPLE_FIELDS:
+        value = getattr(s, name)
+        assert type(value) is tuple, f"{name} is a {type(value).__name__}"
+    for name in ("readied", "truces"):
+        assert all(type(pair) is tuple and len(pair) == 2 for pair in getattr(s, name)), name
+    for name in REPLACED_DICTS:
+        assert type(getattr(s, name)) is dict, name
+    assert all(type(pile) is tuple for pile in s.zones.values()), "zones"
 
 
 @pytest.mark.parametrize("name", ["official", "with_test_rules", "necromancer_island"])
@@ -78,6 +108,7 @@ def test_apply_leaves_the_previous_state_unchanged(name: str) -> None:
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
             assert snapshot(before) == expected, "apply changed the state kept for undo"
+            check_shared_values(game._state)
             history.append((before, expected))
             earlier = options
             checked += 1
@@ -106,12 +137,13 @@ def test_set_up_edits_leave_the_previous_state_unchanged() -> None:
     game.put(land[0], None, 1)
     game.clear(land[1])
     assert snapshot(before) == expected
+    check_shared_values(game._state)
     for _ in range(3):
         game.undo()
     assert game._state is before
 
 
-def test_copy_shares_nothing_mutable() -> None:
+def test_copy_shares_nothing_changed_in_place() -> None:
     rules, _ = rule_set("official")
     game = sw.Game.new(players=2, seed=1, rules=rules)
     rng = random.Random(1)
@@ -129,3 +161,49 @@ def test_copy_shares_nothing_mutable() -> None:
         assert c.pieces[r] is not held
     for a, b in zip(s.market, c.market, strict=True):
         assert a is not b
+
+
+@pytest.mark.parametrize("name", ["official", "necromancer_island"])
+def test_loaded_states_follow_the_same_rules(name: str) -> None:
+    """A state read back from a saved game holds the same kinds of values, and playing on
+    from it leaves it unchanged."""
+    rules, player_counts = rule_set(name)
+    loaded = 0
+    for seed in range(4):
+        game = sw.Game.new(players=player_counts[seed % len(player_counts)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+            if rng.random() < 0.1:
+                restored = sw.Game.from_json(game.to_json(), rules=rules)
+                state = restored._state
+                check_shared_values(state)
+                expected = snapshot(state)
+                assert expected == snapshot(game._state)
+                for _ in range(3):
+                    if restored.is_over:
+                        break
+                    options = list(restored.legal_actions())
+                    restored.apply(options[rng.randrange(len(options))])
+                    check_shared_values(restored._state)
+                assert snapshot(state) == expected
+                loaded += 1
+    assert loaded > 20
+
+
+def test_fork_shares_exactly_the_values_never_changed_in_place() -> None:
+    rules, _ = rule_set("necromancer_island")
+    game = sw.Game.new(players=4, seed=3, rules=rules)
+    rng = random.Random(3)
+    while game.round < 4:
+        options = list(game.legal_actions())
+        game.apply(options[rng.randrange(len(options))])
+    s = game._state
+    assert set(TUPLE_FIELDS + REPLACED_DICTS + COPIED_FIELDS) <= set(State.__slots__)
+    for f in (s.fork(), s.copy()):
+        assert snapshot(f) == snapshot(s)
+        for name in TUPLE_FIELDS + REPLACED_DICTS:
+            assert getattr(f, name) is getattr(s, name), f"{name} is not shared"
+        for name in COPIED_FIELDS:
+            assert getattr(f, name) is not getattr(s, name), f"{name} is shared"
