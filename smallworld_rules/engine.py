@@ -458,8 +458,8 @@ class Engine:
         )
         #: see _deploys: token count -> the shared Deploy(r, count) of every region
         self._all_deploys: dict[int, _ByRegion] = {}
-        #: see _combo_of: (race, attached badge or None) -> its pairing
-        self._badge_combos: dict[tuple[str, str | None], _Combo] = {}
+        #: see _combo_of: attached badge or None -> race -> its pairing
+        self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
         #: see immune_mask: (the piece tables it was computed from, the mask)
         self._immune_cache: tuple[dict[int, dict[str, int]], int] = ({}, 0)
         #: see _occupied: race -> (occupants, regions, mask, bordering mask)
@@ -486,7 +486,7 @@ class Engine:
         s.box = {rid: rd.box for rid, rd in self.rules.races.items()}
         s.piece_supply = {name: p.supply for name, p in self.rules.pieces.items()}
         s.races = {}
-        s.players = [PlayerState(STARTING_COINS, None, [], s.gen) for _ in range(self.players)]
+        s.players = [PlayerState(STARTING_COINS, None, (), s.gen) for _ in range(self.players)]
         s.market = []
         s.race_stack = tuple(race_order)
         s.power_stack = tuple(power_order)
@@ -604,10 +604,13 @@ class Engine:
         if race == self.role_race:
             return self._combo(race, tuple(s.role_powers))
         rs = s.races.get(race)
-        key = (race, None if rs is None else rs.power)
-        combo = self._badge_combos.get(key)
+        badge = None if rs is None else rs.power
+        by_race = self._badge_combos.get(badge)  # by badge, then race: no key tuple to build
+        if by_race is None:
+            by_race = self._badge_combos[badge] = {}
+        combo = by_race.get(race)
         if combo is None:
-            combo = self._badge_combos[key] = self._combo(race, self._powers(s, race))
+            combo = by_race[race] = self._combo(race, self._powers(s, race))
         return combo
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
@@ -1569,7 +1572,7 @@ class Engine:
             if trigger.times:
                 if rs.uses.get(trigger.key, 0) >= trigger.times:
                     continue
-                rs.uses[trigger.key] = rs.uses.get(trigger.key, 0) + 1
+                rs.uses = {**rs.uses, trigger.key: rs.uses.get(trigger.key, 0) + 1}
             effect = trigger.effect
             if effect.verb == "gain":
                 self._gain(s, rs, self._amount(s, rs, effect, target), log)
@@ -1662,7 +1665,7 @@ class Engine:
         if problem:
             raise IllegalAction(problem, action)
         if ability.limit == "times":
-            rs.uses[ability.name] = rs.uses.get(ability.name, 0) + 1
+            rs.uses = {**rs.uses, ability.name: rs.uses.get(ability.name, 0) + 1}
         elif ability.limit:
             s.used = (*s.used, self._use_key(ability, s, target))
         if s.phase is _CONQUEST:
@@ -1837,7 +1840,7 @@ class Engine:
             s.power_discard = (*s.power_discard, rs.power)  # §1.12.2: the badge is discarded
             rs.power = None
         player.active = None
-        player.declined.append(rs.race)
+        player.declined = (*player.declined, rs.race)
         if s.acting == rs.race:
             s.acting = None
         log(Declined(rs.owner, rs.race, tuple(removed)))
@@ -1938,7 +1941,7 @@ class Engine:
         player = s.own_player(p)
         details = []
         total = 0
-        for race in ([player.active] if player.active else []) + player.declined:
+        for race in ((player.active,) if player.active else ()) + player.declined:
             b = self.score(s, race)
             total += b.value
             details.append((race, b.value, b.explain()))
@@ -2043,7 +2046,7 @@ class Engine:
         if player.active == race:
             player.active = None
         if race in player.declined:
-            player.declined.remove(race)
+            player.declined = without(player.declined, race)
         if race in s.withdrawals:
             s.withdrawals = without(s.withdrawals, race)
         if rs.power is not None:
@@ -2123,7 +2126,7 @@ class Engine:
                 s.race_stack = without(s.race_stack, race)
             s.races[race] = RaceState(race, None, player, declined, 0, 1, gen=s.gen)
             if declined:
-                ps.declined.append(race)
+                ps.declined = (*ps.declined, race)
             else:
                 ps.active = race
             self._refill_market(s)

@@ -165,7 +165,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return PlayerState(
             _int(pd["coins"], f"{where}.coins"),
             active,
-            _list(pd["declined"], f"{where}.declined", race_id),
+            tuple(_list(pd["declined"], f"{where}.declined", race_id)),
         )
 
     s.players = _list(d["players"], "players", player, players)

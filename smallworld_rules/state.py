@@ -24,7 +24,9 @@ They are values never changed in place, which :meth:`State.fork` shares:
   (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``);
 * ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts shared until
   they change: a change binds a changed copy (``s.regained = {**s.regained, name: n}``).
-  They are typed ``Mapping`` so that mypy refuses a write in place.
+  They are typed ``Mapping`` so that mypy refuses a write in place;
+* likewise inside the nested objects: ``RaceState.uses`` (a shared ``Mapping``) and
+  ``PlayerState.declined`` (a tuple), which their ``copy`` shares.
 
 Every other field is copied by :meth:`State.fork` and may be changed in place: these change
 often or, by index or key, at many sites (``region_tokens`` in most actions), and ``pieces``,
@@ -93,7 +95,7 @@ class RaceState:
         hand: int,
         turns: int,
         held: int = 0,
-        uses: dict[str, int] | None = None,
+        uses: Mapping[str, int] | None = None,
         gen: int = 0,
     ) -> None:
         self.gen = gen  #: the generation of the state that may change it in place
@@ -106,8 +108,9 @@ class RaceState:
         #: conquest-only tokens held off the map until the next turn (for a role: its hand
         #: zone's tokens, set aside while it places returned tokens at a withdrawal)
         self.held = held
-        #: lifetime uses of limited abilities and triggers (``times N``), by name
-        self.uses = {} if uses is None else uses
+        #: lifetime uses of limited abilities and triggers (``times N``), by name; shared by
+        #: the copies and replaced by a changed copy when it changes (it seldom does)
+        self.uses: Mapping[str, int] = {} if uses is None else uses
 
     def copy(self, gen: int) -> RaceState:
         """A copy owned by the state of generation ``gen``."""
@@ -121,7 +124,7 @@ class RaceState:
         new.hand = self.hand
         new.turns = self.turns
         new.held = self.held
-        new.uses = dict(self.uses)
+        new.uses = self.uses
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,19 +139,19 @@ class PlayerState:
     __slots__ = ("active", "coins", "declined", "gen")
 
     def __init__(
-        self, coins: int, active: str | None, declined: list[str], gen: int = 0
+        self, coins: int, active: str | None, declined: tuple[str, ...], gen: int = 0
     ) -> None:
         self.gen = gen  #: as RaceState.gen
         self.coins = coins
         self.active = active
-        self.declined = declined
+        self.declined = declined  #: a tuple, shared by the copies (it seldom changes)
 
     def copy(self, gen: int) -> PlayerState:
         new = PlayerState.__new__(PlayerState)  # as RaceState.copy
         new.gen = gen
         new.coins = self.coins
         new.active = self.active
-        new.declined = list(self.declined)
+        new.declined = self.declined
         return new
 
     def to_dict(self) -> dict[str, Any]:
