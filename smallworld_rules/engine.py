@@ -437,6 +437,10 @@ class Engine:
             for d in every
         }
         self.links = {(d.kind, d.id): [link(context) for link in d.links] for d in every}
+        #: the hooks some rule file of this game modifies
+        self.hooks_used = frozenset(
+            hook for d in every for hook, mods in d.modifiers.items() if mods
+        )
         self.explicit_chance = explicit_chance
         self.n = len(game_map.regions)
         self.mountain_mask = game_map.terrain_masks["mountain"]
@@ -737,6 +741,7 @@ class Engine:
         base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
         own, own_ctx = self._hook_context(s, race, "conquest_cost")
         defences: dict[str, tuple[tuple[CompiledModifier, ...], _Ctx | None]] = {}
+        defended = "defence" in self.hooks_used  # no official file has a defence modifier
         out = {}  # one dict rather than a tuple per region: fewer objects for the collector
         while regions:
             low = regions & -regions
@@ -750,7 +755,7 @@ class Engine:
                         value += pieces[name].defence * count
             sets: list[int] | None = None  # made only where a modifier may set the cost
             occupant = race_of[region]
-            if occupant is not None and occupant in races:
+            if defended and occupant is not None and occupant in races:
                 defence = defences.get(occupant)
                 if defence is None:
                     defence = defences[occupant] = self._hook_context(s, occupant, "defence")
