@@ -134,7 +134,7 @@ ROWS: list[tuple[str | None, str]] = [
     ("compiled_modifier_us", "one modifier, compiled (minimal context)"),
     ("python_modifier_us", "one modifier, Python (minimal context)"),
     ("modifier_call_ratio", "compiled / Python, modifier calls alone"),
-    ("modifier_calls_per_game", "modifier calls per game (condition + value)"),
+    ("modifier_calls_per_game", "modifier calls per game (condition/where + value)"),
     ("estimated_overhead_pct", "closure overhead per game (calls × difference)"),
 ]
 

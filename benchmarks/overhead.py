@@ -1,8 +1,8 @@
 """What rule files cost: Giants, Commando and Forest as compiled rule files versus the same
 modifiers written by hand as plain Python functions.
 
-The hand-written rules replace only the ``value``/``condition`` functions of the compiled
-:class:`~smallworld_rules.ruledefs.CompiledModifier` (label, path, line, op and status are
+The hand-written rules replace only the ``value``/``condition``/``where`` functions of the
+compiled :class:`~smallworld_rules.ruledefs.CompiledModifier` (label, path, line, op and status are
 kept), so everything else the engine does is identical and any difference in speed is the
 cost of the compiled closures. :func:`equivalence` first checks that the two rule sets play
 byte-identical games; a speed comparison of rules that differ would mean nothing.
@@ -42,14 +42,19 @@ def one(c: EvalContext) -> int:
     return 1
 
 
+def giants_where(c: EvalContext) -> int:
+    """``when target adjacent_to own regions with terrain mountain`` (races/giants.swr): the
+    regions where it holds (the engine's conquest costs test each region's bit of it)."""
+    return c.adjacent_mask(c.own_mask() & c.terrain_mask("mountain"))
+
+
 def giants_condition(c: EvalContext) -> bool:
-    """``when target adjacent_to own regions with terrain mountain`` (races/giants.swr).
+    """The same condition asked about one target, as explanations ask it.
 
     As compiled: the target's bit of the mask. No ``target >= 0`` guard, because the
     compiled one has none either (``conquest_cost`` is always asked about a region).
     """
-    mountains = c.own_mask() & c.terrain_mask("mountain")
-    return bool((c.adjacent_mask(mountains) >> c.target) & 1)
+    return bool((giants_where(c) >> c.target) & 1)
 
 
 def forest_value(c: EvalContext) -> int:
@@ -57,20 +62,27 @@ def forest_value(c: EvalContext) -> int:
     return (c.own_mask() & c.terrain_mask("forest")).bit_count()
 
 
-#: (hook, op, status, value, condition) of one hand-written modifier.
-HookSpec = tuple[str, str, str, Callable[[EvalContext], int], Callable[[EvalContext], bool]]
+#: (hook, op, status, value, condition, where) of one hand-written modifier.
+HookSpec = tuple[
+    str,
+    str,
+    str,
+    Callable[[EvalContext], int],
+    Callable[[EvalContext], bool],
+    Callable[[EvalContext], int] | None,
+]
 
 #: rule id -> its modifier in Python. The op and status are not replaced, only checked: if a
 #: rule file changes shape, the benchmark refuses to compare rather than compare other rules.
 PYTHON_HOOKS: dict[str, HookSpec] = {
-    "giants": ("conquest_cost", "sub", "active", one, giants_condition),
-    "commando": ("conquest_cost", "sub", "active", one, always),
-    "forest": ("score", "add", "active", forest_value, always),
+    "giants": ("conquest_cost", "sub", "active", one, giants_condition, giants_where),
+    "commando": ("conquest_cost", "sub", "active", one, always, None),
+    "forest": ("score", "add", "active", forest_value, always, None),
 }
 
 
 def _with_python_hooks(rule: RuleDef, spec: HookSpec) -> RuleDef:
-    hook, op, status, value, condition = spec
+    hook, op, status, value, condition, where = spec
     used = {name: mods for name, mods in rule.modifiers.items() if mods}
     if list(used) != [hook] or len(used[hook]) != 1:
         raise RuntimeError(
@@ -78,9 +90,11 @@ def _with_python_hooks(rule: RuleDef, spec: HookSpec) -> RuleDef:
             f"{ {name: len(mods) for name, mods in used.items()} }; update benchmarks/overhead.py"
         )
     compiled: CompiledModifier = used[hook][0]
-    if (compiled.op, compiled.status) != (op, status):
+    if (compiled.op, compiled.status) != (op, status) or (compiled.where is None) != (
+        where is None
+    ):
         raise RuntimeError(f"{rule.path}:{compiled.line}: not a {status} '{op}' modifier any more")
-    modifier = attrs.evolve(compiled, value=value, condition=condition)
+    modifier = attrs.evolve(compiled, value=value, condition=condition, where=where)
     return attrs.evolve(rule, modifiers={**rule.modifiers, hook: (modifier,)})
 
 
@@ -164,8 +178,10 @@ def calls_per_game(rules: sw.Rules, games: int) -> Stat:
         return wrapper
 
     hooks = {
-        rule_id: (hook, op, status, counted(value), counted(condition))
-        for rule_id, (hook, op, status, value, condition) in PYTHON_HOOKS.items()
+        rule_id: (
+            hook, op, status, counted(value), counted(condition), where and counted(where)
+        )
+        for rule_id, (hook, op, status, value, condition, where) in PYTHON_HOOKS.items()
     }
     counting = python_rules(rules, hooks)
     for seed in range(games):

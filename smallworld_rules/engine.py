@@ -740,6 +740,22 @@ class Engine:
         pieces, on_map, races = self.rules.pieces, s.pieces, s.races
         base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
         own, own_ctx = self._hook_context(s, race, "conquest_cost")
+        # The race's own modifiers: each one's amount and the regions where it applies, worked
+        # out once for all regions (neither depends on the target: CompiledModifier.where).
+        own_adds: list[tuple[int, int]] = []  # (regions, signed amount) of add/sub
+        own_sets: list[tuple[int, int]] = []  # (regions, amount) of set
+        if own_ctx is not None:
+            for m in own:
+                if m.where is not None:
+                    applies = m.where(own_ctx)
+                else:  # no condition, or one on the context alone: everywhere or nowhere
+                    applies = self.map.all_mask if m.condition(own_ctx) else 0
+                if applies:
+                    amount = m.value(own_ctx)
+                    if m.op == "set":
+                        own_sets.append((applies, amount))
+                    else:
+                        own_adds.append((applies, amount if m.op == "add" else -amount))
         defences: dict[str, tuple[tuple[CompiledModifier, ...], _Ctx | None]] = {}
         defended = "defence" in self.hooks_used  # no official file has a defence modifier
         out = {}  # one dict rather than a tuple per region: fewer objects for the collector
@@ -762,10 +778,14 @@ class Engine:
                 if defence[1] is not None:
                     sets = []
                     value += _modifier_sum(defence[0], defence[1], region, sets)
-            if own_ctx is not None:
-                if sets is None:
-                    sets = []
-                value += _modifier_sum(own, own_ctx, region, sets)
+            for applies, amount in own_adds:
+                if (applies >> region) & 1:
+                    value += amount
+            for applies, amount in own_sets:
+                if (applies >> region) & 1:
+                    if sets is None:
+                        sets = []
+                    sets.append(amount)
             if sets:
                 value = min(sets)
             out[region] = value if value >= 1 else 1

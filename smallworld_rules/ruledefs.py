@@ -22,6 +22,10 @@ class CompiledModifier:
         condition: whether it applies, as a function of the context.
         label: the display name of its rule file.
         path, line: where it was written.
+        where: for a condition on the target region, the regions where it holds, as a bitmask
+            function of the context (``condition`` is the target's bit of it); ``None`` for
+            a modifier with no such condition. Neither it nor ``value`` depends on the
+            target, so the engine may evaluate them once for many regions.
     """
 
     hook: str
@@ -32,6 +36,7 @@ class CompiledModifier:
     label: str
     path: str
     line: int
+    where: IntFn | None = None
 
     def applies_to(self, declined: bool) -> bool:
         """Whether the modifier works for a race in that state."""

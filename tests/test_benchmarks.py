@@ -99,6 +99,7 @@ def test_python_hooks_replace_only_the_functions(official: sw.Rules) -> None:
         before, after = official.get(rule_id), python.get(rule_id)
         (compiled,), (hand,) = before.modifiers[hook], after.modifiers[hook]
         assert hand.value is not compiled.value and hand.condition is not compiled.condition
+        assert (hand.where is None and compiled.where is None) or hand.where is not compiled.where
         keep = ("hook", "op", "status", "label", "path", "line")
         assert [getattr(hand, f) for f in keep] == [getattr(compiled, f) for f in keep]
     # Everything else is shared, and the loaded rules are left alone.
@@ -118,8 +119,15 @@ def test_python_hooks_play_identical_games(official: sw.Rules) -> None:
 def test_equivalence_check_notices_a_different_rule(official: sw.Rules) -> None:
     # Guards against a vacuous check: Commando discounting 2 instead of 1 must change a game.
     hooks = dict(overhead.PYTHON_HOOKS)
-    hook, op, status, _, condition = hooks["commando"]
-    hooks["commando"] = (hook, op, status, lambda c: 2, condition)
+    hook, op, status, _, condition, where = hooks["commando"]
+    hooks["commando"] = (hook, op, status, lambda c: 2, condition, where)
+    check = overhead.equivalence(official, overhead.python_rules(official, hooks), games=8)
+    assert not check.equivalent
+    # Conquest costs read a condition on the target through ``where``: Giants' discount
+    # nowhere must change a game too.
+    hooks = dict(overhead.PYTHON_HOOKS)
+    hook, op, status, value, _, _ = hooks["giants"]
+    hooks["giants"] = (hook, op, status, value, lambda c: False, lambda c: 0)
     check = overhead.equivalence(official, overhead.python_rules(official, hooks), games=8)
     assert not check.equivalent
 

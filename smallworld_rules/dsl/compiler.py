@@ -109,13 +109,16 @@ def compile_expr(expr: ast.Expr) -> IntFn:
     raise TypeError(f"not an expression: {expr!r}")  # pragma: no cover
 
 
-def _compile_condition(pred: ast.Pred | None, targeted: bool) -> Callable[[EvalContext], bool]:
+def _compile_condition(
+    pred: ast.Pred | None, targeted: bool
+) -> tuple[Callable[[EvalContext], bool], IntFn | None]:
+    """A modifier's condition, and for a condition on the target the mask it tests."""
     if pred is None:
-        return lambda c: True
+        return lambda c: True, None
     mask = compile_predicate(pred)
     if targeted:
-        return lambda c: bool((mask(c) >> c.target) & 1)
-    return lambda c: mask(c) != 0  # only context properties reach here (semantic pass)
+        return lambda c: bool((mask(c) >> c.target) & 1), mask
+    return lambda c: mask(c) != 0, None  # only context properties reach here (semantic pass)
 
 
 def _uses_context_only(pred: ast.Pred) -> bool:
@@ -294,16 +297,18 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             targeted = HOOKS[st.hook]
             if st.condition is not None and not _uses_context_only(st.condition):
                 targeted = True
+            condition, where = _compile_condition(st.condition, targeted)
             modifiers[st.hook].append(
                 CompiledModifier(
                     hook=st.hook,
                     op=st.op,
                     status=st.status,
                     value=compile_expr(st.value),
-                    condition=_compile_condition(st.condition, targeted),
+                    condition=condition,
                     label=rule_file.name,
                     path=rule_file.path,
                     line=st.pos.line,
+                    where=where,
                 )
             )
     works_in_decline = any(
