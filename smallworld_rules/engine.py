@@ -515,7 +515,7 @@ class Engine:
         which it chooses at once (§4.1)."""
         race = role.race.id
         hand = role.start_hand
-        s.box[race] = self.role_supply - hand
+        s.box = {**s.box, race: self.role_supply - hand}
         s.races[race] = RaceState(race, None, self.role_seat, False, hand, 0, gen=s.gen)
         player = s.own_player(self.role_seat)
         player.active = race
@@ -1073,7 +1073,7 @@ class Engine:
         s.own_player(self.role_seat).coins -= price
         s.purchases += 1
         if action.item == "token":
-            s.box[self.role_race] -= 1
+            s.to_box(self.role_race, -1)
             s.own_race(self.role_race).hand += 1
             log(TokenBought(self.role_seat, self.role_race, price))
         else:
@@ -1104,7 +1104,7 @@ class Engine:
             s.zones = {**s.zones, self.lost_zone: s.zones[self.lost_zone] + (race,) * count}
             log(TokensToZone(self.lost_zone, (race,) * count))
         elif race != LOST_TRIBE:
-            s.box[race] += count
+            s.to_box(race, count)
 
     def _role_turn_end(self, s: State, log: Log) -> bool:
         """After every turn: the role's harvest (its own turn), the exchange, the instant win
@@ -1128,9 +1128,9 @@ class Engine:
                 s.zones = {**s.zones, zone: tuple(pile)}
                 for kind in taken:
                     if kind in s.box:  # the role's tokens to its reserve, races' to their box
-                        s.box[kind] += 1
+                        s.to_box(kind, 1)
                 gained = min(gain, s.box[race])
-                s.box[race] -= gained
+                s.to_box(race, -gained)
                 rs.hand += gained
                 log(Exchanged(zone, tuple(taken), race, gained))
         if role.win is None:
@@ -1415,7 +1415,7 @@ class Engine:
         defs = (self.race_defs[race], self.rules.powers[power])
         wanted = sum(d.tokens + d.conquest_tokens for d in defs)
         tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
-        s.box[race] -= tokens
+        s.to_box(race, -tokens)
         s.races[race] = RaceState(race, power, s.active, False, tokens, 0, gen=s.gen)
         player.active = race
         self._refill_market(s)
@@ -1558,7 +1558,7 @@ class Engine:
             defender = drs.owner
             returned = held - lost
             if to_box:
-                s.box[occupant] += lost
+                s.to_box(occupant, lost)
             else:
                 self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
             if occupant == self.role_race:
@@ -1608,7 +1608,7 @@ class Engine:
         """Ruling 40: gains come from the box and stop when it is empty."""
         tokens = max(0, min(wanted, s.box[rs.race]))
         if tokens:
-            s.box[rs.race] -= tokens
+            s.to_box(rs.race, -tokens)
             rs.hand += tokens
             log(TokensGained(rs.owner, rs.race, tokens))
 
@@ -1724,7 +1724,7 @@ class Engine:
             cost = self._amount(s, rs, effect, target)
             self._take_region(s, rs, target, cost, cost, log)
         elif verb == "convert":
-            s.box[rs.race] -= 1
+            s.to_box(rs.race, -1)
             rs.hand += 1
             # Ruling 21: the replaced token is lost whatever the defender's losses say.
             lost = s.region_tokens[target]
@@ -1857,8 +1857,8 @@ class Engine:
         if self.has_flag(s, rs.race, "decline_surplus_is_lost"):
             self._lose(s, rs.race, surplus, log)  # §4.2.3, A16
         else:
-            s.box[rs.race] += surplus
-        s.box[rs.race] += rs.hand + rs.held
+            s.to_box(rs.race, surplus)
+        s.to_box(rs.race, rs.hand + rs.held)
         rs.hand = rs.held = 0
         rs.declined = True
         if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
@@ -2064,9 +2064,9 @@ class Engine:
         """§1.13: the race's last tokens leave; its banner goes under the race stack."""
         rs = s.races.pop(race)
         for r in self.regions_of(s, race):
-            s.box[race] += s.region_tokens[r]
+            s.to_box(race, s.region_tokens[r])
             self._empty_region(s, r)
-        s.box[race] += rs.hand + rs.held
+        s.to_box(race, rs.hand + rs.held)
         player = s.own_player(rs.owner)
         if player.active == race:
             player.active = None
@@ -2122,7 +2122,7 @@ class Engine:
         """Empty a region: its tokens and pieces go back to their supply."""
         race = s.region_race[r]
         if race is not None and race != LOST_TRIBE:
-            s.box[race] += s.region_tokens[r]
+            s.to_box(race, s.region_tokens[r])
         self._empty_region(s, r)
 
     def race_for_put(self, s: State, player: int, declined: bool, race: str | None) -> str:

@@ -501,7 +501,7 @@ class Game:
                     raise RulesError(
                         f"only {s.box[occupant]} {occupant} tokens are left in the box"
                     )
-                s.box[occupant] -= tokens
+                s.to_box(occupant, -tokens)
                 s.region_race[r], s.region_tokens[r] = occupant, tokens
             for name, count in (pieces or {}).items():
                 engine.put_piece(s, r, name, count)

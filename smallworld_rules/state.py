@@ -22,8 +22,9 @@ They are values never changed in place, which :meth:`State.fork` shares:
   ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers`` and ``role_reserve`` are
   tuples (``readied`` and ``truces`` of pairs): a change binds a new tuple
   (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``);
-* ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts shared until
-  they change: a change binds a changed copy (``s.regained = {**s.regained, name: n}``).
+* ``box``, ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts
+  shared until they change: a change binds a changed copy (``s.regained = {**s.regained,
+  name: n}``; :meth:`State.to_box` for the trays).
   They are typed ``Mapping`` so that mypy refuses a write in place;
 * likewise inside the nested objects: ``RaceState.uses`` (a shared ``Mapping``) and
   ``PlayerState.declined`` (a tuple), which their ``copy`` shares.
@@ -202,7 +203,7 @@ class State:
     region_race: list[str | None]  #: occupant race id, LOST_TRIBE, or None
     region_tokens: list[int]
     pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
-    box: dict[str, int]  #: race id -> tokens in the storage tray
+    box: Mapping[str, int]  #: race id -> tokens in the storage tray (see to_box)
     piece_supply: Mapping[str, int]  #: piece name -> pieces off the map
     races: dict[str, RaceState]  #: race banners in play
     players: list[PlayerState]
@@ -254,7 +255,7 @@ class State:
         new.region_race = list(self.region_race)
         new.region_tokens = list(self.region_tokens)
         new.pieces = dict(self.pieces)
-        new.box = dict(self.box)
+        new.box = self.box
         new.piece_supply = self.piece_supply
         new.races = dict(self.races)
         new.players = list(self.players)
@@ -286,6 +287,12 @@ class State:
         new.role_reserve = self.role_reserve
         new.purchases = self.purchases
         return new
+
+    def to_box(self, race: str, tokens: int) -> None:
+        """Put ``tokens`` of ``race`` into its tray (take them out if negative). The tray
+        table is shared with the states this one was forked from: it is replaced, not
+        changed in place."""
+        self.box = {**self.box, race: self.box[race] + tokens}
 
     def own_race(self, race: str) -> RaceState:
         """``races[race]``, to change in place: copied first if another state shares it."""

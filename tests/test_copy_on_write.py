@@ -29,9 +29,9 @@ TUPLE_FIELDS = (
     "winners", "used", "truces", "role_powers", "role_reserve",
 )
 #: ... or dicts that are replaced by a changed copy, never changed in place (zones: of tuples).
-REPLACED_DICTS = ("piece_supply", "regained", "zones")
+REPLACED_DICTS = ("box", "piece_supply", "regained", "zones")
 #: Fields fork copies (changed in place; the nested objects have their own rules).
-COPIED_FIELDS = ("region_race", "region_tokens", "pieces", "box", "races", "players", "market")
+COPIED_FIELDS = ("region_race", "region_tokens", "pieces", "races", "players", "market")
 
 
 def _rule_sets() -> dict[str, tuple[sw.Rules, tuple[int, ...]]]:
@@ -64,6 +64,7 @@ def snapshot(s: State) -> dict[str, Any]:
     out["_zones"] = {z: list(pile) for z, pile in s.zones.items()}
     out["_regained"] = dict(s.regained)
     out["_piece_supply"] = dict(s.piece_supply)
+    out["_box"] = dict(s.box)
     return out
 
 
