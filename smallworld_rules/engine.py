@@ -491,7 +491,7 @@ class Engine:
         s.piece_supply = {name: p.supply for name, p in self.rules.pieces.items()}
         s.races = {}
         s.players = [PlayerState(STARTING_COINS, None, (), s.gen) for _ in range(self.players)]
-        s.market = []
+        s.market = ()
         s.race_stack = tuple(race_order)
         s.power_stack = tuple(power_order)
         s.power_discard = ()
@@ -563,7 +563,7 @@ class Engine:
                 s.power_stack = tuple(stack)
             if not s.power_stack:
                 break
-            s.market.append([s.race_stack[0], s.power_stack[0], 0])
+            s.market = (*s.market, (s.race_stack[0], s.power_stack[0], 0))
             s.race_stack, s.power_stack = s.race_stack[1:], s.power_stack[1:]
 
     # ------------------------------------------------------------------ queries
@@ -1406,11 +1406,12 @@ class Engine:
                 f"the combo at position {i} costs {i} coins and you have {player.coins}", action
             )
         # §1.5: one coin on each combo above the chosen one; take the coins lying on it.
-        # (market entries are shared with earlier states: replaced, never changed in place)
+        market = list(s.market)
         for j in range(i):
-            above_race, above_power, coins = s.market[j]
-            s.market[j] = [above_race, above_power, coins + 1]
-        race, power, collected = s.market.pop(i)
+            above_race, above_power, coins = market[j]
+            market[j] = (above_race, above_power, coins + 1)
+        race, power, collected = market.pop(i)
+        s.market = tuple(market)
         player.coins += collected - i
         defs = (self.race_defs[race], self.rules.powers[power])
         wanted = sum(d.tokens + d.conquest_tokens for d in defs)
@@ -2144,7 +2145,7 @@ class Engine:
                 raise RulesError(f"player {player} already has a race in decline (§1.12)")
             for i, (market_race, power, _) in enumerate(s.market):
                 if market_race == race:
-                    del s.market[i]
+                    s.market = s.market[:i] + s.market[i + 1 :]
                     s.power_discard = (*s.power_discard, power)
                     break
             else:

@@ -170,12 +170,12 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
 
     s.players = _list(d["players"], "players", player, players)
 
-    def combo(value: Any, where: str) -> list[Any]:
+    def combo(value: Any, where: str) -> tuple[str, str, int]:
         if not isinstance(value, list) or len(value) != 3:
             raise _bad(where, "must be [race, power, coins]")
-        return [race_id(value[0], where), power_id(value[1], where), _int(value[2], where)]
+        return (race_id(value[0], where), power_id(value[1], where), _int(value[2], where))
 
-    s.market = _list(d["market"], "market", combo)
+    s.market = tuple(_list(d["market"], "market", combo))
     s.race_stack = tuple(_list(d["race_stack"], "race_stack", race_id))
     s.power_stack = tuple(_list(d["power_stack"], "power_stack", power_id))
     s.power_discard = tuple(_list(d["power_discard"], "power_discard", power_id))

@@ -5,23 +5,24 @@ façade keeps earlier copies for ``undo``. Every field is plain data, so :func:`
 and :func:`state_from_dict` round-trip it exactly.
 
 Copy on write. ``Game.apply`` makes a copy before every action (atomicity, undo), and copying
-every race, player, piece table and market entry was the largest single cost of a random
-playout. :meth:`State.fork` therefore shares those nested objects with the state it was made
-from; the copy that is changed must get its own object first:
+every race, player and piece table was the largest single cost of a random playout.
+:meth:`State.fork` therefore shares those nested objects with the state it was made from; the
+copy that is changed must get its own object first:
 
 * a :class:`RaceState` or :class:`PlayerState` through :meth:`State.own_race` /
   :meth:`State.own_player`, which copy it once per fork (its ``gen`` says which state owns it);
-* a region's piece table (``pieces[r]``) and a market entry (``market[i]``) are never changed
-  in place: they are replaced by a changed copy.
+* a region's piece table (``pieces[r]``) is never changed in place: it is replaced by a
+  changed copy.
 
 Most of the other containers change in few actions of a game (a third of them at most), so
 copying them before every action was wasted work, and garbage kept alive by the undo history.
 They are values never changed in place, which :meth:`State.fork` shares:
 
 * ``race_stack``, ``power_stack``, ``power_discard``, ``conquered``, ``readied``,
-  ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers`` and ``role_reserve`` are
-  tuples (``readied`` and ``truces`` of pairs): a change binds a new tuple
-  (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``);
+  ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers``, ``role_reserve`` and
+  ``market`` are tuples (``readied`` and ``truces`` of pairs, ``market`` of (race, power,
+  coins)): a change binds a new tuple (``s.used = (*s.used, key)``, :func:`without` for
+  ``list.remove``);
 * ``box``, ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts
   shared until they change: a change binds a changed copy (``s.regained = {**s.regained,
   name: n}``; :meth:`State.to_box` for the trays).
@@ -31,7 +32,7 @@ They are values never changed in place, which :meth:`State.fork` shares:
 
 Every other field is copied by :meth:`State.fork` and may be changed in place: these change
 often or, by index or key, at many sites (``region_tokens`` in most actions), and ``pieces``,
-``races``, ``players`` and ``market`` hold the shared objects above. A change made past these
+``races`` and ``players`` hold the shared objects above. A change made past these
 rules would also change the states kept for ``undo``; the tests check that every state kept
 in the history is left as it was.
 """
@@ -207,7 +208,7 @@ class State:
     piece_supply: Mapping[str, int]  #: piece name -> pieces off the map
     races: dict[str, RaceState]  #: race banners in play
     players: list[PlayerState]
-    market: list[list[Any]]  #: visible combos: [race, power, coins on it]
+    market: tuple[tuple[str, str, int], ...]  #: visible combos: (race, power, coins on it)
     race_stack: tuple[str, ...]
     power_stack: tuple[str, ...]
     power_discard: tuple[str, ...]
@@ -243,11 +244,10 @@ class State:
         new.pieces = {r: dict(p) for r, p in self.pieces.items()}
         new.races = {k: v.copy(gen) for k, v in self.races.items()}
         new.players = [p.copy(gen) for p in self.players]
-        new.market = [list(m) for m in self.market]
         return new
 
     def fork(self) -> State:
-        """A copy to change, sharing the races, players, piece tables and market entries of
+        """A copy to change, sharing the races, players and piece tables of
         ``self`` until it changes them, and its immutable values (copy on write: see the
         module doc)."""
         new = State.__new__(State)
@@ -259,7 +259,7 @@ class State:
         new.piece_supply = self.piece_supply
         new.races = dict(self.races)
         new.players = list(self.players)
-        new.market = list(self.market)
+        new.market = self.market
         new.race_stack = self.race_stack
         new.power_stack = self.power_stack
         new.power_discard = self.power_discard
