@@ -490,7 +490,9 @@ class Engine:
         s.box = {rid: rd.box for rid, rd in self.rules.races.items()}
         s.piece_supply = {name: p.supply for name, p in self.rules.pieces.items()}
         s.races = {}
-        s.players = [PlayerState(STARTING_COINS, None, (), s.gen) for _ in range(self.players)]
+        s.players = tuple(
+            PlayerState(STARTING_COINS, None, (), s.gen) for _ in range(self.players)
+        )
         s.market = ()
         s.race_stack = tuple(race_order)
         s.power_stack = tuple(power_order)

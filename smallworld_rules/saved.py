@@ -168,7 +168,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             tuple(_list(pd["declined"], f"{where}.declined", race_id)),
         )
 
-    s.players = _list(d["players"], "players", player, players)
+    s.players = tuple(_list(d["players"], "players", player, players))
 
     def combo(value: Any, where: str) -> tuple[str, str, int]:
         if not isinstance(value, list) or len(value) != 3:

@@ -19,9 +19,10 @@ copying them before every action was wasted work, and garbage kept alive by the 
 They are values never changed in place, which :meth:`State.fork` shares:
 
 * ``race_stack``, ``power_stack``, ``power_discard``, ``conquered``, ``readied``,
-  ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers``, ``role_reserve`` and
-  ``market`` are tuples (``readied`` and ``truces`` of pairs, ``market`` of (race, power,
-  coins)): a change binds a new tuple (``s.used = (*s.used, key)``, :func:`without` for
+  ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers``, ``role_reserve``,
+  ``market`` and ``players`` are tuples (``readied`` and ``truces`` of pairs, ``market`` of
+  (race, power, coins); ``players`` is replaced by :meth:`State.own_player`): a change binds
+  a new tuple (``s.used = (*s.used, key)``, :func:`without` for
   ``list.remove``);
 * ``box``, ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts
   shared until they change: a change binds a changed copy (``s.regained = {**s.regained,
@@ -31,8 +32,8 @@ They are values never changed in place, which :meth:`State.fork` shares:
   ``PlayerState.declined`` (a tuple), which their ``copy`` shares.
 
 Every other field is copied by :meth:`State.fork` and may be changed in place: these change
-often or, by index or key, at many sites (``region_tokens`` in most actions), and ``pieces``,
-``races`` and ``players`` hold the shared objects above. A change made past these
+often or, by index or key, at many sites (``region_tokens`` in most actions), and ``pieces``
+and ``races`` hold the shared objects above. A change made past these
 rules would also change the states kept for ``undo``; the tests check that every state kept
 in the history is left as it was.
 """
@@ -207,7 +208,7 @@ class State:
     box: Mapping[str, int]  #: race id -> tokens in the storage tray (see to_box)
     piece_supply: Mapping[str, int]  #: piece name -> pieces off the map
     races: dict[str, RaceState]  #: race banners in play
-    players: list[PlayerState]
+    players: tuple[PlayerState, ...]
     market: tuple[tuple[str, str, int], ...]  #: visible combos: (race, power, coins on it)
     race_stack: tuple[str, ...]
     power_stack: tuple[str, ...]
@@ -243,7 +244,7 @@ class State:
         gen = new.gen
         new.pieces = {r: dict(p) for r, p in self.pieces.items()}
         new.races = {k: v.copy(gen) for k, v in self.races.items()}
-        new.players = [p.copy(gen) for p in self.players]
+        new.players = tuple(p.copy(gen) for p in self.players)
         return new
 
     def fork(self) -> State:
@@ -258,7 +259,7 @@ class State:
         new.box = self.box
         new.piece_supply = self.piece_supply
         new.races = dict(self.races)
-        new.players = list(self.players)
+        new.players = self.players
         new.market = self.market
         new.race_stack = self.race_stack
         new.power_stack = self.power_stack
@@ -305,7 +306,9 @@ class State:
         """``players[player]``, to change in place: copied first if another state shares it."""
         ps = self.players[player]
         if ps.gen != self.gen:
-            ps = self.players[player] = ps.copy(self.gen)
+            ps = ps.copy(self.gen)
+            players = self.players  # a tuple shared with earlier states: replaced
+            self.players = (*players[:player], ps, *players[player + 1 :])
         return ps
 
 
