@@ -316,7 +316,7 @@ def _shared(cls: type[Action], *fields: Any) -> Action:
 #: See _region_actions: region count -> the four lists.
 _ByRegion = tuple[Action, ...]
 #: See Engine._occupied: (occupants, regions, mask, mask of the regions bordering them).
-_Occupied = tuple[list[str | None], tuple[int, ...], int, int]
+_Occupied = tuple[tuple[str | None, ...], tuple[int, ...], int, int]
 _REGION_ACTIONS: dict[int, tuple[_ByRegion, _ByRegion, _ByRegion, _ByRegion]] = {}
 
 
@@ -484,7 +484,7 @@ class Engine:
         fixed_powers = [p for _, p in combos]
         race_order = fixed_races + [r for r in races if r not in fixed_races]
         power_order = fixed_powers + [p for p in powers if p not in fixed_powers]
-        s.region_race = [LOST_TRIBE if r.lost_tribe else None for r in self.map.regions]
+        s.region_race = tuple(LOST_TRIBE if r.lost_tribe else None for r in self.map.regions)
         s.region_tokens = [1 if r.lost_tribe else 0 for r in self.map.regions]
         s.pieces = {}
         s.box = {rid: rd.box for rid, rd in self.rules.races.items()}
@@ -646,14 +646,14 @@ class Engine:
         """
         rr = s.region_race
         entry = self._occupied_cache.get(race)
-        if entry is None or entry[0] != rr:
+        if entry is None or (entry[0] is not rr and entry[0] != rr):  # forks share rr
             regions = tuple([r for r, occupant in enumerate(rr) if occupant == race])
             mask = bordering = 0
             adjacency = self.map.adjacency
             for r in regions:
                 mask |= 1 << r
                 bordering |= adjacency[r]
-            entry = self._occupied_cache[race] = (list(rr), regions, mask, bordering)
+            entry = self._occupied_cache[race] = (rr, regions, mask, bordering)
         return entry
 
     def powers_count(self, s: State, race: str) -> int:
@@ -1578,8 +1578,7 @@ class Engine:
         kept = self._remove_pieces(s, r, keep_survivors=False)
         for name, count in kept.items():  # ruling 25: placed again at the end of this turn
             s.regained = {**s.regained, name: s.regained.get(name, 0) + count}
-        s.region_race[r] = rs.race
-        s.region_tokens[r] = tokens
+        s.occupy(r, rs.race, tokens)
         rs.hand -= tokens
         s.conquered = (*s.conquered, r)
         s.acted = True
@@ -2059,8 +2058,7 @@ class Engine:
         return kept
 
     def _empty_region(self, s: State, r: int) -> None:
-        s.region_race[r] = None
-        s.region_tokens[r] = 0
+        s.occupy(r, None, 0)
         self._remove_pieces(s, r, keep_survivors=False)
 
     def _retire(self, s: State, race: str, log: Log) -> None:

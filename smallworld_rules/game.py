@@ -492,7 +492,7 @@ class Game:
                         f"the box has {LOST_TRIBE_TOKENS} Lost Tribe tokens and "
                         f"{others} are on the map"
                     )
-                s.region_race[r], s.region_tokens[r] = LOST_TRIBE, tokens
+                s.occupy(r, LOST_TRIBE, tokens)
             else:
                 occupant = engine.race_for_put(s, player, declined, race)
                 if water and not engine.has_flag(s, occupant, "enter_water"):
@@ -502,7 +502,7 @@ class Game:
                         f"only {s.box[occupant]} {occupant} tokens are left in the box"
                     )
                 s.to_box(occupant, -tokens)
-                s.region_race[r], s.region_tokens[r] = occupant, tokens
+                s.occupy(r, occupant, tokens)
             for name, count in (pieces or {}).items():
                 engine.put_piece(s, r, name, count)
 

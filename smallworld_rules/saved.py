@@ -114,10 +114,11 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
 
     s = State.__new__(State)
     s.gen = new_generation()
-    s.region_race = _list(d["region_race"], "region_race", occupant, n)
+    occupants = _list(d["region_race"], "region_race", occupant, n)
     for r, v in enumerate(d["region_race"]):
         if v == LOST_TRIBE:
-            s.region_race[r] = LOST_TRIBE
+            occupants[r] = LOST_TRIBE
+    s.region_race = tuple(occupants)
     s.region_tokens = _list(d["region_tokens"], "region_tokens", _int, n)
     s.pieces = {}
     for key, pieces in _dict(d["pieces"], "pieces").items():

@@ -20,10 +20,10 @@ They are values never changed in place, which :meth:`State.fork` shares:
 
 * ``race_stack``, ``power_stack``, ``power_discard``, ``conquered``, ``readied``,
   ``withdrawals``, ``winners``, ``used``, ``truces``, ``role_powers``, ``role_reserve``,
-  ``market`` and ``players`` are tuples (``readied`` and ``truces`` of pairs, ``market`` of
-  (race, power, coins); ``players`` is replaced by :meth:`State.own_player`): a change binds
-  a new tuple (``s.used = (*s.used, key)``, :func:`without` for
-  ``list.remove``);
+  ``market``, ``players`` and ``region_race`` are tuples (``readied`` and ``truces`` of pairs,
+  ``market`` of (race, power, coins); ``players`` is replaced by :meth:`State.own_player`,
+  ``region_race`` by :meth:`State.occupy`): a change binds a new tuple
+  (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``);
 * ``box``, ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts
   shared until they change: a change binds a changed copy (``s.regained = {**s.regained,
   name: n}``; :meth:`State.to_box` for the trays).
@@ -32,10 +32,9 @@ They are values never changed in place, which :meth:`State.fork` shares:
   ``PlayerState.declined`` (a tuple), which their ``copy`` shares.
 
 Every other field is copied by :meth:`State.fork` and may be changed in place: these change
-often or, by index or key, at many sites (``region_tokens`` in most actions), and ``pieces``
-and ``races`` hold the shared objects above. A change made past these
-rules would also change the states kept for ``undo``; the tests check that every state kept
-in the history is left as it was.
+often or at many sites (``region_tokens``: in most actions), and ``pieces`` and ``races``
+hold the shared objects above. A change made past these rules would also change the states
+kept for ``undo``; the tests check that every state kept in the history is left as it was.
 """
 
 from __future__ import annotations
@@ -202,7 +201,7 @@ class State:
         "zones",
     )
 
-    region_race: list[str | None]  #: occupant race id, LOST_TRIBE, or None
+    region_race: tuple[str | None, ...]  #: occupant race id, LOST_TRIBE, or None (see occupy)
     region_tokens: list[int]
     pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
     box: Mapping[str, int]  #: race id -> tokens in the storage tray (see to_box)
@@ -253,7 +252,7 @@ class State:
         module doc)."""
         new = State.__new__(State)
         new.gen = next(_generations)
-        new.region_race = list(self.region_race)
+        new.region_race = self.region_race
         new.region_tokens = list(self.region_tokens)
         new.pieces = dict(self.pieces)
         new.box = self.box
@@ -288,6 +287,13 @@ class State:
         new.role_reserve = self.role_reserve
         new.purchases = self.purchases
         return new
+
+    def occupy(self, region: int, race: str | None, tokens: int) -> None:
+        """Put ``tokens`` of ``race`` (``None``: nobody) in ``region``. The occupants are a
+        tuple shared with the states this one was forked from: replaced, not changed."""
+        occupants = self.region_race
+        self.region_race = (*occupants[:region], race, *occupants[region + 1 :])
+        self.region_tokens[region] = tokens
 
     def to_box(self, race: str, tokens: int) -> None:
         """Put ``tokens`` of ``race`` into its tray (take them out if negative). The tray

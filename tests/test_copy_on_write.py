@@ -28,11 +28,12 @@ TEST_RULES = Path(__file__).parent / "rules"
 TUPLE_FIELDS = (
     "race_stack", "power_stack", "power_discard", "conquered", "readied", "withdrawals",
     "winners", "used", "truces", "role_powers", "role_reserve", "market", "players",
+    "region_race",
 )
 #: ... or dicts that are replaced by a changed copy, never changed in place (zones: of tuples).
 REPLACED_DICTS = ("box", "piece_supply", "regained", "zones")
 #: Fields fork copies (changed in place; the nested objects have their own rules).
-COPIED_FIELDS = ("region_race", "region_tokens", "pieces", "races")
+COPIED_FIELDS = ("region_tokens", "pieces", "races")
 
 
 def _rule_sets() -> dict[str, tuple[sw.Rules, tuple[int, ...]]]:

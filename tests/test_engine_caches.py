@@ -3,7 +3,7 @@
 * ``Engine.regions_of`` / ``mask_of`` reuse the last answer per race while the occupants are
   equal to those it was computed from (``Engine._occupied``): compared with a direct scan on
   every position of seeded games, for every race (in play or not), and after the occupants
-  of a state are changed in place.
+  of a state change.
 * ``Engine._combo_of`` looks a race with its own badge up by (race, badge): compared with
   ``_combo(race, _powers(...))`` on the same positions.
 * ``Engine.immune_mask`` reuses its last answer while the piece tables are equal: compared
@@ -129,7 +129,7 @@ def test_games_alike_share_an_engine_and_play_as_on_a_fresh_one() -> None:
         assert a.to_json() == fresh.to_json()
 
 
-def test_occupants_changed_in_place_are_seen() -> None:
+def test_changed_occupants_are_seen() -> None:
     rules = sw.load_rules()
     game = sw.Game.new(players=2, seed=3, rules=rules)
     rng = random.Random(3)
@@ -141,10 +141,12 @@ def test_occupants_changed_in_place_are_seen() -> None:
     race = next(iter(s.races))
     before = engine.regions_of(s, race)
     free = next(r for r in range(engine.n) if s.region_race[r] is None)
-    s.region_race[free] = race  # in place, as the engine does during an action
+    s.occupy(free, race, 1)  # as the engine does during an action
     assert engine.regions_of(s, race) == tuple(sorted((*before, free)))
     assert engine.mask_of(s, race) == sum(1 << r for r in (*before, free))
-    s.region_race[free] = None
+    s.occupy(free, None, 0)  # equal occupants again, in another tuple: the answer is reused
+    assert engine.regions_of(s, race) == before
+    s.region_race = tuple(s.region_race)
     assert engine.regions_of(s, race) == before
     # the state kept by the game was not touched, and its answer is unchanged
     assert engine.regions_of(game._state, race) == before
