@@ -71,6 +71,7 @@ from smallworld_rules.state import (
     RaceState,
     State,
     new_generation,
+    occupant_masks,
     without,
 )
 
@@ -315,8 +316,10 @@ def _shared(cls: type[Action], *fields: Any) -> Action:
 
 #: See _region_actions: region count -> the four lists.
 _ByRegion = tuple[Action, ...]
-#: See Engine._occupied: (occupants, regions, mask, mask of the regions bordering them).
-_Occupied = tuple[tuple[str | None, ...], tuple[int, ...], int, int]
+#: See Engine._occupied: (regions, mask, mask of the regions bordering them).
+_Occupied = tuple[tuple[int, ...], int, int]
+#: How many masks Engine._occupied keeps the regions of before it starts afresh.
+_MASKS_KEPT = 1 << 14
 _REGION_ACTIONS: dict[int, tuple[_ByRegion, _ByRegion, _ByRegion, _ByRegion]] = {}
 
 
@@ -466,8 +469,8 @@ class Engine:
         self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
         #: see immune_mask: (the piece tables it was computed from, the mask)
         self._immune_cache: tuple[dict[int, dict[str, int]], int] = ({}, 0)
-        #: see _occupied: race -> (occupants, regions, mask, bordering mask)
-        self._occupied_cache: dict[str, _Occupied] = {}
+        #: see _occupied: mask -> (regions, mask, bordering mask)
+        self._by_mask: dict[int, _Occupied] = {}
 
     # ------------------------------------------------------------------ set-up
 
@@ -484,7 +487,7 @@ class Engine:
         fixed_powers = [p for _, p in combos]
         race_order = fixed_races + [r for r in races if r not in fixed_races]
         power_order = fixed_powers + [p for p in powers if p not in fixed_powers]
-        s.region_race = tuple(LOST_TRIBE if r.lost_tribe else None for r in self.map.regions)
+        s.set_occupants(tuple(LOST_TRIBE if r.lost_tribe else None for r in self.map.regions))
         s.region_tokens = [1 if r.lost_tribe else 0 for r in self.map.regions]
         s.pieces = {}
         s.box = {rid: rd.box for rid, rd in self.rules.races.items()}
@@ -628,32 +631,31 @@ class Engine:
 
     def regions_of(self, s: State, race: str) -> tuple[int, ...]:
         """Regions holding the race's tokens, in id order."""
-        return self._occupied(s, race)[1]
+        return self._occupied(s, race)[0]
 
     def mask_of(self, s: State, race: str) -> int:
         """Bitmask of the regions holding the race's tokens."""
-        return self._occupied(s, race)[2]
+        return s.race_masks.get(race, 0)
 
     def _occupied(self, s: State, race: str) -> _Occupied:
-        """``(occupants, regions, mask, bordering)``: the race's regions, their mask and the
-        mask of the regions bordering them, computed from the occupants ``s.region_race`` had
-        then.
+        """``(regions, mask, bordering)``: the race's regions, their mask and the mask of the
+        regions bordering them.
 
-        The engine asks for the same race's regions several times per action (legal_actions,
-        then apply on a copy with the same occupants), so the last answer per race is kept and
-        reused while ``s.region_race`` is equal to the occupants it was computed from. The
-        check compares contents, not states or versions: nothing has to invalidate it.
+        The state keeps each occupant's mask up to date (``State.occupy``); the regions and
+        the bordering mask of a mask are worked out once and kept, since the engine asks for
+        them several times per action and a race keeps its regions over many actions.
         """
-        rr = s.region_race
-        entry = self._occupied_cache.get(race)
-        if entry is None or (entry[0] is not rr and entry[0] != rr):  # forks share rr
-            regions = tuple([r for r, occupant in enumerate(rr) if occupant == race])
-            mask = bordering = 0
+        mask = s.race_masks.get(race, 0)
+        entry = self._by_mask.get(mask)
+        if entry is None:
+            if len(self._by_mask) >= _MASKS_KEPT:  # a long-lived engine: start afresh
+                self._by_mask.clear()
+            regions = tuple(_bits(mask))
+            bordering = 0
             adjacency = self.map.adjacency
             for r in regions:
-                mask |= 1 << r
                 bordering |= adjacency[r]
-            entry = self._occupied_cache[race] = (rr, regions, mask, bordering)
+            entry = self._by_mask[mask] = (regions, mask, bordering)
         return entry
 
     def powers_count(self, s: State, race: str) -> int:
@@ -889,9 +891,9 @@ class Engine:
 
     def _reach(self, s: State, race: str, combo: _Combo, occupied: _Occupied) -> int:
         """``reach_mask`` from the race's pairing and regions, when the caller has them."""
-        own = occupied[2]
+        own = occupied[1]
         if own:
-            reach = occupied[3]
+            reach = occupied[2]
             if own & combo.link:
                 reach |= combo.link
             if "conquer_anywhere" in combo.flags:
@@ -977,7 +979,7 @@ class Engine:
         race = rs.race
         combo = self._combo_of(s, race)
         occupied = self._occupied(s, race)
-        own = occupied[1]
+        own = occupied[0]
         wanted = combo.conquest_tokens
         hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
         hand = rs.hand
@@ -2091,6 +2093,9 @@ class Engine:
                 raise RulesError(f"region {r}: negative tokens")
             if race is not None and race != LOST_TRIBE and race not in s.races:
                 raise RulesError(f"region {r}: race {race!r} is not in play")
+        masks = occupant_masks(s.region_race)
+        if masks != s.race_masks:
+            raise RulesError(f"the occupants' masks {dict(s.race_masks)} are not {masks}")
         tribes = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == LOST_TRIBE)
         if tribes > LOST_TRIBE_TOKENS:
             raise RulesError(f"{tribes} Lost Tribe tokens on the map, more than the box's")

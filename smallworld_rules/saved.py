@@ -118,7 +118,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     for r, v in enumerate(d["region_race"]):
         if v == LOST_TRIBE:
             occupants[r] = LOST_TRIBE
-    s.region_race = tuple(occupants)
+    s.set_occupants(tuple(occupants))
     s.region_tokens = _list(d["region_tokens"], "region_tokens", _int, n)
     s.pieces = {}
     for key, pieces in _dict(d["pieces"], "pieces").items():

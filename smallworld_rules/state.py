@@ -56,6 +56,15 @@ def new_generation() -> int:
     return next(_generations)
 
 
+def occupant_masks(occupants: tuple[str | None, ...]) -> dict[str, int]:
+    """Each occupant's regions as a bitmask (``State.race_masks``, worked out from scratch)."""
+    masks: dict[str, int] = {}
+    for r, occupant in enumerate(occupants):
+        if occupant is not None:
+            masks[occupant] = masks.get(occupant, 0) | 1 << r
+    return masks
+
+
 def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
     """``items`` less the first ``item``: ``list.remove`` for the tuple fields (ValueError
     if it is not there)."""
@@ -184,6 +193,7 @@ class State:
         "power_discard",
         "power_stack",
         "purchases",
+        "race_masks",
         "race_stack",
         "races",
         "readied",
@@ -202,6 +212,8 @@ class State:
     )
 
     region_race: tuple[str | None, ...]  #: occupant race id, LOST_TRIBE, or None (see occupy)
+    #: derived from region_race, not saved: each occupant's regions as a bitmask (see occupy)
+    race_masks: Mapping[str, int]
     region_tokens: list[int]
     pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
     box: Mapping[str, int]  #: race id -> tokens in the storage tray (see to_box)
@@ -253,6 +265,7 @@ class State:
         new = State.__new__(State)
         new.gen = next(_generations)
         new.region_race = self.region_race
+        new.race_masks = self.race_masks
         new.region_tokens = list(self.region_tokens)
         new.pieces = dict(self.pieces)
         new.box = self.box
@@ -290,10 +303,29 @@ class State:
 
     def occupy(self, region: int, race: str | None, tokens: int) -> None:
         """Put ``tokens`` of ``race`` (``None``: nobody) in ``region``. The occupants are a
-        tuple shared with the states this one was forked from: replaced, not changed."""
+        tuple shared with the states this one was forked from: replaced, not changed; so are
+        their masks, which this keeps up to date (the only other writer is set_occupants)."""
         occupants = self.region_race
-        self.region_race = (*occupants[:region], race, *occupants[region + 1 :])
+        old = occupants[region]
+        if old != race:
+            self.region_race = (*occupants[:region], race, *occupants[region + 1 :])
+            bit = 1 << region
+            masks = dict(self.race_masks)
+            if old is not None:
+                left = masks[old] & ~bit
+                if left:
+                    masks[old] = left
+                else:
+                    del masks[old]
+            if race is not None:
+                masks[race] = masks.get(race, 0) | bit
+            self.race_masks = masks
         self.region_tokens[region] = tokens
+
+    def set_occupants(self, occupants: tuple[str | None, ...]) -> None:
+        """Set every region's occupant at once (a new or loaded position), with its masks."""
+        self.region_race = occupants
+        self.race_masks = occupant_masks(occupants)
 
     def to_box(self, race: str, tokens: int) -> None:
         """Put ``tokens`` of ``race`` into its tray (take them out if negative). The tray

@@ -31,7 +31,7 @@ TUPLE_FIELDS = (
     "region_race",
 )
 #: ... or dicts that are replaced by a changed copy, never changed in place (zones: of tuples).
-REPLACED_DICTS = ("box", "piece_supply", "regained", "zones")
+REPLACED_DICTS = ("box", "piece_supply", "regained", "zones", "race_masks")
 #: Fields fork copies (changed in place; the nested objects have their own rules).
 COPIED_FIELDS = ("region_tokens", "pieces", "races")
 
@@ -57,7 +57,9 @@ def snapshot(s: State) -> dict[str, Any]:
     """Every field of a state, as plain data (and the nested objects' fields directly, so that
     a change ``state_to_dict`` would not show still fails)."""
     out = state_to_dict(s)
-    assert set(State.__slots__) - {"gen"} <= set(out), "a field the snapshot would not compare"
+    # gen is bookkeeping; race_masks is derived from region_race (compared below)
+    unsaved = {"gen", "race_masks"}
+    assert set(State.__slots__) - unsaved <= set(out), "a field the snapshot would not compare"
     out["_races"] = {k: {f: getattr(v, f) for f in v.FIELDS} for k, v in s.races.items()}
     out["_players"] = [(p.coins, p.active, list(p.declined)) for p in s.players]
     out["_pieces"] = {r: dict(p) for r, p in s.pieces.items()}
@@ -67,6 +69,7 @@ def snapshot(s: State) -> dict[str, Any]:
     out["_regained"] = dict(s.regained)
     out["_piece_supply"] = dict(s.piece_supply)
     out["_box"] = dict(s.box)
+    out["_race_masks"] = dict(s.race_masks)
     return out
 
 

@@ -1,9 +1,9 @@
 """The engine's look-up caches give the answers they stand for.
 
-* ``Engine.regions_of`` / ``mask_of`` reuse the last answer per race while the occupants are
-  equal to those it was computed from (``Engine._occupied``): compared with a direct scan on
-  every position of seeded games, for every race (in play or not), and after the occupants
-  of a state change.
+* ``Engine.regions_of`` / ``mask_of`` come from the occupants' masks the state keeps
+  (``State.occupy``) and the regions kept per mask (``Engine._occupied``): compared with a
+  direct scan on every position of seeded games, for every race (in play or not), and after
+  the occupants of a state change.
 * ``Engine._combo_of`` looks a race with its own badge up by (race, badge): compared with
   ``_combo(race, _powers(...))`` on the same positions.
 * ``Engine.immune_mask`` reuses its last answer while the piece tables are equal: compared
