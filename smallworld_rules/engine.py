@@ -440,6 +440,9 @@ class Engine:
             for d in every
         }
         self.links = {(d.kind, d.id): [link(context) for link in d.links] for d in every}
+        #: the rule files with conquest-only tokens, and those with triggers (see _without)
+        self._holding = frozenset(d.id for d in every if d.conquest_tokens)
+        self._triggering = frozenset(d.id for d in every if d.triggers)
         #: the hooks some rule file of this game modifies
         self.hooks_used = frozenset(
             hook for d in every for hook, mods in d.modifiers.items() if mods
@@ -941,10 +944,17 @@ class Engine:
     def _hold(self, s: State, rs: RaceState) -> int:
         """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
         all of them, or every token it has if it has fewer."""
+        if self._without(s, rs, self._holding):
+            return 0
         wanted = self._combo_of(s, rs.race).conquest_tokens
         if not wanted:
             return 0
         return self._held_back(s, rs, wanted, self.regions_of(s, rs.race))
+
+    def _without(self, s: State, rs: RaceState, ids: frozenset[str]) -> bool:
+        """Whether neither the race nor its badge is among ``ids`` (a role's powers aside):
+        a quick answer, before the pairing is looked up, for what few rule files have."""
+        return rs.race not in ids and rs.power not in ids and rs.race != self.role_race
 
     @staticmethod
     def _held_back(s: State, rs: RaceState, wanted: int, own: tuple[int, ...]) -> int:
@@ -1595,7 +1605,7 @@ class Engine:
 
     def _fire(self, s: State, rs: RaceState, event: str, target: int, log: Log) -> None:
         """Run the race's triggers on ``event`` (active races only)."""
-        if rs.declined:
+        if rs.declined or self._without(s, rs, self._triggering):
             return
         for trigger in self._combo_of(s, rs.race).triggers.get(event, ()):
             if trigger.times:
