@@ -809,11 +809,13 @@ class Engine:
     def losses(self, s: State, race: str, region: int) -> Breakdown:
         """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
         parts = self._contributions(s, race, "losses", region)
+        if not parts and s.region_tokens[region]:  # the common case: one token, no fold
+            return Breakdown(1, 1)
         return fold(1, parts, minimum=0, maximum=s.region_tokens[region])
 
     def score(self, s: State, race: str) -> Breakdown:
         """Coins a race scores at the end of its owner's turn (§1.11)."""
-        regions = s.region_race.count(race)
+        regions = s.race_masks.get(race, 0).bit_count()
         parts = self._contributions(s, race, "score")
         if not parts:  # most races: the regions held, nothing to fold or clamp
             return Breakdown(regions, regions)
