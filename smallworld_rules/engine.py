@@ -1930,14 +1930,16 @@ class Engine:
         rs = s.own_race(race)
         rs.hand += rs.held
         rs.held = 0
-        readied = 0
+        taken = []
+        tokens = s.region_tokens
         for r in self.regions_of(s, race):
-            extra = s.region_tokens[r] - 1
+            extra = tokens[r] - 1
             if extra:
-                s.readied = (*s.readied, (r, extra))
-                s.region_tokens[r] = 1
-                rs.hand += extra
-                readied += extra
+                taken.append((r, extra))
+                tokens[r] = 1
+        s.readied = tuple(taken)  # _reset_cycle emptied it
+        readied = sum([extra for _, extra in taken])
+        rs.hand += readied
         s.phase = _CONQUEST
         if announce:
             log(RaceActs(s.active, race, readied))
@@ -1946,9 +1948,10 @@ class Engine:
     def _start_withdrawals(self, s: State, log: Log) -> None:
         """Ruling 8: defenders place their survivors clockwise from the active player."""
         players = self.players
-        s.withdrawals = tuple(sorted(
-            s.withdrawals, key=lambda race: ((s.races[race].owner - s.active) % players, race)
-        ))
+        if len(s.withdrawals) > 1:
+            s.withdrawals = tuple(sorted(
+                s.withdrawals, key=lambda race: ((s.races[race].owner - s.active) % players, race)
+            ))
         self._next_withdrawal(s, log)
 
     def _withdraws(self, s: State, rs: RaceState) -> bool:
@@ -2009,7 +2012,8 @@ class Engine:
     def _start_turn(self, s: State, log: Log) -> None:
         self._reset_turn(s)
         # A truce lasts until the turn of the player who made it.
-        s.truces = tuple(t for t in s.truces if t[0] != s.active)
+        if s.truces:
+            s.truces = tuple(t for t in s.truces if t[0] != s.active)
         player = s.players[s.active]
         readied = 0
         if player.active is None:
