@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from smallworld_rules.errors import RulesError
+from smallworld_rules.frozen import quick_init
 
 
 class Event:
@@ -229,6 +230,8 @@ EVENT_TYPES: dict[str, type[Any]] = {
         TokensGained, RaceActs, PowerChosen, TokenBought, TokensToZone, Exchanged,
     )
 }
+for _cls in EVENT_TYPES.values():  # the engine makes ~150 events a game
+    quick_init(_cls)
 
 
 def _tupled(value: Any) -> Any:

@@ -18,6 +18,8 @@ from typing import Protocol
 
 import attrs
 
+from smallworld_rules.frozen import quick_init
+
 #: Path given for contributions computed by the core itself (not by a rule file).
 CORE = "<core>"
 
@@ -71,6 +73,10 @@ class Breakdown:
         if self.clamped_from is not None:
             text += f" (clamped from {self.clamped_from})"
         return f"{text} = {self.value}"
+
+
+quick_init(Contribution)  # made for every score and conquest that modifiers change
+quick_init(Breakdown)
 
 
 def fold(
