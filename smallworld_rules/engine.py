@@ -941,7 +941,8 @@ class Engine:
         return f"region {region} is not adjacent to a region your race holds"
 
     def _surplus(self, s: State, race: str) -> int:
-        return sum(s.region_tokens[r] - 1 for r in self.regions_of(s, race))
+        tokens, regions = s.region_tokens, self.regions_of(s, race)
+        return sum([tokens[r] for r in regions]) - len(regions)
 
     def _hold(self, s: State, rs: RaceState) -> int:
         """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
