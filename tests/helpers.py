@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -31,6 +32,14 @@ def new_game(
 ) -> sw.Game:
     """A game with a fixed market (the rest drawn from the seeded shuffle)."""
     return sw.Game.new(players=players, seed=seed, rules=rules, combos=list(combos), **kwargs)
+
+
+def random_moves_until_round(game: sw.Game, turn: int, seed: int) -> None:
+    """Play seeded uniformly random actions until the turn track reaches ``turn``."""
+    rng = random.Random(seed)
+    while game.round < turn and not game.is_over:
+        options = list(game.legal_actions())
+        game.apply(options[rng.randrange(len(options))])
 
 
 def deploy_all_and_end(game: sw.Game) -> None:

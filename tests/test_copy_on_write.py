@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import random_moves_until_round
 
 import smallworld_rules as sw
 from smallworld_rules.state import State, state_to_dict
@@ -154,10 +155,7 @@ def test_set_up_edits_leave_the_previous_state_unchanged() -> None:
 def test_copy_shares_nothing_changed_in_place() -> None:
     rules, _ = rule_set("official")
     game = sw.Game.new(players=2, seed=1, rules=rules)
-    rng = random.Random(1)
-    while game.round < 4:
-        options = list(game.legal_actions())
-        game.apply(options[rng.randrange(len(options))])
+    random_moves_until_round(game, 4, seed=1)
     s = game._state
     c = s.copy()
     assert snapshot(c) == snapshot(s)
@@ -201,10 +199,7 @@ def test_loaded_states_follow_the_same_rules(name: str) -> None:
 def test_fork_shares_exactly_the_values_never_changed_in_place() -> None:
     rules, _ = rule_set("necromancer_island")
     game = sw.Game.new(players=4, seed=3, rules=rules)
-    rng = random.Random(3)
-    while game.round < 4:
-        options = list(game.legal_actions())
-        game.apply(options[rng.randrange(len(options))])
+    random_moves_until_round(game, 4, seed=3)
     s = game._state
     assert set(TUPLE_FIELDS + REPLACED_DICTS + COPIED_FIELDS) <= set(State.__slots__)
     fork, copy = s.fork(), s.copy()

@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import random_moves_until_round
 
 import smallworld_rules as sw
 from smallworld_rules.engine import Engine
@@ -132,10 +133,7 @@ def test_games_alike_share_an_engine_and_play_as_on_a_fresh_one() -> None:
 def test_changed_occupants_are_seen() -> None:
     rules = sw.load_rules()
     game = sw.Game.new(players=2, seed=3, rules=rules)
-    rng = random.Random(3)
-    while game.round < 3:
-        options = list(game.legal_actions())
-        game.apply(options[rng.randrange(len(options))])
+    random_moves_until_round(game, 3, seed=3)
     engine = game._engine
     s = game._state.fork()
     race = next(iter(s.races))
