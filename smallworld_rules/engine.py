@@ -277,23 +277,6 @@ class _PlayerCtx(_Static):
     terrain_mask = feature_mask = property_mask
 
 
-def _modifier_sum(
-    modifiers: tuple[CompiledModifier, ...], ctx: _Ctx, target: int, sets: list[int]
-) -> int:
-    """The sum of the applying add/sub modifiers on ``target``; the amounts of applying
-    ``set`` modifiers are appended to ``sets`` (the value side of ``Engine._contributions``)."""
-    ctx.target = target
-    total = 0
-    for m in modifiers:
-        if m.condition(ctx):
-            amount = m.value(ctx)
-            if m.op == "set":
-                sets.append(amount)
-            else:
-                total += amount if m.op == "add" else -amount
-    return total
-
-
 #: Actions are immutable values, so legal_actions hands out shared instances instead of making
 #: new ones for every position (making a frozen attrs instance costs about a microsecond).
 _SHARED: dict[tuple[Any, ...], Action] = {}
@@ -316,6 +299,9 @@ def _shared(cls: type[Action], *fields: Any) -> Action:
 
 #: See _region_actions: region count -> the four lists.
 _ByRegion = tuple[Action, ...]
+#: See Engine._applying: ((regions, signed amount) of add/sub, (regions, amount) of set).
+_Applying = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+_NOTHING_APPLIES: _Applying = ((), ())
 #: See Engine._occupied: (regions, mask, mask of the regions bordering them).
 _Occupied = tuple[tuple[int, ...], int, int]
 #: How many masks Engine._occupied keeps the regions of before it starts afresh.
@@ -746,25 +732,10 @@ class Engine:
         race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
         pieces, on_map, races = self.rules.pieces, s.pieces, s.races
         base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
-        own, own_ctx = self._hook_context(s, race, "conquest_cost")
-        # The race's own modifiers: each one's amount and the regions where it applies, worked
-        # out once for all regions (neither depends on the target: CompiledModifier.where).
-        own_adds: list[tuple[int, int]] = []  # (regions, signed amount) of add/sub
-        own_sets: list[tuple[int, int]] = []  # (regions, amount) of set
-        if own_ctx is not None:
-            for m in own:
-                if m.where is not None:
-                    applies = m.where(own_ctx)
-                else:  # no condition, or one on the context alone: everywhere or nowhere
-                    applies = self.map.all_mask if m.condition(own_ctx) else 0
-                if applies:
-                    amount = m.value(own_ctx)
-                    if m.op == "set":
-                        own_sets.append((applies, amount))
-                    else:
-                        own_adds.append((applies, amount if m.op == "add" else -amount))
-        defences: dict[str, tuple[tuple[CompiledModifier, ...], _Ctx | None]] = {}
-        defended = "defence" in self.hooks_used  # no official file has a defence modifier
+        own = self._applying(s, race, "conquest_cost")
+        # with each defender's defence modifiers (no official file has one), by defender
+        with_defence: dict[str, _Applying] = {}
+        defended = "defence" in self.hooks_used
         out = {}  # one dict rather than a tuple per region: fewer objects for the collector
         while regions:
             low = regions & -regions
@@ -776,35 +747,47 @@ class Engine:
                 if held:
                     for name, count in held.items():
                         value += pieces[name].defence * count
-            sets: list[int] | None = None  # made only where a modifier may set the cost
+            adds, sets = own
             occupant = race_of[region]
             if defended and occupant is not None and occupant in races:
-                defence = defences.get(occupant)
-                if defence is None:
-                    defence = defences[occupant] = self._hook_context(s, occupant, "defence")
-                if defence[1] is not None:
-                    sets = []
-                    value += _modifier_sum(defence[0], defence[1], region, sets)
-            for applies, amount in own_adds:
+                both = with_defence.get(occupant)
+                if both is None:
+                    defence = self._applying(s, occupant, "defence")
+                    both = with_defence[occupant] = (adds + defence[0], sets + defence[1])
+                adds, sets = both
+            for applies, amount in adds:
                 if (applies >> region) & 1:
                     value += amount
-            for applies, amount in own_sets:
-                if (applies >> region) & 1:
-                    if sets is None:
-                        sets = []
-                    sets.append(amount)
             if sets:
-                value = min(sets)
+                lowest = [amount for applies, amount in sets if (applies >> region) & 1]
+                if lowest:
+                    value = min(lowest)
             out[region] = value if value >= 1 else 1
         return out
 
-    def _hook_context(
-        self, s: State, race: str, hook: str
-    ) -> tuple[tuple[CompiledModifier, ...], _Ctx | None]:
-        """The race's modifiers on ``hook`` and a context to evaluate them in (``None`` when
-        there are none)."""
+    def _applying(self, s: State, race: str, hook: str) -> _Applying:
+        """The race's modifiers on a targeted hook, each as the regions where it applies and
+        its amount: ``(add/sub with signed amounts, set)``. Neither the regions nor the amount
+        depends on the target (``CompiledModifier.where``), so they are worked out once for
+        every region a caller asks about."""
         modifiers = self._modifiers(s, race, hook)
-        return modifiers, _Ctx(self, s, race) if modifiers else None
+        if not modifiers:
+            return _NOTHING_APPLIES
+        ctx = _Ctx(self, s, race)
+        adds: list[tuple[int, int]] = []
+        sets: list[tuple[int, int]] = []
+        for m in modifiers:
+            if m.where is not None:
+                applies = m.where(ctx)
+            else:  # no condition, or one on the context alone: everywhere or nowhere
+                applies = self.map.all_mask if m.condition(ctx) else 0
+            if applies:
+                amount = m.value(ctx)
+                if m.op == "set":
+                    sets.append((applies, amount))
+                else:
+                    adds.append((applies, amount if m.op == "add" else -amount))
+        return tuple(adds), tuple(sets)
 
     def losses(self, s: State, race: str, region: int) -> Breakdown:
         """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
