@@ -426,9 +426,14 @@ class Engine:
             for d in every
         }
         self.links = {(d.kind, d.id): [link(context) for link in d.links] for d in every}
-        #: the rule files with conquest-only tokens, and those with triggers (see _without)
+        #: the rule files with conquest-only tokens, and those with triggers (see _none_of)
         self._holding = frozenset(d.id for d in every if d.conquest_tokens)
         self._triggering = frozenset(d.id for d in every if d.triggers)
+        #: flag -> the rule files that raise it in this game (see has_flag)
+        self._raising: dict[str, frozenset[str]] = {}
+        for (_, rule_id), raised in self.flags.items():
+            for flag in raised:
+                self._raising[flag] = self._raising.get(flag, frozenset()) | {rule_id}
         #: the hooks some rule file of this game modifies
         self.hooks_used = frozenset(
             hook for d in every for hook, mods in d.modifiers.items() if mods
@@ -613,6 +618,9 @@ class Engine:
 
     def has_flag(self, s: State, race: str, flag: str) -> bool:
         """Whether the race or its attached power raises ``flag``."""
+        raising = self._raising.get(flag)
+        if raising is None or self._none_of(race, s.races.get(race), raising):
+            return False
         return flag in self._combo_of(s, race).flags
 
     def _exempt(self, s: State, race: str) -> bool:
@@ -930,17 +938,20 @@ class Engine:
     def _hold(self, s: State, rs: RaceState) -> int:
         """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
         all of them, or every token it has if it has fewer."""
-        if self._without(s, rs, self._holding):
+        if self._none_of(rs.race, rs, self._holding):
             return 0
         wanted = self._combo_of(s, rs.race).conquest_tokens
         if not wanted:
             return 0
         return self._held_back(s, rs, wanted, self.regions_of(s, rs.race))
 
-    def _without(self, s: State, rs: RaceState, ids: frozenset[str]) -> bool:
-        """Whether neither the race nor its badge is among ``ids`` (a role's powers aside):
-        a quick answer, before the pairing is looked up, for what few rule files have."""
-        return rs.race not in ids and rs.power not in ids and rs.race != self.role_race
+    def _none_of(self, race: str, rs: RaceState | None, ids: frozenset[str]) -> bool:
+        """Whether neither the race nor its badge (``rs``: its banner, if in play) is among
+        the rule files ``ids`` (a role, whose powers are no badge, never is): a quick answer,
+        before the pairing is looked up, for what few rule files have."""
+        return (
+            race not in ids and (rs is None or rs.power not in ids) and race != self.role_race
+        )
 
     @staticmethod
     def _held_back(s: State, rs: RaceState, wanted: int, own: tuple[int, ...]) -> int:
@@ -1591,7 +1602,7 @@ class Engine:
 
     def _fire(self, s: State, rs: RaceState, event: str, target: int, log: Log) -> None:
         """Run the race's triggers on ``event`` (active races only)."""
-        if rs.declined or self._without(s, rs, self._triggering):
+        if rs.declined or self._none_of(rs.race, rs, self._triggering):
             return
         for trigger in self._combo_of(s, rs.race).triggers.get(event, ()):
             if trigger.times:
