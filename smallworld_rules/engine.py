@@ -361,10 +361,11 @@ class Engine:
         """The engine for these rules, map, player count, options and chance mode: the one
         made for an earlier game if it is still kept, else a new one.
 
-        Nothing a game does changes its engine: the tables it fills on first use (per
-        race/badge pairing, see ``_combo``) depend on the rules and options alone, and its
-        cache of regions per race is checked against the state it is asked about. Sharing it
-        spares every new game (a playout) the building of those tables.
+        Nothing a game does changes its engine: the tables it fills on first use depend on
+        the rules and options alone (per race/badge pairing, see ``_combo``) or on what they
+        are asked (the regions of a mask, see ``_occupied``), and the immune mask it keeps is
+        checked against the state it is asked about. Sharing it spares every new game (a
+        playout) the building of those tables.
         """
         key = (id(rules), id(game_map), players, tuple(sorted(options.items())), explicit_chance)
         engine = _ENGINES.get(key)
@@ -733,9 +734,8 @@ class Engine:
         legal_actions asks the cost of every reachable region, and only the number matters
         there, so this folds the same contributions as :meth:`conquest_cost` straight into an
         int: adds and subs summed, then the lowest ``set``, then the clamp at 1 (see
-        :func:`~smallworld_rules.hooks.fold`); the modifiers and the evaluation context of a
-        race are looked up once for all regions. The two must stay in step: a test compares
-        them on many positions.
+        :func:`~smallworld_rules.hooks.fold`); each modifier is worked out once for all regions
+        (``_applying``). The two must stay in step: a test compares them on many positions.
         """
         race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
         pieces, on_map, races = self.rules.pieces, s.pieces, s.races
@@ -838,7 +838,7 @@ class Engine:
         # Every reach asks for it, and pieces move seldom: the last answer is kept with the
         # piece tables it was computed from and reused while they are equal. The tables are
         # shared between a state and its forks (copy on write), so the check is mostly
-        # identity tests; like _occupied, it compares contents, so nothing must invalidate it.
+        # identity tests; it compares contents, so nothing has to invalidate it.
         kept, mask = self._immune_cache
         if kept != s.pieces:
             mask = self._pieces_mask(s, self._immune_pieces)
