@@ -85,10 +85,10 @@ class LegalActions:
         return self._list
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(self._actions())
+        return iter(self._list if self._list is not None else self._actions())
 
     def __len__(self) -> int:
-        return len(self._actions())
+        return len(self._list if self._list is not None else self._actions())
 
     def __contains__(self, action: object) -> bool:
         # attrs equality compares values, so PickCombo(True) == PickCombo(0): refuse what
@@ -199,11 +199,15 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         new = self._state.fork()  # shares what it does not change (copy on write)
-        events: list[Event] = []
-        self._engine.apply(new, action, events.append)  # raises before self changes
-        self._history.append((self._state, len(self._log), action))
+        log = self._log
+        length = len(log)
+        try:
+            self._engine.apply(new, action, log.append)
+        except BaseException:
+            del log[length:]  # the events of an action that was refused
+            raise
+        self._history.append((self._state, length, action))
         self._state = new
-        self._log.extend(events)
 
     def undo(self) -> None:
         """Restore the state before the last :meth:`apply` or set-up call, exactly.

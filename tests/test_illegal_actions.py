@@ -49,7 +49,9 @@ from hypothesis import strategies as st
 
 import smallworld_rules as sw
 from smallworld_rules.actions import ACTION_TYPES
-from smallworld_rules.engine import DIE_FACES
+from smallworld_rules.engine import DIE_FACES, Engine
+from smallworld_rules.events import TurnEnded
+from smallworld_rules.state import State
 
 TEST_RULES = Path(__file__).parent / "rules"
 INT_FIELDS = frozenset({"region", "index", "count", "face"})
@@ -639,3 +641,22 @@ def load_damaged(game: sw.Game, text: str) -> None:
         restored.apply(random_action(restored, rng))
         if engine is not None:
             engine.check_invariants(restored._state)
+
+
+def test_an_action_refused_after_the_engine_logged_leaves_no_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Standards: an illegal action leaves the game exactly as it was — the log included,
+    even if the engine had logged an event before it found the action illegal."""
+    game = sw.Game.new(players=2, seed=1)
+    game.apply(sw.PickCombo(0))
+    before, events = game.to_json(), list(game.log)
+
+    def log_then_refuse(engine: Engine, s: State, action: sw.Action, log: Any) -> None:
+        log(TurnEnded(0))
+        raise sw.IllegalAction("refused after logging")
+
+    monkeypatch.setattr(Engine, "apply", log_then_refuse)
+    with pytest.raises(sw.IllegalAction, match="refused after logging"):
+        game.apply(next(iter(game.legal_actions())))
+    assert list(game.log) == events and game.to_json() == before
