@@ -483,6 +483,7 @@ class Engine:
         race_order = fixed_races + [r for r in races if r not in fixed_races]
         power_order = fixed_powers + [p for p in powers if p not in fixed_powers]
         s.set_occupants(tuple(LOST_TRIBE if r.lost_tribe else None for r in self.map.regions))
+        s.reach_costs = None
         s.region_tokens = [1 if r.lost_tribe else 0 for r in self.map.regions]
         s.pieces = {}
         s.box = {rid: rd.box for rid, rd in self.rules.races.items()}
@@ -1012,6 +1013,7 @@ class Engine:
             die = s.die_bonus < 0 and "no_final_die" not in combo.flags
             conquers, die_conquers = self._conquers, self._die_conquers
             costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
+            s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
             for r, cost in costs.items():
                 if cost <= hand:
                     acts.append(conquers[r])
@@ -1388,6 +1390,7 @@ class Engine:
         if handler is None:
             raise IllegalAction(f"{type(action).__name__} is not an action of this game", action)
         handler(self, s, action, log)
+        s.reach_costs = None  # they were those of the position before the action
 
     def _acting_race(self, s: State, action: Action) -> RaceState:
         """The acting race, to change in place (``s.own_race``: copy on write)."""
@@ -1461,6 +1464,11 @@ class Engine:
         """Checks shared by every conquest attempt; returns the race and the cost."""
         self._need_phase(s, action, _CONQUEST)
         rs = self._acting_race(s, action)
+        known = s.reach_costs  # legal_actions' costs of this position, if it was asked
+        if known is not None and known[0] is self and known[1] == rs.race:
+            cost = known[2].get(action.region)
+            if cost is not None:  # a region it could reach, with tokens in hand (ruling 4)
+                return rs, cost
         problem = self.target_problem(s, rs.race, action.region)
         if problem:
             raise IllegalAction(problem, action)

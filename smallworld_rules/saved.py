@@ -119,6 +119,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         if v == LOST_TRIBE:
             occupants[r] = LOST_TRIBE
     s.set_occupants(tuple(occupants))
+    s.reach_costs = None
     s.region_tokens = _list(d["region_tokens"], "region_tokens", _int, n)
     s.pieces = {}
     for key, pieces in _dict(d["pieces"], "pieces").items():

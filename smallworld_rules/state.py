@@ -35,6 +35,12 @@ Every other field is copied by :meth:`State.fork` and may be changed in place: t
 often or at many sites (``region_tokens``: in most actions), and ``pieces`` and ``races``
 hold the shared objects above. A change made past these rules would also change the states
 kept for ``undo``; the tests check that every state kept in the history is left as it was.
+
+Two fields are derived and never saved: ``race_masks`` (kept in step by :meth:`State.occupy`)
+and ``reach_costs``, the conquest costs ``legal_actions`` worked out for a position, written
+on that position for the conquest that follows: a fork carries them, the engine drops them
+once the action applied to the fork is done, and :meth:`State.copy` (made to be edited) drops
+them at once.
 """
 
 from __future__ import annotations
@@ -196,6 +202,7 @@ class State:
         "race_masks",
         "race_stack",
         "races",
+        "reach_costs",
         "readied",
         "regained",
         "region_race",
@@ -214,6 +221,10 @@ class State:
     region_race: tuple[str | None, ...]  #: occupant race id, LOST_TRIBE, or None (see occupy)
     #: derived from region_race, not saved: each occupant's regions as a bitmask (see occupy)
     race_masks: Mapping[str, int]
+    #: derived, not saved: the conquest costs legal_actions worked out for this very position
+    #: (the engine, the acting race, region -> cost); a fork carries them only until the
+    #: action applied to it is done (see Engine._attempt)
+    reach_costs: tuple[Any, str, Mapping[int, int]] | None
     region_tokens: list[int]
     pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
     box: Mapping[str, int]  #: race id -> tokens in the storage tray (see to_box)
@@ -252,6 +263,7 @@ class State:
     def copy(self) -> State:
         """An independent copy (it shares only the values that are never changed in place)."""
         new = self.fork()
+        new.reach_costs = None  # a copy is made to be edited
         gen = new.gen
         new.pieces = {r: dict(p) for r, p in self.pieces.items()}
         new.races = {k: v.copy(gen) for k, v in self.races.items()}
@@ -266,6 +278,7 @@ class State:
         new.gen = next(_generations)
         new.region_race = self.region_race
         new.race_masks = self.race_masks
+        new.reach_costs = self.reach_costs
         new.region_tokens = list(self.region_tokens)
         new.pieces = dict(self.pieces)
         new.box = self.box

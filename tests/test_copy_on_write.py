@@ -58,8 +58,9 @@ def snapshot(s: State) -> dict[str, Any]:
     """Every field of a state, as plain data (and the nested objects' fields directly, so that
     a change ``state_to_dict`` would not show still fails)."""
     out = state_to_dict(s)
-    # gen is bookkeeping; race_masks is derived from region_race (compared below)
-    unsaved = {"gen", "race_masks"}
+    # gen is bookkeeping; race_masks is derived from region_race (compared below);
+    # reach_costs is what legal_actions worked out for the position (test_engine_caches)
+    unsaved = {"gen", "race_masks", "reach_costs"}
     assert set(State.__slots__) - unsaved <= set(out), "a field the snapshot would not compare"
     out["_races"] = {k: {f: getattr(v, f) for f in v.FIELDS} for k, v in s.races.items()}
     out["_players"] = [(p.coins, p.active, list(p.declined)) for p in s.players]

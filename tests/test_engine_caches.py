@@ -162,3 +162,42 @@ def test_only_the_engines_own_action_instances_skip_the_field_checks() -> None:
         with pytest.raises(sw.IllegalAction, match="must be an integer"):
             game.apply(bad)
     game.apply(conquest)
+
+
+def test_conquests_reuse_the_costs_of_legal_actions_and_nothing_else() -> None:
+    """``Engine._attempt`` takes a conquest's cost from the costs ``legal_actions`` worked out
+    for the very same position (``State.reach_costs``): applying every listed conquest with
+    and without them gives the same game, and a position edited after ``legal_actions``
+    (``Game.put``) does not keep them."""
+    rules = sw.load_rules()
+    checked = 0
+    for seed in range(6):
+        game = sw.Game.new(players=2 + seed % 2, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            if game._state.reach_costs is not None:
+                for action in options:
+                    if isinstance(action, sw.Conquer | sw.ConquerWithDie):
+                        fast, slow = game.clone(), game.clone()
+                        slow._state = slow._state.copy()  # no costs kept: the full checks
+                        assert slow._state.reach_costs is None
+                        fast.apply(action)
+                        slow.apply(action)
+                        assert fast.to_json() == slow.to_json()
+                        checked += 1
+            game.apply(options[rng.randrange(len(options))])
+            assert game._state.reach_costs is None  # an applied action's fork keeps none
+    assert checked > 200
+
+    game = sw.Game.new(players=2, seed=5, rules=rules, combos=[("ratmen", "commando")])
+    game.apply(sw.PickCombo(0))
+    conquest = next(a for a in game.legal_actions() if isinstance(a, sw.Conquer))
+    assert game._state.reach_costs is not None
+    before = game.explain_conquest_cost(conquest.region).value
+    game.put(conquest.region, None, 6)  # six Lost Tribe tokens there now
+    cost = game.explain_conquest_cost(conquest.region).value
+    assert cost > before
+    game.apply(conquest)
+    conquered = [e for e in game.log if isinstance(e, sw.events.Conquered)]
+    assert conquered[-1].cost == cost and conquered[-1].lost == 6
