@@ -463,7 +463,7 @@ class Engine:
         #: see _combo_of: attached badge or None -> race -> its pairing
         self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
         #: see immune_mask: (the piece tables it was computed from, the mask)
-        self._immune_cache: tuple[dict[int, dict[str, int]], int] = ({}, 0)
+        self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
         #: see _occupied: mask -> (regions, mask, bordering mask)
         self._by_mask: dict[int, _Occupied] = {}
 
@@ -1651,13 +1651,10 @@ class Engine:
                             supply = s.piece_supply[name] + held.pop(name)
                             s.piece_supply = {**s.piece_supply, name: supply}
                             log(PieceMoved(name, -1, r))
-                    if held:
-                        s.pieces[r] = held
-                    else:
-                        del s.pieces[r]
+                    s.set_pieces(r, held)
             else:  # no piece of its to lift (most races): only drop empty entries, as above
                 for r in [r for r, held in s.pieces.items() if not held]:
-                    del s.pieces[r]
+                    s.set_pieces(r, {})
         s.die_bonus = -1
         s.phase = _REDEPLOY
         self._fire(s, rs, "redeploy", -1, log)
@@ -1737,7 +1734,7 @@ class Engine:
                 s.regained = {**s.regained, name: s.regained[name] - 1}
             held = dict(s.pieces.get(target, {}))  # replaced, not changed (copy on write)
             held[name] = held.get(name, 0) + 1
-            s.pieces[target] = held
+            s.set_pieces(target, held)
             log(PieceMoved(name, target, source))
         elif verb == "conquer":
             cost = self._amount(s, rs, effect, target)
@@ -1762,10 +1759,7 @@ class Engine:
         held[name] -= 1
         if not held[name]:
             del held[name]
-        if held:
-            s.pieces[r] = held
-        else:
-            del s.pieces[r]
+        s.set_pieces(r, held)
 
     def _end_turn(self, s: State, action: EndTurn | Decline, log: Log) -> None:
         self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
@@ -2072,10 +2066,7 @@ class Engine:
             s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + count}
             if piece.kept_when_lost:
                 kept[name] = count
-        if left:
-            s.pieces[r] = left
-        else:
-            del s.pieces[r]
+        s.set_pieces(r, left)
         return kept
 
     def _empty_region(self, s: State, r: int) -> None:
@@ -2210,4 +2201,4 @@ class Engine:
         s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] - count}
         table = dict(s.pieces.get(r, {}))  # replaced, not changed (copy on write)
         table[name] = held + count
-        s.pieces[r] = table
+        s.set_pieces(r, table)

@@ -12,7 +12,7 @@ copy that is changed must get its own object first:
 * a :class:`RaceState` or :class:`PlayerState` through :meth:`State.own_race` /
   :meth:`State.own_player`, which copy it once per fork (its ``gen`` says which state owns it);
 * a region's piece table (``pieces[r]``) is never changed in place: it is replaced by a
-  changed copy.
+  changed copy (:meth:`State.set_pieces`, which replaces the table of tables too).
 
 Most of the other containers change in few actions of a game (a third of them at most), so
 copying them before every action was wasted work, and garbage kept alive by the undo history.
@@ -24,17 +24,17 @@ They are values never changed in place, which :meth:`State.fork` shares:
   ``market`` of (race, power, coins); ``players`` is replaced by :meth:`State.own_player`,
   ``region_race`` by :meth:`State.occupy`): a change binds a new tuple
   (``s.used = (*s.used, key)``, :func:`without` for ``list.remove``);
-* ``box``, ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples) are dicts
-  shared until they change: a change binds a changed copy (``s.regained = {**s.regained,
-  name: n}``; :meth:`State.to_box` for the trays).
+* ``box``, ``pieces``, ``piece_supply``, ``regained`` and ``zones`` (whose piles are tuples)
+  are dicts shared until they change: a change binds a changed copy (``s.regained =
+  {**s.regained, name: n}``; :meth:`State.to_box` for the trays, :meth:`State.set_pieces`).
   They are typed ``Mapping`` so that mypy refuses a write in place;
 * likewise inside the nested objects: ``RaceState.uses`` (a shared ``Mapping``) and
   ``PlayerState.declined`` (a tuple), which their ``copy`` shares.
 
 Every other field is copied by :meth:`State.fork` and may be changed in place: these change
-often or at many sites (``region_tokens``: in most actions), and ``pieces`` and ``races``
-hold the shared objects above. A change made past these rules would also change the states
-kept for ``undo``; the tests check that every state kept in the history is left as it was.
+often or at many sites (``region_tokens``: in most actions), and ``races`` holds the shared
+objects above. A change made past these rules would also change the states kept for
+``undo``; the tests check that every state kept in the history is left as it was.
 
 Two fields are derived and never saved: ``race_masks`` (kept in step by :meth:`State.occupy`)
 and ``reach_costs``, the conquest costs ``legal_actions`` worked out for a position, written
@@ -226,7 +226,8 @@ class State:
     #: action applied to it is done (see Engine._attempt)
     reach_costs: tuple[Any, str, Mapping[int, int]] | None
     region_tokens: list[int]
-    pieces: dict[int, dict[str, int]]  #: region -> piece name -> count (only regions with pieces)
+    #: region -> piece name -> count (only regions with pieces; see set_pieces)
+    pieces: Mapping[int, Mapping[str, int]]
     box: Mapping[str, int]  #: race id -> tokens in the storage tray (see to_box)
     piece_supply: Mapping[str, int]  #: piece name -> pieces off the map
     races: dict[str, RaceState]  #: race banners in play
@@ -265,7 +266,6 @@ class State:
         new = self.fork()
         new.reach_costs = None  # a copy is made to be edited
         gen = new.gen
-        new.pieces = {r: dict(p) for r, p in self.pieces.items()}
         new.races = {k: v.copy(gen) for k, v in self.races.items()}
         new.players = tuple(p.copy(gen) for p in self.players)
         return new
@@ -280,7 +280,7 @@ class State:
         new.race_masks = self.race_masks
         new.reach_costs = self.reach_costs
         new.region_tokens = list(self.region_tokens)
-        new.pieces = dict(self.pieces)
+        new.pieces = self.pieces
         new.box = self.box
         new.piece_supply = self.piece_supply
         new.races = dict(self.races)
@@ -339,6 +339,16 @@ class State:
         """Set every region's occupant at once (a new or loaded position), with its masks."""
         self.region_race = occupants
         self.race_masks = occupant_masks(occupants)
+
+    def set_pieces(self, region: int, table: Mapping[str, int]) -> None:
+        """Set the pieces in ``region`` (an empty table: none). The table of tables and the
+        tables themselves are shared with earlier states: replaced, never changed."""
+        pieces = dict(self.pieces)
+        if table:
+            pieces[region] = table
+        else:
+            pieces.pop(region, None)
+        self.pieces = pieces
 
     def to_box(self, race: str, tokens: int) -> None:
         """Put ``tokens`` of ``race`` into its tray (take them out if negative). The tray
