@@ -932,8 +932,10 @@ class Engine:
             )
         return f"region {region} is not adjacent to a region your race holds"
 
-    def _surplus(self, s: State, race: str) -> int:
-        tokens, regions = s.region_tokens, self.regions_of(s, race)
+    @staticmethod
+    def _surplus(s: State, regions: tuple[int, ...]) -> int:
+        """Tokens on ``regions`` beyond one per region (what ending the conquests lifts)."""
+        tokens = s.region_tokens
         return sum([tokens[r] for r in regions]) - len(regions)
 
     def _hold(self, s: State, rs: RaceState) -> int:
@@ -1021,8 +1023,7 @@ class Engine:
                     acts.append(die_conquers[r])
         if combo.abilities:
             acts += self._ability_actions(s, rs, phase)
-        tokens = s.region_tokens
-        surplus = sum([tokens[r] for r in own]) - len(own)  # _surplus, from the regions at hand
+        surplus = self._surplus(s, own)
         acts.extend(self._deploys(own, hand + surplus - hold))
         if role or self._may_end_conquest(rs, hold, surplus, own):
             acts.append(_END_TURN)
@@ -1668,7 +1669,7 @@ class Engine:
             rs = self._acting_race(s, action)
             available = rs.hand - self._hold(s, rs)
             if s.phase is _CONQUEST:
-                available += self._surplus(s, rs.race)
+                available += self._surplus(s, self.regions_of(s, rs.race))
         r, n = action.region, action.count
         if not 0 <= r < self.n or s.region_race[r] != rs.race:
             raise IllegalAction(
@@ -1781,7 +1782,7 @@ class Engine:
         # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
         keeps_hand = rs.race == self.role_race
         if s.phase is _CONQUEST:
-            surplus = self._surplus(s, rs.race)
+            surplus = self._surplus(s, own)
             if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
                 raise IllegalAction(
                     f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
