@@ -34,6 +34,20 @@ def new_game(
     return sw.Game.new(players=players, seed=seed, rules=rules, combos=list(combos), **kwargs)
 
 
+def random_positions(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
+    """Clones of every position of seeded uniformly random games (game ``k`` has
+    ``players[k % len(players)]`` players)."""
+    out = []
+    for seed in range(games):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            out.append(game.clone())
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    return out
+
+
 def random_moves_until_round(game: sw.Game, turn: int, seed: int) -> None:
     """Play seeded uniformly random actions until the turn track reaches ``turn``."""
     rng = random.Random(seed)

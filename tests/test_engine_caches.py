@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import random_moves_until_round
+from helpers import random_moves_until_round, random_positions
 
 import smallworld_rules as sw
 from smallworld_rules.engine import Engine
@@ -32,18 +32,6 @@ def direct_regions(s: State, race: str) -> tuple[int, ...]:
     return tuple(r for r, occupant in enumerate(s.region_race) if occupant == race)
 
 
-def positions(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
-    out = []
-    for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not game.is_over:
-            out.append(game.clone())
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
-    return out
-
-
 @pytest.mark.parametrize(
     ("paths", "expansions", "players"),
     [((), (), (2, 3, 4)), ((TEST_RULES,), (), (2, 4)), ((), ("necromancer_island",), (3, 5))],
@@ -52,7 +40,7 @@ def test_cached_lookups_match_a_direct_computation(
     paths: tuple[Path, ...], expansions: tuple[str, ...], players: tuple[int, ...]
 ) -> None:
     rules = sw.load_rules(paths=list(paths), expansions=list(expansions))
-    games = positions(rules, 6, players)
+    games = random_positions(rules, 6, players)
     rng = random.Random(0)
     rng.shuffle(games)  # positions of different games in turn: the cache must follow
     for game in games:

@@ -7,10 +7,10 @@ games, with the official rules and with the test rule files.
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
+from helpers import random_positions
 
 import smallworld_rules as sw
 from smallworld_rules.state import Phase
@@ -18,24 +18,11 @@ from smallworld_rules.state import Phase
 TEST_RULES = Path(__file__).parent / "rules"
 
 
-def positions(rules: sw.Rules, games: int) -> list[sw.Game]:
-    """Clones of every position of seeded random games (2 to 4 players)."""
-    out = []
-    for seed in range(games):
-        game = sw.Game.new(players=2 + seed % 3, seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not game.is_over:
-            out.append(game.clone())
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
-    return out
-
-
 @pytest.mark.parametrize("paths", [[], [TEST_RULES]], ids=["official", "test_rules"])
 def test_conquest_cost_value_is_the_breakdown_value(paths: list[Path]) -> None:
     rules = sw.load_rules(paths=paths)
     checked = 0
-    for game in positions(rules, 12):
+    for game in random_positions(rules, 12, (2, 3, 4)):
         engine, state = game._engine, game._state
         if state.phase is not Phase.CONQUEST:
             continue
