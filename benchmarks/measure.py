@@ -170,6 +170,39 @@ def games_per_second(rules: sw.Rules, players: int, sizes: Sizes) -> dict[str, S
     }
 
 
+def chess_games_per_second(sizes: Sizes) -> dict[str, Stat]:
+    """Random python-chess games per second, the yardstick the speed targets are stated in.
+
+    A machine's speed moves from hour to hour on a shared host; the ratio of our games/s to
+    python-chess's, measured in the same run, moves much less. Each game plays uniformly
+    random legal moves (seeded) until ``is_game_over()`` (mate, stalemate, insufficient
+    material, the 75-move rule or fivefold repetition). Empty when python-chess is not
+    installed (the ``bench`` extra carries it).
+    """
+    try:
+        import chess
+    except ImportError:
+        return {}
+    games = max(1, sizes.games // 4)
+    rates: list[float] = []
+    for _ in range(sizes.runs):
+        start = time.perf_counter()
+        for seed in range(games):
+            rng = random.Random(seed)
+            board = chess.Board()
+            while not board.is_game_over():
+                moves = list(board.legal_moves)
+                board.push(moves[rng.randrange(len(moves))])
+        rates.append(games / (time.perf_counter() - start))
+    return {"chess_games_per_s": Stat("games/s", tuple(rates))}
+
+
+def in_chess_units(ours: Stat, chess_rate: Stat) -> Stat:
+    """Our games/s in python-chess units, run by run (both measured in the same process)."""
+    pairs = zip(ours.samples, chess_rate.samples, strict=False)
+    return Stat("chess units", tuple(a / b for a, b in pairs))
+
+
 def profile_calls(rules: sw.Rules, sizes: Sizes) -> dict[str, Stat]:
     """µs per ``legal_actions``, ``apply`` and ``undo``, averaged over whole random games.
 

@@ -7,6 +7,7 @@ the same games as the compiled rule files.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -42,6 +43,8 @@ def test_report_has_every_row_with_its_runs(report: Report) -> None:
     expected = {key for key, _ in ROWS if key is not None}
     if sys.platform == "win32":
         expected.discard("maxrss_mib")
+    if importlib.util.find_spec("chess") is None:  # the yardstick needs the bench extra
+        expected -= {"chess_games_per_s", "chess_units_2p", "chess_units_4p"}
     assert expected <= set(stats)
     for key in expected:
         stat = stats[key]
@@ -150,3 +153,12 @@ def test_market_fixes_the_visible_combos(official: sw.Rules) -> None:
         game = sw.Game.new(players=2, seed=seed, rules=official, combos=combos)
         assert [(race, power) for race, power, _ in game.market] == combos
         assert ("giants", "commando") in combos or ("giants", "forest") in combos
+
+
+def test_chess_units_are_our_rate_over_the_chess_rate_run_by_run() -> None:
+    """The speed targets are in python-chess units: ours ÷ python-chess's, per run."""
+    ours = measure.Stat("games/s", (300.0, 400.0))
+    chess_rate = measure.Stat("games/s", (75.0, 80.0))
+    units = measure.in_chess_units(ours, chess_rate)
+    assert units.samples == (4.0, 5.0)
+    assert units.unit == "chess units"
