@@ -111,3 +111,39 @@ def budget(budgets: dict[str, dict[str, int]], name: str) -> int:
     """A size from a module's per-profile table (tests/conftest.py's Hypothesis profiles; an
     unknown profile gets the ``ci`` sizes)."""
     return budgets.get(settings.get_current_profile_name(), budgets["ci"])[name]
+
+
+def check_invariants(game: sw.Game, rules: sw.Rules, step: int) -> None:
+    """After any action: each held region has at least 1 token, every race's tokens add up to
+    its box (box + hand + held + map), and no player's coins are negative."""
+    state: dict[str, Any] = json.loads(game.to_json())["state"]
+    on_map: dict[str, int] = {}
+    for r, (race, tokens) in enumerate(
+        zip(state["region_race"], state["region_tokens"], strict=True)
+    ):
+        if race is not None:
+            assert tokens >= 1, f"step {step}: region {r} is held by {race} without a token"
+            on_map[race] = on_map.get(race, 0) + tokens
+    races = state["races"]
+    for race, rule in rules.races.items():
+        in_play = races.get(race, {})
+        total = (
+            state["box"][race]
+            + in_play.get("hand", 0)
+            + in_play.get("held", 0)
+            + on_map.get(race, 0)
+        )
+        assert total == rule.box, f"step {step}: {race} has {total} tokens, the box {rule.box}"
+        assert state["box"][race] >= 0
+    for p in range(game.players):
+        assert game.coins(p) >= 0, f"step {step}: player {p} has negative coins"
+
+
+def every_listed_action_applies(game: sw.Game, step: int) -> None:
+    """Each action ``legal_actions`` lists applies to a clone without being refused."""
+    for action in game.legal_actions():
+        twin = game.clone()
+        try:
+            twin.apply(action)
+        except sw.IllegalAction as exc:  # pragma: no cover - a failure message
+            raise AssertionError(f"step {step}: listed action {action!r} refused: {exc}") from exc

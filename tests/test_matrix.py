@@ -11,11 +11,10 @@ clone and must not raise (DESIGN §6: ``legal_actions`` lists only legal actions
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any
 
 import pytest
+from helpers import check_invariants, every_listed_action_applies
 
 import smallworld_rules as sw
 from smallworld_rules.events import ComboPicked
@@ -33,39 +32,6 @@ def test_the_matrix_is_complete() -> None:
     assert (len(RACES), len(POWERS), len(set(PAIRS))) == (14, 20, 280)
 
 
-def _check(game: sw.Game, step: int) -> None:
-    state: dict[str, Any] = json.loads(game.to_json())["state"]
-    on_map: dict[str, int] = {}
-    for r, (race, tokens) in enumerate(
-        zip(state["region_race"], state["region_tokens"], strict=True)
-    ):
-        if race is not None:
-            assert tokens >= 1, f"step {step}: region {r} is held by {race} without a token"
-            on_map[race] = on_map.get(race, 0) + tokens
-    races = state["races"]
-    for race, rule in OFFICIAL.races.items():
-        in_play = races.get(race, {})
-        total = (
-            state["box"][race]
-            + in_play.get("hand", 0)
-            + in_play.get("held", 0)
-            + on_map.get(race, 0)
-        )
-        assert total == rule.box, f"step {step}: {race} has {total} tokens, the box {rule.box}"
-        assert state["box"][race] >= 0
-    for p in range(game.players):
-        assert game.coins(p) >= 0, f"step {step}: player {p} has negative coins"
-
-
-def _every_listed_action_applies(game: sw.Game, step: int) -> None:
-    for action in game.legal_actions():
-        twin = game.clone()
-        try:
-            twin.apply(action)
-        except sw.IllegalAction as exc:  # pragma: no cover - a failure message
-            pytest.fail(f"step {step}: listed action {action!r} refused: {exc}")
-
-
 @pytest.mark.parametrize(("race", "power"), PAIRS, ids=[f"{race}-{power}" for race, power in PAIRS])
 def test_pair_plays_a_random_full_game(race: str, power: str) -> None:
     """Issues 3 and 4 (matrix): the pair plays a whole seeded random 2-player game; the
@@ -77,16 +43,16 @@ def test_pair_plays_a_random_full_game(race: str, power: str) -> None:
     game.apply(sw.PickCombo(0))
     assert (game.active_race(0), game.active_power(0)) == (race, power)
     step = 1
-    _check(game, step)
+    check_invariants(game, OFFICIAL, step)
     while not game.is_over:
         assert step < MAX_ACTIONS, "the random game does not end"
         actions = list(game.legal_actions())
         assert actions, f"step {step}: no legal action in phase {game.phase}"
         if step % CLONE_EVERY == 0:
-            _every_listed_action_applies(game, step)
+            every_listed_action_applies(game, step)
         game.apply(rng.choice(actions))
         step += 1
-        _check(game, step)
+        check_invariants(game, OFFICIAL, step)
     picks = [e for e in game.log if isinstance(e, ComboPicked)]
     assert (picks[0].player, picks[0].race, picks[0].power) == (0, race, power)
     assert game.winners and game.to_move is None
