@@ -114,3 +114,16 @@ def test_goblins_discount_only_while_active_edge(cursed: sw.Rules) -> None:
     game.apply(sw.PickCombo(0))  # player 0: Humans
     assert game.active_race(0) == "humans"
     assert game.conquest_cost(3) == 3
+
+
+def test_goblins_discount_against_ghosts_of_necromancer_island() -> None:
+    """Goblins with Necromancer Island: the Ghosts count as a race in decline for every other
+    race, so 2 Ghosts on Hill 4 (2 + 2) cost the Goblins 3."""
+    rules = sw.load_rules(expansions=["cursed", "necromancer_island"], paths=[TEST_RULES])
+    game = sw.Game.new(players=3, seed=1, rules=rules, combos=[("goblins", "plain")])
+    game.apply(game.legal_actions()[0])  # the Necromancer activates a drafted power
+    game.put(4, 2, 2)
+    assert game.region(4).race == "ghost"
+    game.apply(sw.PickCombo(0))
+    assert game.active_race(0) == "goblins"
+    assert game.conquest_cost(4) == 3
