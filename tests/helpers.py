@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import settings
 
 import smallworld_rules as sw
+from smallworld_rules.events import ComboPicked
 
 #: A small, complete rule file the language tests parse.
 GIANTS = """\
@@ -147,3 +148,29 @@ def every_listed_action_applies(game: sw.Game, step: int) -> None:
             twin.apply(action)
         except sw.IllegalAction as exc:  # pragma: no cover - a failure message
             raise AssertionError(f"step {step}: listed action {action!r} refused: {exc}") from exc
+
+
+def play_pair_at_random(rules: sw.Rules, race: str, power: str, seed: int) -> sw.Game:
+    """Player 0 picks ``(race, power)`` from the top of the market, then a whole seeded random
+    2-player game is played; after every action the invariants hold (:func:`check_invariants`)
+    and every 5th step each listed action applies to a clone. Returns the finished game."""
+    game = sw.Game.new(players=2, seed=seed, rules=rules, combos=[(race, power)])
+    assert game.market[0][:2] == (race, power)
+    rng = random.Random(seed)
+    game.apply(sw.PickCombo(0))
+    assert (game.active_race(0), game.active_power(0)) == (race, power)
+    step = 1
+    check_invariants(game, rules, step)
+    while not game.is_over:
+        assert step < 5000, "the random game does not end"  # a game takes a few hundred
+        actions = list(game.legal_actions())
+        assert actions, f"step {step}: no legal action in phase {game.phase}"
+        if step % 5 == 0:
+            every_listed_action_applies(game, step)
+        game.apply(rng.choice(actions))
+        step += 1
+        check_invariants(game, rules, step)
+    picks = [e for e in game.log if isinstance(e, ComboPicked)]
+    assert (picks[0].player, picks[0].race, picks[0].power) == (0, race, power)
+    assert game.winners and game.to_move is None
+    return game

@@ -3,7 +3,7 @@ paired with every official one (and with each other), as the official 14 × 20 m
 
 Player 0 picks the pair from the top of the market; every later action is uniform among the
 legal ones (seeded). After every action the invariants hold (each held region has a token,
-every race's tokens add up to its box, no negative coins); every ``CLONE_EVERY``-th step each
+every race's tokens add up to its box, no negative coins); every 5th step each
 listed action applies to a clone. Necromancer Island needs 3 to 6 players, so it is played
 with the boxes in a few whole games of its own, saved and loaded again along the way (a load
 checks every invariant of the state, zones included).
@@ -14,10 +14,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import check_invariants, every_listed_action_applies
+from helpers import play_pair_at_random
 
 import smallworld_rules as sw
-from smallworld_rules.events import ComboPicked
 from smallworld_rules.rules import available_expansions
 
 BASE = sw.load_rules()
@@ -29,7 +28,6 @@ NEW_POWERS = sorted(set(RULES.powers) - set(BASE.powers))
 PAIRS = [(race, power) for race in NEW_RACES for power in sorted(RULES.powers)] + [
     (race, power) for race in sorted(BASE.races) for power in NEW_POWERS
 ]
-CLONE_EVERY = 5
 MAX_ACTIONS = 5000
 
 
@@ -44,25 +42,7 @@ def test_the_expansion_matrix_is_complete() -> None:
 def test_expansion_pair_plays_a_random_full_game(race: str, power: str) -> None:
     """The pair plays a whole seeded random 2-player game with every box loaded; the
     invariants hold after every action and the game ends with winners."""
-    seed = 1000 + PAIRS.index((race, power))
-    game = sw.Game.new(players=2, seed=seed, rules=RULES, combos=[(race, power)])
-    rng = random.Random(seed)
-    game.apply(sw.PickCombo(0))
-    assert (game.active_race(0), game.active_power(0)) == (race, power)
-    step = 1
-    check_invariants(game, RULES, step)
-    while not game.is_over:
-        assert step < MAX_ACTIONS, "the random game does not end"
-        actions = list(game.legal_actions())
-        assert actions, f"step {step}: no legal action in phase {game.phase}"
-        if step % CLONE_EVERY == 0:
-            every_listed_action_applies(game, step)
-        game.apply(rng.choice(actions))
-        step += 1
-        check_invariants(game, RULES, step)
-    picks = [e for e in game.log if isinstance(e, ComboPicked)]
-    assert (picks[0].player, picks[0].race, picks[0].power) == (0, race, power)
-    assert game.winners and game.to_move is None
+    play_pair_at_random(RULES, race, power, seed=1000 + PAIRS.index((race, power)))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
