@@ -558,6 +558,8 @@ def load_rules(
                     f"{role.id!r} has the id of a race"
                 )
             roles[role.id] = role
+    sources_by_id = _expansion_sources() if expansions else {}
+    boxes = tuple(e for e in dict.fromkeys(expansions) if sources_by_id[e].is_dir())
     destinations = {e.lost_tokens_to for e in tables["expansion"].values() if e.lost_tokens_to}
     if len(destinations) > 1:
         raise RulesError(
@@ -572,5 +574,5 @@ def load_rules(
         pack_names,
         zones,
         roles,
-        tuple(e for e in dict.fromkeys(expansions) if _expansion_sources()[e].is_dir()),
+        boxes,
     )
