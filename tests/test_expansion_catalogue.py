@@ -181,3 +181,20 @@ def test_the_wheel_maps_the_expansions_folder() -> None:
     )
     include = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
     assert include["expansions"] == "smallworld_rules/_rules/expansions"
+
+
+def test_a_record_names_the_boxes_and_replays() -> None:
+    """A game record names its boxes; replaying it loads them and reproduces every step."""
+    from smallworld_rules.records import make_record, replay_record
+
+    rules = sw.load_rules(expansions=["underground", "cursed"])
+    game = sw.Game.new(players=3, seed=4, rules=rules, combos=[("goblins", "stone")])
+    bots = [sw.RandomBot(seed=p) for p in range(3)]
+    while not game.is_over:
+        player = game.to_move
+        assert isinstance(player, int)
+        game.apply(bots[player].choose(game.observation(player), list(game.legal_actions())))
+    record = make_record(game)
+    assert record["rules"]["expansions"] == ["cursed", "underground"]
+    replayed, changed = replay_record(json.dumps(record))
+    assert changed == [] and replayed.to_json() == game.to_json()
