@@ -45,7 +45,7 @@ from smallworld_rules.dsl import ast as dsl_ast
 from smallworld_rules.dsl import formatter, vocabulary
 from smallworld_rules.dsl import parser as dsl_parser
 from smallworld_rules.dsl.catalogue import CATALOGUE, CatalogueEntry, Repeat, reproduce
-from smallworld_rules.rules import rules_root
+from smallworld_rules.rules import available_expansions, rules_root
 
 log = logging.getLogger("mkdocs.plugins.gen_pages")
 
@@ -133,12 +133,12 @@ def fill(page: str, parts: Mapping[str, Callable[[], str]]) -> None:
 # --------------------------------------------------------------------------- loading
 
 
-def available_expansions() -> list[str]:
-    folder = rules_root() / "expansions"
-    return sorted(p.stem for p in folder.glob("*.swr"))
-
-
 RULES = sw.load_rules(expansions=available_expansions())
+# The published expansions' races and powers, by box, with the status of each
+# (expansions/CATALOGUE.toml): the tables of docs/expansions.md.
+EXPANSION_CATALOGUE: dict[str, Any] = tomllib.loads(
+    (rules_root() / "expansions" / "CATALOGUE.toml").read_text(encoding="utf-8")
+)
 DATA = tomllib.loads((DOCS / "rulings.toml").read_text(encoding="utf-8"))
 RULINGS: dict[str, str] = DATA.get("rulings", {})
 AMBIGUITIES: dict[str, dict[str, str]] = DATA.get("ambiguities", {})
@@ -157,6 +157,16 @@ def all_rule_defs() -> list[Any]:
 
 def page_of(rule: Any) -> str:
     return f"rules/{KIND_FOLDERS.get(rule.kind, rule.kind + 's')}/{rule.id}.md"
+
+
+def box_of(rule: Any) -> str | None:
+    """The expansion box (folder of ``expansions/``) a race or power comes from, if any."""
+    parent = Path(rule.path).resolve().parent
+    return parent.name if parent.parent == (rules_root() / "expansions").resolve() else None
+
+
+def box_name(box: str) -> str:
+    return str(EXPANSION_CATALOGUE["boxes"].get(box, {}).get("name", box))
 
 
 def shown_path(path: str) -> str:
@@ -811,6 +821,10 @@ def rule_page(rule: Any) -> str:
     if rule.kind == "power":
         facts.append(("badge kept in decline", "yes" if rule.works_in_decline else "no"))
     facts.append(("rule file", code(shown_path(rule.path))))
+    box = box_of(rule)
+    if box is not None:
+        facts.append(("expansion", f"[{md_escape(box_name(box))}]({'../' * page.count('/')}"
+                      f"expansions.md#{box}) (`expansions=[\"{box}\"]`)"))
     out.append(table([k for k, _ in facts], [[v for _, v in facts]]))
     out.append('!!! quote "Rules text"\n')
     out.append("    " + md_escape(rule.text or "(no rules text)") + "\n")
@@ -953,6 +967,67 @@ def rules_summary() -> str:
             lines.append(f"    * [{rule.name}]({page_of(rule).removeprefix('rules/')})")
     lines.append("* [Rulings](rulings.md)")
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- expansion boxes
+
+
+def expansion_counts_markdown() -> str:
+    """One row per box: its items, how many have a rule file, how many wait for a construct
+    of the language or for sources that agree."""
+    rows = []
+    totals = [0, 0, 0, 0]
+    for box, data in EXPANSION_CATALOGUE["boxes"].items():
+        items = data["items"]
+        counts = [
+            len(items),
+            sum(1 for i in items if i["status"] == "rule file"),
+            sum(1 for i in items if i["status"] == "needs construct"),
+            sum(1 for i in items if i["status"] == "unconfirmed"),
+        ]
+        totals = [a + b for a, b in zip(totals, counts, strict=True)]
+        loads = code(box) if (rules_root() / "expansions" / box).is_dir() else "—"
+        races = sum(1 for i in items if i["kind"] == "race")
+        rows.append(
+            [f"[{md_escape(data['name'])}](#{box})", str(data["year"]), loads,
+             f"{races} + {len(items) - races}", *map(str, counts)]
+        )
+    rows.append(["**all**", "", "", "", *(f"**{n}**" for n in totals)])
+    return table(
+        ["box", "year", "id", "races + powers", "items", "rule file", "needs a construct",
+         "unconfirmed"],
+        rows,
+    )
+
+
+def expansion_catalogue_markdown() -> str:
+    """A section per box: its sources, then each item with its tokens, rule and status."""
+    out = []
+    for box, data in EXPANSION_CATALOGUE["boxes"].items():
+        out.append(f"### {md_escape(data['name'])} {{: #{box} }}\n")
+        if (rules_root() / "expansions" / box).is_dir():
+            out.append(f"Loaded with `sw.load_rules(expansions=[\"{box}\"])`.\n")
+        else:
+            out.append("No item of this box has a rule file yet, so it has no id to load.\n")
+        out.append("Sources: " + "; ".join(md_escape(s) for s in data["sources"]) + ".\n")
+        rows = []
+        for item in data["items"]:
+            tokens = str(item["tokens"]) if "tokens" in item else f"? ({md_escape(item['tokens_note'])})"
+            rule_id = item["id"]
+            table_rules = RULES.races if item["kind"] == "race" else RULES.powers
+            if item["status"] == "rule file" and rule_id in table_rules:
+                page = page_of(table_rules[rule_id]).removeprefix("rules/")
+                status = f"**rule file**: [{code(rule_id)}](rules/{page})"
+            elif item["status"] == "needs construct":
+                status = f"needs: {md_escape(item['needs'])}"
+            else:
+                status = f"unconfirmed: {md_escape(item['unconfirmed'])}"
+            rule = md_escape(item["rule"])
+            if "note" in item:
+                rule += f" *{md_escape(item['note'])}*"
+            rows.append([md_escape(item["name"]), item["kind"], tokens, rule, status])
+        out.append(table(["item", "kind", "tokens", "rule (our words)", "status"], rows))
+    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- options
@@ -1133,6 +1208,10 @@ def main() -> None:
     fill(
         "rule-language.md",
         {"grammar": grammar_markdown, "vocabulary": vocabulary_markdown},
+    )
+    fill(
+        "expansions.md",
+        {"expansion_counts": expansion_counts_markdown, "expansion_catalogue": expansion_catalogue_markdown},
     )
     fill(
         "options.md",

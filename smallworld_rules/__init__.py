@@ -27,7 +27,13 @@ from smallworld_rules.hooks import Breakdown, Contribution
 from smallworld_rules.maps import GameMap, load_map
 from smallworld_rules.packs import available_packs
 from smallworld_rules.records import RecordMismatch
-from smallworld_rules.rules import Rules, find_power, find_race, load_rules
+from smallworld_rules.rules import (
+    Rules,
+    available_expansions,
+    find_power,
+    find_race,
+    load_rules,
+)
 from smallworld_rules.state import Phase
 from smallworld_rules.version import __version__ as __version__
 
@@ -61,6 +67,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "UseAbility",
+    "available_expansions",
     "available_packs",
     "find_power",
     "find_race",

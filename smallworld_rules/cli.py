@@ -44,7 +44,7 @@ from smallworld_rules.records import (
     rules_for_record,
 )
 from smallworld_rules.ruledefs import RuleDef
-from smallworld_rules.rules import Rules, id_conflict, load_rules
+from smallworld_rules.rules import Rules, available_expansions, id_conflict, load_rules
 from smallworld_rules.state import LOST_TRIBE, SOUL
 
 
@@ -252,7 +252,7 @@ def _bot_names(text: str, players: int) -> list[str]:
 def _rules_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--expansion", action="append", metavar="ID",
-        help="load an expansion by id (repeatable)",
+        help=f"load an expansion by id (repeatable): {', '.join(available_expansions())}",
     )
     parser.add_argument(
         "--rules", action="append", metavar="PATH", help="extra rule file or folder (repeatable)"

@@ -545,7 +545,7 @@ class Game:
             "seed": self._seed,
             "chance": "explicit" if engine.explicit_chance else "seeded",
             "options": engine.options,
-            "expansions": sorted(engine.rules.expansions),
+            "expansions": list(engine.rules.expansion_ids),
             "packs": list(engine.rules.packs),
             "state": state_to_dict(self._state),
             "log": [e.to_dict() for e in self._log],

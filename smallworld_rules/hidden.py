@@ -101,7 +101,7 @@ def observe(game: Game, player: int) -> Observation:
             "turns": game.map.turns,
             "chance": "explicit" if game._engine.explicit_chance else "seeded",
             "options": game.options,
-            "expansions": sorted(game.rules.expansions),
+            "expansions": list(game.rules.expansion_ids),
             "packs": list(game.rules.packs),
         },
         "round": game.round,

@@ -50,6 +50,7 @@ __all__ = [
     "MAX_RULE_FILES",
     "RULE_SUFFIX",
     "Rules",
+    "available_expansions",
     "find_power",
     "find_race",
     "load_rules",
@@ -85,6 +86,8 @@ class Rules:
         packs: names of the rule packs loaded, in the order given.
         zones: zone id -> its declaration (zones of tokens off the map, by the expansions).
         roles: role id -> its declaration (seats that play without races, by the expansions).
+        boxes: ids of the expansion folders loaded (boxes of races and powers), in the order
+            asked for.
     """
 
     races: Mapping[str, RuleDef]
@@ -95,6 +98,13 @@ class Rules:
     packs: tuple[str, ...] = ()
     zones: Mapping[str, ZoneDef] = attrs.field(factory=dict)
     roles: Mapping[str, RoleDef] = attrs.field(factory=dict)
+    boxes: tuple[str, ...] = ()
+
+    @property
+    def expansion_ids(self) -> tuple[str, ...]:
+        """Every expansion id this load was asked for (files and folders), sorted: what a save
+        or record names so that the same rules can be loaded again."""
+        return tuple(sorted({*self.expansions, *self.boxes}))
 
     @property
     def lost_tokens_to(self) -> str | None:
@@ -237,6 +247,30 @@ def rules_root() -> Path:
     return installed if installed.is_dir() else package.parent
 
 
+def _expansion_sources() -> dict[str, Path]:
+    """Expansion id -> its file (``expansions/<id>.swr``) or folder (``expansions/<id>/``, a
+    box of races and powers, one file each)."""
+    folder = rules_root() / "expansions"
+    if not folder.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and path.suffix == RULE_SUFFIX:
+            found[path.stem] = path
+        elif path.is_dir() and any(path.glob(f"*{RULE_SUFFIX}")):
+            found[path.name] = path
+    return found
+
+
+def available_expansions() -> tuple[str, ...]:
+    """The ids :func:`load_rules` accepts in ``expansions=``, sorted.
+
+    >>> "necromancer_island" in available_expansions()
+    True
+    """
+    return tuple(_expansion_sources())
+
+
 # --------------------------------------------------------------------------- parsing, cached
 
 _CACHE: dict[tuple[str, int, int], tuple[ast.RuleFile, str]] = {}
@@ -316,7 +350,7 @@ def _sources(
 
     add(root / "races", "official")
     add(root / "powers", "official")
-    available = {p.stem: p for p in (root / "expansions").glob(f"*{RULE_SUFFIX}")}
+    available = _expansion_sources()
     for name in expansions:
         if name not in available:
             known = ", ".join(sorted(available)) or "none"
@@ -430,7 +464,9 @@ def load_rules(
     ()
 
     Args:
-        expansions: expansion ids: the stems of files in ``expansions/``.
+        expansions: expansion ids (see :func:`available_expansions`): the stem of a file in
+            ``expansions/``, or the name of a folder there holding a box of races and powers
+            (every file of the folder is loaded; their banners and badges join the market).
         packs: names of installed rule packs (see
             :func:`~smallworld_rules.packs.available_packs`), or the
             :class:`~smallworld_rules.packs.Pack` records themselves; every rule file of a pack
@@ -450,6 +486,7 @@ def load_rules(
         RulesError: an unknown expansion or pack, a broken pack, a missing path, two files
             declaring one piece or game option, or more than :data:`MAX_RULE_FILES` files.
     """
+    expansions = tuple(expansions)
     sources, pack_names = _sources(expansions, packs, paths)
     chosen: dict[str, tuple[_Source, ast.RuleFile, str]] = {}
     for source in sources:
@@ -521,6 +558,8 @@ def load_rules(
                     f"{role.id!r} has the id of a race"
                 )
             roles[role.id] = role
+    sources_by_id = _expansion_sources() if expansions else {}
+    boxes = tuple(e for e in dict.fromkeys(expansions) if sources_by_id[e].is_dir())
     destinations = {e.lost_tokens_to for e in tables["expansion"].values() if e.lost_tokens_to}
     if len(destinations) > 1:
         raise RulesError(
@@ -535,4 +574,5 @@ def load_rules(
         pack_names,
         zones,
         roles,
+        boxes,
     )

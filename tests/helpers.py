@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import settings
 
 import smallworld_rules as sw
+from smallworld_rules.events import ComboPicked
 
 #: A small, complete rule file the language tests parse.
 GIANTS = """\
@@ -111,3 +112,65 @@ def budget(budgets: dict[str, dict[str, int]], name: str) -> int:
     """A size from a module's per-profile table (tests/conftest.py's Hypothesis profiles; an
     unknown profile gets the ``ci`` sizes)."""
     return budgets.get(settings.get_current_profile_name(), budgets["ci"])[name]
+
+
+def check_invariants(game: sw.Game, rules: sw.Rules, step: int) -> None:
+    """After any action: each held region has at least 1 token, every race's tokens add up to
+    its box (box + hand + held + map), and no player's coins are negative."""
+    state: dict[str, Any] = json.loads(game.to_json())["state"]
+    on_map: dict[str, int] = {}
+    for r, (race, tokens) in enumerate(
+        zip(state["region_race"], state["region_tokens"], strict=True)
+    ):
+        if race is not None:
+            assert tokens >= 1, f"step {step}: region {r} is held by {race} without a token"
+            on_map[race] = on_map.get(race, 0) + tokens
+    races = state["races"]
+    for race, rule in rules.races.items():
+        in_play = races.get(race, {})
+        total = (
+            state["box"][race]
+            + in_play.get("hand", 0)
+            + in_play.get("held", 0)
+            + on_map.get(race, 0)
+        )
+        assert total == rule.box, f"step {step}: {race} has {total} tokens, the box {rule.box}"
+        assert state["box"][race] >= 0
+    for p in range(game.players):
+        assert game.coins(p) >= 0, f"step {step}: player {p} has negative coins"
+
+
+def every_listed_action_applies(game: sw.Game, step: int) -> None:
+    """Each action ``legal_actions`` lists applies to a clone without being refused."""
+    for action in game.legal_actions():
+        twin = game.clone()
+        try:
+            twin.apply(action)
+        except sw.IllegalAction as exc:  # pragma: no cover - a failure message
+            raise AssertionError(f"step {step}: listed action {action!r} refused: {exc}") from exc
+
+
+def play_pair_at_random(rules: sw.Rules, race: str, power: str, seed: int) -> sw.Game:
+    """Player 0 picks ``(race, power)`` from the top of the market, then a whole seeded random
+    2-player game is played; after every action the invariants hold (:func:`check_invariants`)
+    and every 5th step each listed action applies to a clone. Returns the finished game."""
+    game = sw.Game.new(players=2, seed=seed, rules=rules, combos=[(race, power)])
+    assert game.market[0][:2] == (race, power)
+    rng = random.Random(seed)
+    game.apply(sw.PickCombo(0))
+    assert (game.active_race(0), game.active_power(0)) == (race, power)
+    step = 1
+    check_invariants(game, rules, step)
+    while not game.is_over:
+        assert step < 5000, "the random game does not end"  # a game takes a few hundred
+        actions = list(game.legal_actions())
+        assert actions, f"step {step}: no legal action in phase {game.phase}"
+        if step % 5 == 0:
+            every_listed_action_applies(game, step)
+        game.apply(rng.choice(actions))
+        step += 1
+        check_invariants(game, rules, step)
+    picks = [e for e in game.log if isinstance(e, ComboPicked)]
+    assert (picks[0].player, picks[0].race, picks[0].power) == (0, race, power)
+    assert game.winners and game.to_move is None
+    return game
