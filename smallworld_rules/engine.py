@@ -2,8 +2,8 @@
 
 The engine knows no race or power by name. It reads what a race or power changes from its
 compiled rule file: modifiers folded into the hook points (conquest cost, defence, losses,
-score), flags, and pieces. REFERENCE.md section numbers in comments point at the rule
-implemented.
+score), flags, and pieces. Rule numbers in comments ("rule 1.7") point at the Core rules page of
+the docs for the rule implemented.
 """
 
 from __future__ import annotations
@@ -82,16 +82,16 @@ _REDEPLOY, _WITHDRAWAL, _OVER = Phase.REDEPLOY, Phase.WITHDRAWAL, Phase.OVER
 #: Each phase's name as rule files write it (``phase.value`` is an enum property, as slow).
 _PHASE_NAMES = {phase: phase.value for phase in Phase}
 
-#: Faces of the reinforcement die (§1.1).
+#: Faces of the reinforcement die (rule 1.1).
 DIE_FACES = (0, 0, 0, 1, 2, 3)
-#: Coins each player starts with (§1.2).
+#: Coins each player starts with (rule 1.2).
 STARTING_COINS = 5
-#: Combos visible in the market (§1.2).
+#: Combos visible in the market (rule 1.2).
 MARKET_SIZE = 6
-#: How many tokens short a final die attempt may be (§1.9).
+#: How many tokens short a final die attempt may be (rule 1.9).
 DIE_REACH = 3
 BASE_COST = 2
-#: Lost Tribe tokens in the box (§1.1).
+#: Lost Tribe tokens in the box (rule 1.1).
 LOST_TRIBE_TOKENS = 18
 
 
@@ -470,7 +470,7 @@ class Engine:
     # ------------------------------------------------------------------ set-up
 
     def new_state(self, seed: int, combos: list[tuple[str, str]]) -> State:
-        """The position before the first turn (§1.2)."""
+        """The position before the first turn (rule 1.2)."""
         s = State.__new__(State)
         s.gen = new_generation()
         state = rng.seed_state(seed)
@@ -513,7 +513,7 @@ class Engine:
 
     def _set_up_role(self, s: State, role: RoleDef) -> None:
         """The role's seat: its tokens (the rest in reserve), coins, and drafted powers, of
-        which it chooses at once (§4.1)."""
+        which it chooses at once (rule 4.1)."""
         race = role.race.id
         hand = role.start_hand
         s.box = {**s.box, race: self.role_supply - hand}
@@ -554,7 +554,8 @@ class Engine:
         s.die_bonus = -1
 
     def _refill_market(self, s: State) -> None:
-        """Slide combos up and reveal new ones while banners and badges last (§1.5, §1.13)."""
+        """Slide combos up and reveal new ones while banners and badges last (rules 1.5
+        and 1.13)."""
         while len(s.market) < MARKET_SIZE and s.race_stack:
             if not s.power_stack and s.power_discard:
                 # Ruling 38: the badges ran out, so the discards are shuffled into a new stack.
@@ -704,7 +705,7 @@ class Engine:
         return out
 
     def conquest_cost(self, s: State, race: str, region: int) -> Breakdown:
-        """Tokens ``race`` needs to conquer ``region`` (§1.7), with every contribution."""
+        """Tokens ``race`` needs to conquer ``region`` (rule 1.7), with every contribution."""
         parts: list[Contribution] = []
         occupant, tokens = s.region_race[region], s.region_tokens[region]
         if occupant is not None and tokens:
@@ -799,14 +800,14 @@ class Engine:
         return tuple(adds), tuple(sets)
 
     def losses(self, s: State, race: str, region: int) -> Breakdown:
-        """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
+        """Tokens ``race`` loses for good when ``region`` is conquered from it (rule 1.8)."""
         parts = self._contributions(s, race, "losses", region)
         if not parts and s.region_tokens[region]:  # the common case: one token, no fold
             return Breakdown(1, 1)
         return fold(1, parts, minimum=0, maximum=s.region_tokens[region])
 
     def score(self, s: State, race: str) -> Breakdown:
-        """Coins a race scores at the end of its owner's turn (§1.11)."""
+        """Coins a race scores at the end of its owner's turn (rule 1.11)."""
         regions = s.race_masks.get(race, 0).bit_count()
         parts = self._contributions(s, race, "score")
         if not parts:  # most races: the regions held, nothing to fold or clamp
@@ -883,7 +884,7 @@ class Engine:
         return self.map.adjacent_mask(regions)
 
     def reach_mask(self, s: State, race: str) -> int:
-        """Every region ``race`` may attack now, tokens aside (§1.7, flags, links, immunity)."""
+        """Every region ``race`` may attack now, tokens aside (rule 1.7, flags, links, immunity)."""
         return self._reach(s, race, self._combo_of(s, race), self._occupied(s, race))
 
     def _reach(self, s: State, race: str, combo: _Combo, occupied: _Occupied) -> int:
@@ -928,7 +929,7 @@ class Engine:
         if not self.mask_of(s, race):
             return (
                 f"region {region} is not a border region: a race with no region on the map "
-                "must enter at the edge or on the shore of an edge Sea (§1.7)"
+                "must enter at the edge or on the shore of an edge Sea (rule 1.7)"
             )
         return f"region {region} is not adjacent to a region your race holds"
 
@@ -1048,7 +1049,7 @@ class Engine:
         if s.active != self.role_seat or s.phase is not _CONQUEST:
             return f"the {role.name} buys in his turn, before conquering"
         if s.acting != self.role_race or s.conquered:
-            return "purchases come before the first conquest of the turn (§4.3)"
+            return "purchases come before the first conquest of the turn (rule 4.3)"
         if self.role_purchases and s.purchases >= self.role_purchases:
             return f"at most {self.role_purchases} purchase(s) a turn (option)"
         price = self.price(s, item)
@@ -1122,7 +1123,7 @@ class Engine:
 
     def _role_turn_end(self, s: State, log: Log) -> bool:
         """After every turn: the role's harvest (its own turn), the exchange, the instant win
-        (§4.2.5, §4.3 c–d, A18). Returns whether the role has won."""
+        (rule 4.2.5, rule 4.3 c–d, A18). Returns whether the role has won."""
         role, race = self.role, self.role_race
         assert role is not None and race is not None
         rs = s.own_race(race)
@@ -1156,7 +1157,7 @@ class Engine:
     @staticmethod
     def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
         """Take ``count`` tokens: ``first``'s kind first, then anonymous ones, then the
-        oldest others (REFERENCE §4.5)."""
+        oldest others (rule 4.5)."""
         taken: list[str] = []
         for wanted in (first, SOUL, None):
             i = 0
@@ -1198,7 +1199,7 @@ class Engine:
 
     def _may_decline(self, s: State) -> bool:
         """Decline in place of expanding: before anything is done in a turn not begun by a
-        pick (§1.12); a role never declines."""
+        pick (rule 1.12); a role never declines."""
         race = s.players[s.active].active
         return race is not None and not s.picked and not s.acted and race != self.role_race
 
@@ -1420,7 +1421,7 @@ class Engine:
             raise IllegalAction(
                 f"the combo at position {i} costs {i} coins and you have {player.coins}", action
             )
-        # §1.5: one coin on each combo above the chosen one; take the coins lying on it.
+        # Rule 1.5: one coin on each combo above the chosen one; take the coins lying on it.
         market = list(s.market)
         for j in range(i):
             above_race, above_power, coins = market[j]
@@ -1430,7 +1431,7 @@ class Engine:
         player.coins += collected - i
         defs = (self.race_defs[race], self.rules.powers[power])
         wanted = sum(d.tokens + d.conquest_tokens for d in defs)
-        tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
+        tokens = min(wanted, s.box[race])  # Rule 1.1: the tray is a hard cap
         s.to_box(race, -tokens)
         s.races[race] = RaceState(race, power, s.active, False, tokens, 0, gen=s.gen)
         player.active = race
@@ -1454,7 +1455,9 @@ class Engine:
                     action,
                 )
         elif not self._may_abandon(s):
-            raise IllegalAction("regions are abandoned before the first conquest (§1.6)", action)
+            raise IllegalAction(
+                "regions are abandoned before the first conquest (rule 1.6)", action
+            )
         tokens = s.region_tokens[r]
         rs.hand += tokens
         self._empty_region(s, r)
@@ -1549,7 +1552,7 @@ class Engine:
     def _take_region(
         self, s: State, rs: RaceState, r: int, cost: int, tokens: int, log: Log
     ) -> None:
-        """Move ``tokens`` from hand into ``r``; the defender loses and withdraws (§1.8)."""
+        """Move ``tokens`` from hand into ``r``; the defender loses and withdraws (rule 1.8)."""
         occupant, held = s.region_race[r], s.region_tokens[r]
         lost = self.losses(s, occupant, r).value if occupant in s.races else held
         self._seize(s, rs, r, lost, tokens, cost, log)
@@ -1583,7 +1586,7 @@ class Engine:
             else:
                 self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
             if occupant == self.role_race:
-                # §4.2.4: only the returned tokens are placed at the withdrawal; those in the
+                # Rule 4.2.4: only the returned tokens are placed at the withdrawal; those in the
                 # hand zone wait aside (held) until the turn ends.
                 drs.held += drs.hand
                 drs.hand = 0
@@ -1633,7 +1636,7 @@ class Engine:
             log(TokensGained(rs.owner, rs.race, tokens))
 
     def _enter_redeploy(self, s: State, rs: RaceState, log: Log, lift: bool = True) -> None:
-        """Conquests end (§1.10): every token beyond one per region goes back to hand and the
+        """Conquests end (rule 1.10): every token beyond one per region goes back to hand and the
         race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
         stands); then the race's redeploy triggers run."""
         if lift:
@@ -1779,7 +1782,7 @@ class Engine:
         rs = self._acting_race(s, action)
         own = self.regions_of(s, rs.race)
         hold = self._hold(s, rs)
-        # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
+        # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
         keeps_hand = rs.race == self.role_race
         if s.phase is _CONQUEST:
             surplus = self._surplus(s, own)
@@ -1824,7 +1827,8 @@ class Engine:
             if s.picked:
                 raise IllegalAction("a race cannot decline in the turn it was picked", action)
             raise IllegalAction(
-                "decline is chosen instead of expanding, before any abandon or conquest (§1.12)",
+                "decline is chosen instead of expanding, before any abandon or conquest "
+                "(rule 1.12)",
                 action,
             )
         s.decline_at_end = True
@@ -1835,8 +1839,8 @@ class Engine:
             s.decline_at_end = False
 
     def _decline_now(self, s: State, log: Log) -> None:
-        """§1.12: a whole turn spent going into decline, then scoring."""
-        # Tokens readied at the start of the turn go back where they were (§1.12.3 counts
+        """Rule 1.12: a whole turn spent going into decline, then scoring."""
+        # Tokens readied at the start of the turn go back where they were (rule 1.12.3 counts
         # what is on the map).
         if s.acting is not None:
             acting = s.own_race(s.acting)
@@ -1851,10 +1855,10 @@ class Engine:
 
     def _go_into_decline(self, s: State, rs: RaceState, log: Log) -> None:
         """The active race flips: the previous declined race leaves, one token per region
-        stays (all, for a race that keeps them), the badge is discarded (§1.12)."""
+        stays (all, for a race that keeps them), the badge is discarded (rule 1.12)."""
         player = s.own_player(rs.owner)
         keeps_all = self.has_flag(s, rs.race, "keeps_tokens_in_decline")
-        # §1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
+        # Rule 1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
         # race that is exempt itself displaces nobody (A12: at most one non-exempt race).
         removed = []
         if not self._exempt(s, rs.race):
@@ -1869,14 +1873,14 @@ class Engine:
                 s.region_tokens[r] = 1
             self._remove_pieces(s, r, keep_survivors=True)
         if self.has_flag(s, rs.race, "decline_surplus_is_lost"):
-            self._lose(s, rs.race, surplus, log)  # §4.2.3, A16
+            self._lose(s, rs.race, surplus, log)  # Rule 4.2.3, A16
         else:
             s.to_box(rs.race, surplus)
         s.to_box(rs.race, rs.hand + rs.held)
         rs.hand = rs.held = 0
         rs.declined = True
         if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
-            s.power_discard = (*s.power_discard, rs.power)  # §1.12.2: the badge is discarded
+            s.power_discard = (*s.power_discard, rs.power)  # Rule 1.12.2: the badge is discarded
             rs.power = None
         player.active = None
         player.declined = (*player.declined, rs.race)
@@ -1919,7 +1923,7 @@ class Engine:
         return None
 
     def _begin_cycle(self, s: State, race: str, log: Log, announce: bool = True) -> int:
-        """A race starts acting: §1.6 ready troops (every token but one per region goes back
+        """A race starts acting: rule 1.6 ready troops (every token but one per region goes back
         into hand; conquest-only tokens come back), then its conquests. Returns the tokens
         readied; ``announce`` logs :class:`RaceActs` (a turn's first race is announced by
         :class:`TurnStarted` instead)."""
@@ -1978,7 +1982,7 @@ class Engine:
         self._score_and_advance(s, log)
 
     def _score_and_advance(self, s: State, log: Log) -> None:
-        """§1.11 scoring, then the next player's turn or the end of the game (§1.14)."""
+        """Rule 1.11 scoring, then the next player's turn or the end of the game (rule 1.14)."""
         p = s.active
         player = s.own_player(p)
         details = []
@@ -2021,7 +2025,7 @@ class Engine:
         log(TurnStarted(s.round, s.active, readied))
 
     def _game_over(self, s: State, log: Log, winners: list[int] | None = None) -> None:
-        """§1.14: most coins; ties broken by race tokens on the map; then shared (A14).
+        """Rule 1.14: most coins; ties broken by race tokens on the map; then shared (A14).
         ``winners``: a player who won at once (a role's win condition, A18)."""
         coins = [p.coins for p in s.players]
         if winners is not None:
@@ -2075,7 +2079,7 @@ class Engine:
         self._remove_pieces(s, r, keep_survivors=False)
 
     def _retire(self, s: State, race: str, log: Log) -> None:
-        """§1.13: the race's last tokens leave; its banner goes under the race stack."""
+        """Rule 1.13: the race's last tokens leave; its banner goes under the race stack."""
         rs = s.races.pop(race)
         for r in self.regions_of(s, race):
             s.to_box(race, s.region_tokens[r])
@@ -2158,7 +2162,7 @@ class Engine:
             if not declined and ps.active is not None:
                 raise RulesError(f"player {player} already has an active race ({ps.active})")
             if declined and any(not self._exempt(s, old) for old in ps.declined):
-                raise RulesError(f"player {player} already has a race in decline (§1.12)")
+                raise RulesError(f"player {player} already has a race in decline (rule 1.12)")
             for i, (market_race, power, _) in enumerate(s.market):
                 if market_race == race:
                     s.market = s.market[:i] + s.market[i + 1 :]

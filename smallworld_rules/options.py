@@ -1,4 +1,5 @@
-"""Game options: the judgement calls of REFERENCE.md §8, each with a name and a default.
+"""Game options: the judgement calls the rules leave open ("A1" to "A20"), each with a name and a
+default.
 
 The core declares its own here; rule files declare theirs with
 ``option NAME default VALUE "meaning"``. ``Game.new(options={...})`` refuses unknown names
@@ -30,7 +31,7 @@ CORE_OPTIONS: dict[str, OptionDef] = {
             True,
             "Ruling 34: a race that may decline at the end of a turn (flag "
             "decline_at_turn_end) may do so at the end of the turn it was picked too "
-            "(REFERENCE.md is silent; default: yes, it is a normal expansion turn)",
+            "(the rules are silent; default: yes, it is a normal expansion turn)",
             CORE,
         ),
         OptionDef(

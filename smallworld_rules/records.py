@@ -211,7 +211,7 @@ def recorded_actions(game: Game) -> list[Action]:
     if any(isinstance(e, ev.PositionEdited) for e in log):
         raise RulesError("a game with positions set up by put/clear/set_coins cannot be recorded")
     first_length = game._history[0][1] if game._history else len(log)
-    # A new game's log holds its first TurnStarted, or nothing while a role drafts (§4.1).
+    # A new game's log holds its first TurnStarted, or nothing while a role drafts (rule 4.1).
     first_state = game._history[0][0] if game._history else game._state
     drafting = first_length == 0 and first_state.active == game._engine.role_seat
     if not drafting and (first_length != 1 or not isinstance(log[0], ev.TurnStarted)):

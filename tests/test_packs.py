@@ -99,7 +99,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeSite:
 
 
 def test_an_official_id_is_overridden_only_on_request(tmp_path: Path) -> None:
-    """Issue 10 §1: a file whose id is an official one is a conflict naming both files (a
+    """Issue 10 part 1: a file whose id is an official one is a conflict naming both files (a
     RuleFileError at the id in the later file), unless override=True, which lets it replace
     the official file."""
     path = write(tmp_path, {"ratmen.swr": race("ratmen", "Big Ratmen", tokens=9)}) / "ratmen.swr"
@@ -189,7 +189,7 @@ def test_parse_cache_sees_edits(tmp_path: Path) -> None:
 def test_find_race_matches_ids_names_and_aliases(
     tmp_path: Path, name: str, expected: str
 ) -> None:
-    """Issue 10 §1: ids, display names and aliases, ignoring case, blanks, '_' and '-'."""
+    """Issue 10 part 1: ids, display names and aliases, ignoring case, blanks, '_' and '-'."""
     extra = '    alias "Lang Shanks"\n    alias "OShanks"\n'
     folder = write(tmp_path, {"longlegs.swr": race("longlegs", "Long Legs", extra=extra)})
     rules = sw.load_rules(paths=[folder])
@@ -273,7 +273,7 @@ def test_a_pack_overrides_an_official_id_only_on_request(site: FakeSite) -> None
 
 
 def test_duplicates_across_packs_name_both_distributions(site: FakeSite) -> None:
-    """Issue 10 §2: the same rule id in two packs is reported with both distribution names."""
+    """Issue 10 part 2: the same rule id in two packs is reported with both distribution names."""
     site.add("alpha-pack", "alpha", {"goblins.swr": race("goblins", "Alpha Goblins")})
     beta = {"races/goblins.swr": race("goblins", "Beta Goblins")}
     site.add("beta-pack", "beta", beta, version="0.2")

@@ -57,7 +57,7 @@ class GameMap:
         water_mask: Seas and the Lake.
         coastal_mask: land regions bordering a Sea or the Lake.
         entry_mask: regions a first conquest may target: touching the edge, or the shore of a
-            Sea that touches the edge (REFERENCE.md §1.7, ruling 1). Seas themselves are on the
+            Sea that touches the edge (rule 1.7, ruling 1). Seas themselves are on the
             edge and so included; whether water may be entered at all is decided elsewhere.
         lost_tribe_mask: regions with a Lost Tribe at setup.
     """
@@ -117,7 +117,8 @@ def _fail(where: str, msg: str) -> MapError:
 
 
 def build_map(doc: Mapping[str, Any], name: str) -> GameMap:
-    """Validate a map document (the JSON layout of ``shared/maps``) and precompute its tables.
+    """Validate a map document (the JSON layout of ``smallworld_rules/maps/*.json``) and precompute
+    its tables.
 
     Raises:
         MapError: naming the map and the region at fault.
