@@ -44,7 +44,7 @@ from smallworld_rules.records import (
     rules_for_record,
 )
 from smallworld_rules.ruledefs import RuleDef
-from smallworld_rules.rules import Rules, id_conflict, load_rules
+from smallworld_rules.rules import Rules, id_conflict, load_rules, rule_files
 from smallworld_rules.state import LOST_TRIBE, SOUL
 
 
@@ -358,13 +358,28 @@ def _replay(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- check
 
 
+def _given_files(given: Sequence[str]) -> list[str]:
+    """The rule files named on the command line: files as given, folders as their ``*.swr``
+    files; anything else (a FIFO, a device) is refused before anything is read."""
+    files: list[str] = []
+    for path in given:
+        if Path(path).is_dir():
+            files += [str(p) for p in rule_files(path)]
+        elif Path(path).exists() and not Path(path).is_file():
+            rule_files(path)  # raises: neither a regular file nor a folder
+        else:
+            files.append(path)
+    return list(dict.fromkeys(files))
+
+
 def _check(args: argparse.Namespace) -> int:
     """Report every error of every file; the files may use each other's pieces and options,
     and the official ones."""
     official = load_rules(packs=tuple(args.pack or ()))
     parsed: dict[str, ast.RuleFile] = {}
     errors: dict[str, list[RuleFileError]] = {}
-    for path in args.files:
+    files = _given_files(args.files)
+    for path in files:
         try:
             parsed[path] = parse_file(path)
             errors[path] = []
@@ -382,7 +397,7 @@ def _check(args: argparse.Namespace) -> int:
         conflict = id_conflict(official, tree, text, args.override)
         if conflict is not None:
             errors[path].insert(0, conflict)
-    for path in args.files:
+    for path in files:
         for error in errors[path]:
             print(error, file=sys.stderr)
         if not errors[path]:
@@ -407,7 +422,7 @@ def _fmt(args: argparse.Namespace) -> int:
     """Print each file in the canonical layout (comments kept); every file is read and
     formatted before any is written, so a broken file changes nothing."""
     formatted: dict[str, tuple[str, str]] = {}
-    for path in args.files:
+    for path in _given_files(args.files):
         try:
             with open(path, encoding="utf-8") as fh:
                 source = fh.read()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from smallworld_rules.errors import RulesError
+from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.hooks import CORE
 from smallworld_rules.ruledefs import OptionDef
 
@@ -58,10 +58,10 @@ def resolve_options(
     for name, value in (given or {}).items():
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
-            raise RulesError(f"unknown game option {name!r} (known options: {known})")
+            raise RulesError(f"unknown game option {excerpt(name)} (known options: {known})")
         default = declared[name].default
         if type(value) is not type(default):
             kind = "true or false" if isinstance(default, bool) else "a whole number"
-            raise RulesError(f"option {name!r} takes {kind}, not {value!r}")
+            raise RulesError(f"option {name!r} takes {kind}, not {excerpt(value)}")
         values[name] = value
     return values

@@ -14,24 +14,25 @@ files that changed since the record was made.
 >>> game = play_game(sw.Game.new(players=2, seed=3), [RandomBot(1), RandomBot(2)])
 >>> record = game.to_record()
 >>> record["format"], record["version"], len(record["steps"]) > 0
-('smallworld_rules/record', 1, True)
+('smallworld_rules/record', 2, True)
 >>> sw.Game.from_record(record).to_json() == game.to_json()
 True
 
-The format (version 1), a JSON object:
+The format (version 2), a JSON object:
 
 ``format``, ``version``
-    ``"smallworld_rules/record"`` and ``1``.
+    ``"smallworld_rules/record"`` and ``2``.
 ``engine``
-    the library version that wrote it (informative only).
+    the library version that wrote it (informative only, but covered by ``header_check``).
 ``rules``
     ``expansions`` and ``packs`` (names), ``files`` (``"kind:id"`` -> the first 16 hex
     digits of the SHA-256 of the rule file's text, for every race, power and expansion
     loaded) and ``hash`` (one SHA-256 over all of them): a changed rule file is detected and
     named. A user's own rule files are hashed too, but must be given again to replay.
 ``players``, ``map``, ``map_data``, ``seed``, ``chance``, ``options``
-    as given to :meth:`Game.new <smallworld_rules.Game.new>` (``map_data``: the board itself
-    when it is not an official one, else ``null``; ``options``: every option in force).
+    as given to :meth:`Game.new <smallworld_rules.Game.new>` (``map``: the name of an official
+    board, never a path; ``map_data``: ``null``, as only games on the official boards are
+    recorded; ``options``: every option in force).
 ``combos``
     ``null``, or the ``[race, power]`` pairs the market was fixed to.
 ``market``
@@ -44,6 +45,12 @@ The format (version 1), a JSON object:
     the reinforcement die rolled during that step.
 ``result``
     ``over``, ``round``, ``coins`` and ``tokens`` of each player, and ``winners``.
+``header_check``
+    16 hex digits of a SHA-256 over every field above but ``steps`` and ``result`` (which the
+    replay checks step by step): a header changed by hand (an option, the engine, the seed, the
+    market…) is detected before anything is replayed. It guards against edits, not forgery.
+
+Version 1 (without ``header_check``) is refused: its header could be changed unnoticed.
 """
 
 from __future__ import annotations
@@ -59,20 +66,23 @@ from smallworld_rules.actions import (
     Action,
     action_from_dict,
 )
-from smallworld_rules.errors import IllegalAction, RulesError
+from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.saved import check_depth, load_json
 from smallworld_rules.state import State, state_to_dict
 
 if TYPE_CHECKING:
     from smallworld_rules.game import Game
 
 FORMAT: Final = "smallworld_rules/record"
-VERSION: Final = 1
-_KEYS: Final = (
+VERSION: Final = 2
+#: The header: what ``header_check`` covers (the steps and result are checked by replaying).
+_HEADER: Final = (
     "format", "version", "engine", "rules", "players", "map", "map_data", "seed", "chance",
-    "options", "combos", "market", "steps", "result",
+    "options", "combos", "market",
 )
+_KEYS: Final = (*_HEADER, "steps", "result", "header_check")
 
 
 class RecordMismatch(RulesError):
@@ -138,7 +148,7 @@ def rules_for_record(record: Mapping[str, Any], paths: Iterable[str | Path] = ()
     Raises:
         RulesError: an expansion or pack that is not available, or a broken rule file.
     """
-    named = record.get("rules", {})
+    named = load_record(record)["rules"]
     kwargs: dict[str, Any] = {"expansions": named.get("expansions", []), "paths": list(paths)}
     if named.get("packs"):
         kwargs["packs"] = named["packs"]
@@ -152,6 +162,13 @@ def changed_rule_files(recorded: Mapping[str, Any], rules: Rules) -> list[str]:
     if not isinstance(then, dict):
         return sorted(now)
     return sorted(k for k in set(now) | set(then) if now.get(k) != then.get(k))
+
+
+def header_check(record: Mapping[str, Any]) -> str:
+    """16 hex digits over a record's header (every field but ``steps``, ``result`` and itself)."""
+    header = {key: record.get(key) for key in _HEADER}
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def position_check(game: Game) -> str:
@@ -275,7 +292,7 @@ def make_record(game: Game) -> dict[str, Any]:
         if faces:
             step.append(faces)
         steps.append(step)
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "engine": f"smallworld_rules {__version__}",
@@ -291,6 +308,8 @@ def make_record(game: Game) -> dict[str, Any]:
         "steps": steps,
         "result": _result(game),
     }
+    record["header_check"] = header_check(record)
+    return record
 
 
 def dump_record(record: Mapping[str, Any]) -> str:
@@ -312,34 +331,36 @@ def dump_record(record: Mapping[str, Any]) -> str:
 def load_record(source: Mapping[str, Any] | str) -> dict[str, Any]:
     """Parse and check the shape of a record (a dict or its JSON text).
 
+    Every field is checked for type and range before anything is loaded or replayed; messages
+    quote at most a short excerpt of what they were given.
+
     Raises:
         RulesError: not a record of a known format, or a field of the wrong type.
     """
     if isinstance(source, str):
-        try:
-            data = json.loads(source)
-        except ValueError as exc:
-            raise RulesError(f"not a game record: invalid JSON ({exc})") from None
+        data = load_json(source, "not a game record")
     else:
         data = source
+        check_depth(data, "not a game record")
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise RulesError(f"not a game record: 'format' must be {FORMAT!r}")
     if data.get("version") != VERSION:
-        raise RulesError(f"game record version {data.get('version')!r}, expected {VERSION}")
+        raise RulesError(
+            f"game record version {excerpt(data.get('version'))}, expected {VERSION}"
+        )
     missing = [k for k in _KEYS if k not in data]
     if missing:
         raise RulesError(f"game record is missing {', '.join(map(repr, missing))}")
     record = dict(data)
     checks: list[tuple[str, type | tuple[type, ...]]] = [
-        ("rules", dict), ("players", int), ("map", str), ("seed", int), ("chance", str),
-        ("options", dict), ("combos", (list, type(None))), ("market", list), ("steps", list),
-        ("result", dict),
+        ("engine", str), ("rules", dict), ("players", int), ("map", str), ("seed", int),
+        ("chance", str), ("options", dict), ("combos", (list, type(None))), ("market", list),
+        ("steps", list), ("result", dict), ("header_check", str),
     ]
     for key, kind in checks:
         if not isinstance(record[key], kind) or isinstance(record[key], bool):
             raise RulesError(f"game record: {key!r} has the wrong type")
-    if not isinstance(record["rules"].get("expansions"), list):
-        raise RulesError("game record: 'rules.expansions' must be a list of ids")
+    _check_header(record)
     for i, step in enumerate(record["steps"]):
         if (
             not isinstance(step, list)
@@ -351,6 +372,48 @@ def load_record(source: Mapping[str, Any] | str) -> dict[str, Any]:
                 f"game record: step {i} must be [action, check] or [action, check, dice]"
             )
     return record
+
+
+def _names(value: Any, where: str) -> None:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise RulesError(f"game record: {where!r} must be a list of names")
+
+
+def _check_header(record: dict[str, Any]) -> None:
+    """The header's fields, each against its shape: ids are strings, the map an official one."""
+    named = record["rules"]
+    _names(named.get("expansions"), "rules.expansions")
+    _names(named.get("packs", []), "rules.packs")
+    files = named.get("files", {})
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        raise RulesError("game record: 'rules.files' must map rule files to their hashes")
+    if record["map"] not in MAP_NAMES or record["map_data"] is not None:
+        raise RulesError(
+            f"game record: 'map' must name an official map ({', '.join(MAP_NAMES)}) with "
+            f"'map_data' null, not {excerpt(record['map'])}"
+        )
+    if record["chance"] not in ("seeded", "explicit"):
+        raise RulesError("game record: 'chance' must be 'seeded' or 'explicit'")
+    combos = record["combos"]
+    for i, combo in enumerate(combos or ()):
+        if not (
+            isinstance(combo, list) and len(combo) == 2 and all(isinstance(c, str) for c in combo)
+        ):
+            raise RulesError(
+                f"game record: combo {i} must be [race, power], not {excerpt(combo)}"
+            )
+    for i, combo in enumerate(record["market"]):
+        if not (
+            isinstance(combo, list)
+            and len(combo) == 3
+            and all(isinstance(c, str) for c in combo[:2])
+            and isinstance(combo[2], int)
+            and not isinstance(combo[2], bool)
+        ):
+            raise RulesError(
+                f"game record: market entry {i} must be [race, power, coins], "
+                f"not {excerpt(combo)}"
+            )
 
 
 def replay_record(
@@ -377,6 +440,13 @@ def replay_record(
     if rules is None:
         rules = rules_for_record(record)
     changed = changed_rule_files(record["rules"], rules)
+    if header_check(record) != record["header_check"]:
+        raise RecordMismatch(
+            None,
+            "its header (set-up, options, rules, engine or market) was changed after it was "
+            "recorded: 'header_check' does not match",
+            changed,
+        )
     combos = record["combos"]
     try:
         game = Game.new(
@@ -389,7 +459,10 @@ def replay_record(
     market = [list(m) for m in game.market]
     if market != record["market"]:
         raise RecordMismatch(
-            None, f"the starting market is {market}, the record says {record['market']}", changed
+            None,
+            f"the starting market is {excerpt(market)}, the record says "
+            f"{excerpt(record['market'])}",
+            changed,
         )
     for i, step in enumerate(record["steps"]):
         try:
@@ -400,22 +473,24 @@ def replay_record(
         try:
             game.apply(action)
         except IllegalAction as exc:
-            raise RecordMismatch(i, f"{action!r} is not legal: {exc.reason}", changed) from None
+            reason = f"{excerpt(action)} is not legal: {exc.reason}"
+            raise RecordMismatch(i, reason, changed) from None
         faces = _faces(game.log[before:])
         recorded = step[2] if len(step) == 3 else []
         if faces != recorded:
             raise RecordMismatch(
-                i, f"{action!r} rolled the die {faces}, the record says {recorded}", changed
+                i, f"{excerpt(action)} rolled the die {faces}, the record says {excerpt(recorded)}",
+                changed,
             )
         if position_check(game) != step[1]:
             raise RecordMismatch(
-                i, f"the position after {action!r} differs from the record", changed
+                i, f"the position after {excerpt(action)} differs from the record", changed
             )
     result = _result(game)
     if result != record["result"]:
         raise RecordMismatch(
             len(record["steps"]),
-            f"the result is {result}, the record says {record['result']}",
+            f"the result is {result}, the record says {excerpt(record['result'])}",
             changed,
         )
     return game, changed
