@@ -343,8 +343,7 @@ def test_play_record_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[s
     steps = len(record["steps"])
     assert f"{path}: {steps} steps replayed, every one as recorded" in replayed.stdout
     code, out, err = main(capsys, "replay", str(path), "--quiet")
-    assert code == 0 and err == ""
-    assert "== Round" not in out and ranking(out) == ranking(played.stdout)
+    assert code == 0 and err == "" and out == ""  # --quiet: nothing but errors
 
 
 def test_replay_reports_a_hand_edited_step(
@@ -547,7 +546,7 @@ def test_replay_needs_the_users_rule_files_again(
     code, _, err = main(capsys, "play", "--seed", "3", "--rules", str(TEST_RULES), "--quiet",
                         "--record", str(path))
     assert code == 0, err
-    code, out, err = main(capsys, "replay", str(path), "--rules", str(TEST_RULES), "--quiet")
+    code, out, err = main(capsys, "replay", str(path), "--rules", str(TEST_RULES))
     assert code == 0 and err == "" and "every one as recorded" in out
     code, out, err = main(capsys, "replay", str(path))
     assert code == 1
@@ -637,8 +636,8 @@ def test_printed_lines_for_abilities_rolls_gains_and_acting_races() -> None:
         cli._describe(game, ev.RaceActs(0, "ghouls", 3)),
     ]
     assert lines == [
-        "  uses choose_ally on player 2",
-        "  uses fortify on region 7",
+        "  uses choose ally (Diplomat) on player 2",
+        "  uses fortify (Fortified) on region 7",
         "  rolls 2 off the next conquest",
         "  rolls 0 off the next conquest: nothing is affordable, the conquests end",
         "  the Skeletons gain 1 token from the box",
