@@ -1,12 +1,14 @@
-"""The ``smallworld`` command.
+"""The ``smallworld`` command (``smallworld --version``; every command has ``--help``).
 
 * ``smallworld play [--players N] [--seed S] [--bots random,greedy,...] [--expansion ID ...]
-  [--rules PATH ...] [--record FILE] [--quiet]`` plays a full game between bots and prints it
-  turn by turn (combos, conquests with their costs and losses, declines, coins scored), then a
-  final table of coins and tokens; ``--record`` writes the game's record.
-* ``smallworld replay FILE`` replays a record and verifies every step, saying where it
-  diverges (exit status 1 if it does).
-* ``smallworld check PATH...`` validates rule files, reporting every error.
+  [--rules PATH ...] [--combos RACE:POWER,...] [--options NAME=VALUE,...] [--record FILE]
+  [--quiet | --json]`` plays a full game between bots and prints it turn by turn (combos,
+  conquests with their costs and losses, declines, coins scored), then a final table of coins
+  and tokens; ``--record`` writes the game's record, ``--json`` prints one JSON object instead.
+* ``smallworld replay FILE [--quiet]`` replays a record and verifies every step, saying where
+  it diverges (exit status 1 if it does); ``--quiet`` prints nothing but errors.
+* ``smallworld check PATH...`` validates rule files (a folder: every file in it), reporting
+  every error; ``smallworld fmt PATH...`` rewrites them in the canonical layout.
 * ``smallworld show ID`` prints a race's or power's rules text, numbers and source file.
 * ``smallworld tournament --games N --players P --bots greedy,random [--workers K]`` plays many
   seeded games in parallel processes, then prints each bot's win rate and mean coins with 95%
@@ -14,6 +16,7 @@
 
 Every mistake (an unknown id, bot or option, a bad file) is reported as one line on stderr with
 a non-zero exit status (2; 1 for ``check`` errors and diverging records), never a traceback.
+The options of every command are described in ``docs/cli.md``.
 """
 
 from __future__ import annotations
@@ -738,7 +741,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--options", metavar="NAME=VALUE,...",
-        help="game options (e.g. flying_enters_anywhere=false,ghosts=13)",
+        help="game options (e.g. flying_enters_anywhere=false,ghosts_removed=1)",
     )
     play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the final ranking")

@@ -175,3 +175,28 @@ def test_play_json_prints_one_object_for_scripts(
     assert [int(p) for p, _, _ in table] == summary["ranking"]
     assert {int(p): int(c) for p, c, _ in table} == dict(enumerate(summary["coins"]))
     assert summary["ranking"][0] in summary["winners"]
+
+
+def test_the_cli_page_mentions_every_command_and_option() -> None:
+    """The docs' command-line page matches the commands: every subcommand and every option
+    of the parser is named on it (``--help`` aside), with its command."""
+    page = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    parser = build_parser()
+    assert "--version" in page
+    sub = next(a for a in parser._actions if a.dest == "command")
+    missing = []
+    for name, command in sub.choices.items():
+        if f"smallworld {name}" not in page:
+            missing.append(name)
+        for action in command._actions:
+            for flag in action.option_strings:
+                if flag.startswith("--") and flag != "--help" and flag not in page:
+                    missing.append(f"{name} {flag}")
+    assert not missing, missing
+
+
+def test_the_cli_pages_code_lines_fit() -> None:
+    """The page's example lines stay within 88 characters."""
+    page = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", page, re.S)
+    assert blocks and all(len(line) <= 88 for b in blocks for line in b.splitlines())
