@@ -737,11 +737,12 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_options(play)
     play.add_argument(
         "--combos", metavar="RACE:POWER,...",
-        help="the combos the market starts with, top first (e.g. ratmen:forest,giants:commando)",
+        help="the combos the market starts with, top first: race and power ids of the loaded "
+        "rule files",
     )
     play.add_argument(
         "--options", metavar="NAME=VALUE,...",
-        help="game options (e.g. flying_enters_anywhere=false,ghosts_removed=1)",
+        help="game options, each NAME=true, NAME=false or NAME=a whole number",
     )
     play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the final ranking")

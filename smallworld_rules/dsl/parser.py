@@ -13,7 +13,6 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib.resources
-import os
 import re
 import stat
 from collections.abc import Iterable, Iterator
@@ -280,7 +279,7 @@ def parse_file(path: str | Path) -> ast.RuleFile:
     """
     name = str(path)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or a device could block forever
+        if not stat.S_ISREG(Path(path).stat().st_mode):  # a FIFO or a device could block forever
             raise RuleFileError(
                 "cannot read the file: not a regular file",
                 path=name,
