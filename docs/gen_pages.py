@@ -143,7 +143,7 @@ DATA = tomllib.loads((DOCS / "rulings.toml").read_text(encoding="utf-8"))
 RULINGS: dict[str, str] = DATA.get("rulings", {})
 AMBIGUITIES: dict[str, dict[str, str]] = DATA.get("ambiguities", {})
 APPLIES: dict[str, dict[str, list[Any]]] = DATA.get("applies", {})
-# Rule-file id -> our own judgement calls for it (where neither the rules nor §8 decide).
+# Rule-file id -> our own judgement calls for it (where neither the rules nor the ambiguities decide).
 CALLS: dict[str, list[dict[str, str]]] = DATA.get("calls", {})
 
 
@@ -905,7 +905,8 @@ def rules_index() -> str:
         "banner or badge, the rules text, the hook points of the core the file uses, the "
         "rulings that concern it and the file itself.\n",
         "The core rules (the turn, the market, conquest, decline, scoring) are those of the "
-        "base game; the [rulings](rulings.md) page lists every ruling the engine follows.\n",
+        "base game, numbered on the [core rules](core.md) page (\"rule 1.7\" is its section "
+        "1.7, Conquest); the [rulings](rulings.md) page lists every ruling the engine follows.\n",
     ]
     groups = [
         ("race", RULES.races, ["race", "id", "tokens", "box", "hook points", "ability"]),
@@ -954,7 +955,7 @@ def rulings_page() -> str:
 
 
 def rules_summary() -> str:
-    lines = ["* [Overview](index.md)"]
+    lines = ["* [Overview](index.md)", "* [Core rules](core.md)"]
     for kind, table_rules in (
         ("race", RULES.races),
         ("power", RULES.powers),

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from smallworld_rules.errors import RulesError
+from smallworld_rules.errors import RulesError, excerpt
 
 
 class _ActionBase:
@@ -128,20 +128,23 @@ def action_problem(action: object) -> str | None:
     """Why ``action`` is not a well-formed action (wrong class or field types), or ``None``."""
     cls = ACTION_TYPES.get(type(action).__name__)
     if cls is None or type(action) is not cls:
-        return f"not an action: {action!r}"
+        return f"not an action: {excerpt(action)}"
     for name in _FIELD_NAMES[cls]:
         value = getattr(action, name)
         if name in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool):
-                return f"{cls.__name__}.{name} must be an integer, not {value!r}"
+                return f"{cls.__name__}.{name} must be an integer, not {excerpt(value)}"
         elif name in _STR_FIELDS and not isinstance(value, str):
             if name == "power" and cls is Purchase and value is None:
                 continue
-            return f"{cls.__name__}.{name} must be a string, not {value!r}"
+            return f"{cls.__name__}.{name} must be a string, not {excerpt(value)}"
         elif name == "target" and (
             isinstance(value, bool) or not isinstance(value, int | str | None)
         ):
-            return f"{cls.__name__}.target must be a region, player, id or None, not {value!r}"
+            return (
+                f"{cls.__name__}.target must be a region, player, id or None, "
+                f"not {excerpt(value)}"
+            )
     return None
 
 
@@ -154,16 +157,17 @@ def action_from_dict(data: Any) -> Action:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str) or (
         data["type"] not in ACTION_TYPES
     ):
-        raise RulesError(f"not an action: {data!r}")
+        raise RulesError(f"not an action: {excerpt(data)}")
     cls = ACTION_TYPES[data["type"]]
     fields = {k: v for k, v in data.items() if k != "type"}
     names = {f.name for f in attrs.fields(cls)}
     if set(fields) - names:
-        raise RulesError(f"{data['type']} has no field(s) {sorted(set(fields) - names)}")
+        unknown = sorted(set(fields) - names)
+        raise RulesError(f"{data['type']} has no field(s) {excerpt(unknown)}")
     try:
         action: Action = cls(**fields)
     except TypeError as exc:
-        raise RulesError(f"bad action {data!r}: {exc}") from None
+        raise RulesError(f"bad action {excerpt(data)}: {exc}") from None
     problem = action_problem(action)
     if problem:
         raise RulesError(problem)

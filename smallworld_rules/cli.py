@@ -1,12 +1,14 @@
-"""The ``smallworld`` command.
+"""The ``smallworld`` command (``smallworld --version``; every command has ``--help``).
 
 * ``smallworld play [--players N] [--seed S] [--bots random,greedy,...] [--expansion ID ...]
-  [--rules PATH ...] [--record FILE] [--quiet]`` plays a full game between bots and prints it
-  turn by turn (combos, conquests with their costs and losses, declines, coins scored), then a
-  final table of coins and tokens; ``--record`` writes the game's record.
-* ``smallworld replay FILE`` replays a record and verifies every step, saying where it
-  diverges (exit status 1 if it does).
-* ``smallworld check PATH...`` validates rule files, reporting every error.
+  [--rules PATH ...] [--combos RACE:POWER,...] [--options NAME=VALUE,...] [--record FILE]
+  [--quiet | --json]`` plays a full game between bots and prints it turn by turn (combos,
+  conquests with their costs and losses, declines, coins scored), then a final table of coins
+  and tokens; ``--record`` writes the game's record, ``--json`` prints one JSON object instead.
+* ``smallworld replay FILE [--quiet]`` replays a record and verifies every step, saying where
+  it diverges (exit status 1 if it does); ``--quiet`` prints nothing but errors.
+* ``smallworld check PATH...`` validates rule files (a folder: every file in it), reporting
+  every error; ``smallworld fmt PATH...`` rewrites them in the canonical layout.
 * ``smallworld show ID`` prints a race's or power's rules text, numbers and source file.
 * ``smallworld tournament --games N --players P --bots greedy,random [--workers K]`` plays many
   seeded games in parallel processes, then prints each bot's win rate and mean coins with 95%
@@ -14,11 +16,13 @@
 
 Every mistake (an unknown id, bot or option, a bad file) is reported as one line on stderr with
 a non-zero exit status (2; 1 for ``check`` errors and diverging records), never a traceback.
+The options of every command are described in ``docs/cli.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -28,23 +32,30 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import NoReturn
 
+from smallworld_rules import __version__
 from smallworld_rules import events as ev
 from smallworld_rules.actions import Action
 from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
 from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.dsl.formatter import format_source
-from smallworld_rules.errors import RuleFileError, RulesError
+from smallworld_rules.errors import RuleFileError, RulesError, excerpt
 from smallworld_rules.game import Game
+from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.packs import ENTRY_POINT_GROUP, available_packs
 from smallworld_rules.records import (
     RecordMismatch,
     dump_record,
     load_record,
     replay_record,
-    rules_for_record,
 )
 from smallworld_rules.ruledefs import RuleDef
-from smallworld_rules.rules import Rules, available_expansions, id_conflict, load_rules
+from smallworld_rules.rules import (
+    Rules,
+    available_expansions,
+    id_conflict,
+    load_rules,
+    rule_files,
+)
 from smallworld_rules.state import LOST_TRIBE, SOUL
 
 
@@ -127,10 +138,8 @@ def _describe(game: Game, event: ev.Event) -> str | None:
             f"  final attempt on region {event.region} (cost {event.cost}, {event.hand} in hand): "
             f"rolls {event.face}, {result}"
         )
-    if isinstance(event, ev.Declined):
-        removed = ", ".join(name(r) for r in event.removed)
-        gone = f" ({removed} leave the map)" if removed else ""
-        return f"  puts the {name(event.race)} into decline{gone}"
+    if isinstance(event, ev.Declined):  # a race it displaces has its own RaceRemoved line
+        return f"  puts the {name(event.race)} into decline"
     if isinstance(event, ev.RaceRemoved):
         return f"  the {name(event.race)} of player {event.player} leave the map"
     if isinstance(event, ev.Scored):
@@ -140,7 +149,7 @@ def _describe(game: Game, event: ev.Event) -> str | None:
         on = ""
         if event.target is not None:
             on = f" on {_target_kind(game, event.race, event.ability)} {event.target}"
-        return f"  uses {event.ability}{on}"
+        return f"  uses {_ability_name(game, event.race, event.ability)}{on}"
     if isinstance(event, ev.RaceActs):
         readied = f", {_plural(event.readied, 'token')} readied" if event.readied else ""
         return f"  the {name(event.race)} act{readied}"
@@ -161,6 +170,22 @@ def _describe(game: Game, event: ev.Event) -> str | None:
         taken = ", ".join(name(k) for k in event.taken)
         return f"  the {zone} gives {event.gained} {name(event.race)} for {taken}"
     return None
+
+
+def _ability_name(game: Game, race: str, ability: str) -> str:
+    """How the log names an ability: the race or power whose rule file declares it, then the
+    ability as the file writes it, e.g. ``choose ally (Diplomat)``."""
+    rules = game.rules
+    owners = [rules.races[race]] if race in rules.races else []
+    power = next(
+        (game.active_power(p) for p in range(game.players) if game.active_race(p) == race), None
+    )
+    if power is not None:
+        owners.append(rules.powers[power])
+    owners += [d for d in rules.powers.values() if d not in owners]
+    owner = next((d for d in owners if any(a.name == ability for a in d.abilities)), None)
+    words = ability.replace("_", " ")
+    return f"{words} ({owner.name})" if owner is not None else words
 
 
 def _target_kind(game: Game, race: str, ability: str) -> str:
@@ -185,8 +210,7 @@ def _print_events(game: Game, events: Sequence[ev.Event]) -> None:
 
 def _print_ranking(game: Game) -> None:
     print("\nFinal ranking:")
-    order = sorted(range(game.players), key=lambda p: (-game.coins(p), -game.tokens_on_map(p), p))
-    for rank, p in enumerate(order, 1):
+    for rank, p in enumerate(_ranking(game), 1):
         mark = "  winner" if p in game.winners else ""
         print(
             f"  {rank}. {_seat(game, p)}: {game.coins(p)} coins, "
@@ -194,11 +218,15 @@ def _print_ranking(game: Game) -> None:
         )
 
 
-def _print_header(game: Game, seed: int) -> None:
+def _print_header(
+    game: Game, seed: int, market: Sequence[Sequence[object]] | None = None
+) -> None:
+    """The game's set-up; ``market``: the market at the start, if ``game`` has moved on."""
     rules = game.rules
     print(f"Small World on the {game.map_name} map, {game.players} players, seed {seed}")
+    shown = game.market if market is None else market
     print("Market: " + ", ".join(
-        f"{rules.powers[p].name} {rules.races[r].name}" for r, p, _ in game.market
+        f"{rules.powers[str(p)].name} {rules.races[str(r)].name}" for r, p, *_ in shown
     ))
     for role in rules.roles.values():
         print(f"Player {game.players - 1} plays the {role.name} ({role.race.name} tokens)")
@@ -224,6 +252,61 @@ def _spec(args: argparse.Namespace) -> _Spec:
 def _load(spec: _Spec) -> Rules:
     expansions, paths, packs, override = spec
     return load_rules(expansions=expansions, paths=paths, packs=packs, override=override)
+
+
+def _combo_list(text: str | None) -> list[tuple[str, str]] | None:
+    """``ratmen:forest,giants:commando`` -> the combos the market starts with, top first."""
+    if text is None:
+        return None
+    combos = []
+    for item in (i.strip() for i in text.split(",") if i.strip()):
+        race, sep, power = item.partition(":")
+        if not sep or not race.strip() or not power.strip():
+            raise RulesError(f"--combos: {excerpt(item)} is not RACE:POWER")
+        combos.append((race.strip(), power.strip()))
+    if not combos:
+        raise RulesError("--combos names no combo (give RACE:POWER,...)")
+    return combos
+
+
+def _option_values(text: str | None) -> dict[str, bool | int]:
+    """``flying_enters_anywhere=false,ghosts=13`` -> the game options (checked by the game)."""
+    options: dict[str, bool | int] = {}
+    for item in (i.strip() for i in (text or "").split(",") if i.strip()):
+        name, sep, raw = (part.strip() for part in item.partition("="))
+        value: bool | int
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        elif raw.lstrip("-").isdigit() and len(raw) <= 9:
+            value = int(raw)
+        else:
+            raise RulesError(
+                f"--options: {excerpt(item)} is not NAME=VALUE with a value true, false or a "
+                "whole number"
+            )
+        if not sep or not name:
+            raise RulesError(f"--options: {excerpt(item)} is not NAME=VALUE")
+        options[name] = value
+    return options
+
+
+def _player_range(rules: Rules) -> tuple[int, int]:
+    """The player counts the official boards seat with these rules (an expansion may set its
+    own range and play on the board for fewer players)."""
+    fewer = max((e.map_minus for e in rules.expansions.values()), default=0)
+    low, high = 2 + fewer, len(MAP_NAMES) + 1 + fewer
+    for expansion in rules.expansions.values():
+        if expansion.players is not None:
+            low, high = max(low, expansion.players[0]), min(high, expansion.players[1])
+    return low, high
+
+
+def _check_players(players: int, rules: Rules) -> None:
+    low, high = _player_range(rules)
+    if not low <= players <= high:
+        names = ", ".join(sorted(e.name for e in rules.expansions.values()))
+        with_what = names or "the official boards"
+        raise RulesError(f"--players must be from {low} to {high} with {with_what}, not {players}")
 
 
 def _bot_list(text: str) -> list[str]:
@@ -281,15 +364,20 @@ def _play(args: argparse.Namespace) -> int:
                 f"cannot write the record to {args.record}: not a file in an existing folder"
             )
     rules = _load(_spec(args))
-    game = Game.new(players=args.players, seed=args.seed, rules=rules)
+    _check_players(args.players, rules)
+    game = Game.new(
+        players=args.players, seed=args.seed, rules=rules, combos=_combo_list(args.combos),
+        options=_option_values(args.options),
+    )
     names = _bot_names(args.bots, game.players)
+    quiet = args.quiet or args.json
     bots: list[Bot] = [make_bot(n, args.seed * 100 + p, rules) for p, n in enumerate(names)]
     printed = len(game.log)
     zones = _zones_line(game)
 
     def report(g: Game, action: Action) -> None:
         nonlocal printed, zones
-        if not args.quiet:
+        if not quiet:
             events = g.log[printed:]
             # The zones as the turn leaves them come before the next turn's heading.
             cut = next(
@@ -303,23 +391,50 @@ def _play(args: argparse.Namespace) -> int:
             _print_events(g, events[cut:])
         printed = len(g.log)
 
-    if not args.quiet:
+    if not quiet:
         _print_header(game, args.seed)
         print("Bots: " + ", ".join(f"player {p} {n}" for p, n in enumerate(names)))
         if zones:
             print(f"[{zones}]")
         _print_events(game, game.log)
     play_game(game, bots, on_action=report, chance_seed=args.seed)
-    _print_ranking(game)
+    if not args.json:
+        _print_ranking(game)
     if args.record:
         text = dump_record(game.to_record())
         try:
             Path(args.record).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise RulesError(f"cannot write the record to {args.record}: {exc.strerror}") from None
-        if not args.quiet:
+        if not quiet:
             print(f"\nRecord written to {args.record}")
+    if args.json:
+        print(json.dumps(_summary(game, names, args.record), sort_keys=True))
     return 0
+
+
+def _ranking(game: Game) -> list[int]:
+    """Players from first to last: coins, then tokens on the map (the tie-break), then seat."""
+    return sorted(range(game.players), key=lambda p: (-game.coins(p), -game.tokens_on_map(p), p))
+
+
+def _summary(game: Game, bots: Sequence[str], record: str | None) -> dict[str, object]:
+    """What ``play --json`` prints: the set-up and the result, one JSON object."""
+    players = range(game.players)
+    return {
+        "map": game.map_name,
+        "players": game.players,
+        "seed": game.seed,
+        "bots": list(bots),
+        "expansions": sorted(game.rules.expansions),
+        "options": game.options,
+        "rounds": game.round,
+        "coins": [game.coins(p) for p in players],
+        "tokens": [game.tokens_on_map(p) for p in players],
+        "ranking": _ranking(game),
+        "winners": game.winners,
+        "record": record,
+    }
 
 
 # ---------------------------------------------------------------------- replay
@@ -335,15 +450,22 @@ def _replay(args: argparse.Namespace) -> int:
         record = load_record(text)
     except RulesError as exc:
         raise RulesError(f"{args.file}: {exc}") from None
-    rules = rules_for_record(record, args.rules or ())
+    named = record["rules"]
+    expansions, paths, packs, override = _spec(args)
+    rules = load_rules(
+        expansions=dict.fromkeys([*named["expansions"], *expansions]),
+        packs=dict.fromkeys([*named.get("packs", []), *packs]),
+        paths=paths, override=override,
+    )
     try:
         game, changed = replay_record(record, rules)
     except RecordMismatch as exc:
         print(f"smallworld: {args.file}: {exc}", file=sys.stderr)
         return 1
-    if not args.quiet:
-        _print_header(game, game.seed)
-        _print_events(game, game.log)
+    if args.quiet:
+        return 0
+    _print_header(game, game.seed, record["market"])
+    _print_events(game, game.log)
     _print_ranking(game)
     steps = len(record["steps"])
     print(f"\n{args.file}: {_plural(steps, 'step')} replayed, every one as recorded")
@@ -358,13 +480,28 @@ def _replay(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- check
 
 
+def _given_files(given: Sequence[str]) -> list[str]:
+    """The rule files named on the command line: files as given, folders as their ``*.swr``
+    files; anything else (a FIFO, a device) is refused before anything is read."""
+    files: list[str] = []
+    for path in given:
+        if Path(path).is_dir():
+            files += [str(p) for p in rule_files(path)]
+        elif Path(path).exists() and not Path(path).is_file():
+            rule_files(path)  # raises: neither a regular file nor a folder
+        else:
+            files.append(path)
+    return list(dict.fromkeys(files))
+
+
 def _check(args: argparse.Namespace) -> int:
     """Report every error of every file; the files may use each other's pieces and options,
     and the official ones."""
     official = load_rules(packs=tuple(args.pack or ()))
     parsed: dict[str, ast.RuleFile] = {}
     errors: dict[str, list[RuleFileError]] = {}
-    for path in args.files:
+    files = _given_files(args.files)
+    for path in files:
         try:
             parsed[path] = parse_file(path)
             errors[path] = []
@@ -382,7 +519,7 @@ def _check(args: argparse.Namespace) -> int:
         conflict = id_conflict(official, tree, text, args.override)
         if conflict is not None:
             errors[path].insert(0, conflict)
-    for path in args.files:
+    for path in files:
         for error in errors[path]:
             print(error, file=sys.stderr)
         if not errors[path]:
@@ -407,7 +544,7 @@ def _fmt(args: argparse.Namespace) -> int:
     """Print each file in the canonical layout (comments kept); every file is read and
     formatted before any is written, so a broken file changes nothing."""
     formatted: dict[str, tuple[str, str]] = {}
-    for path in args.files:
+    for path in _given_files(args.files):
         try:
             with open(path, encoding="utf-8") as fh:
                 source = fh.read()
@@ -588,10 +725,15 @@ def _tournament(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``smallworld``."""
     parser = _Parser(prog="smallworld", description="Small World rules engine.")
+    parser.add_argument("--version", action="version", version=f"smallworld {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     play = sub.add_parser("play", help="play a full game between bots")
-    play.add_argument("--players", type=int, default=2, help="2 to 5 (default 2)")
+    play.add_argument(
+        "--players", type=int, default=2,
+        help="2 to 5 on the official boards; an expansion may say otherwise, e.g. 3 to 6 "
+        "(default 2)",
+    )
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots")
     play.add_argument(
         "--bots", default="random", metavar="NAMES",
@@ -599,16 +741,30 @@ def build_parser() -> argparse.ArgumentParser:
         f"({', '.join(sorted(BOTS))}; default random)",
     )
     _rules_options(play)
+    play.add_argument(
+        "--combos", metavar="RACE:POWER,...",
+        help="the combos the market starts with, top first: race and power ids of the loaded "
+        "rule files",
+    )
+    play.add_argument(
+        "--options", metavar="NAME=VALUE,...",
+        help="game options, each NAME=true, NAME=false or NAME=a whole number",
+    )
     play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the final ranking")
+    play.add_argument(
+        "--json", action="store_true",
+        help="print only one JSON object: set-up, coins, tokens, ranking, winners",
+    )
     play.set_defaults(run=_play)
 
     replay = sub.add_parser("replay", help="replay a game record and verify every step")
     replay.add_argument("file", metavar="FILE")
+    _rules_options(replay)
     replay.add_argument(
-        "--rules", action="append", metavar="PATH", help="extra rule file or folder (repeatable)"
+        "--quiet", action="store_true",
+        help="print nothing but errors (the exit status is the verdict)",
     )
-    replay.add_argument("--quiet", action="store_true", help="print only the verdict")
     replay.set_defaults(run=_replay)
 
     check_cmd = sub.add_parser("check", help="validate rule files")

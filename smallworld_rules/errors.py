@@ -6,6 +6,8 @@ Every error the library raises on bad input derives from :class:`RulesError`, wh
 
 from __future__ import annotations
 
+import reprlib
+
 
 class RulesError(ValueError):
     """Base class of every error raised on bad input (a ``ValueError``)."""
@@ -81,3 +83,40 @@ def caret_context(source: str, line: int, column: int) -> str:
         start = max(0, column - 100)
         text, column = text[start : start + 200], column - start
     return f"    {text}\n    {' ' * (max(column, 1) - 1)}^"
+
+
+#: The longest excerpt of its input an error message quotes (characters).
+EXCERPT_LENGTH = 60
+
+
+def _excerpt_repr() -> reprlib.Repr:
+    shown = reprlib.Repr()
+    shown.maxlevel = 3
+    shown.maxstring = shown.maxother = shown.maxlong = EXCERPT_LENGTH - 10
+    shown.maxlist = shown.maxtuple = shown.maxdict = shown.maxset = 6
+    return shown
+
+
+_EXCERPT = _excerpt_repr()
+
+
+def excerpt(value: object) -> str:
+    """What an error message may quote of its input: ``repr(value)``, escaped, cut to a short
+    excerpt whatever its size or depth (a 50 MB string in a saved game gives a short message).
+
+    >>> excerpt("ratmen")
+    "'ratmen'"
+    >>> excerpt("x" * 10_000_000)
+    "'xxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxx' (10000000 characters)"
+    >>> excerpt([[[[["deep"]]]]])
+    '[[[[...]]]]'
+    """
+    try:
+        text = _EXCERPT.repr(value)
+    except Exception:  # a repr that fails (an int too long to print, a hostile object)
+        text = f"<{type(value).__name__}>"
+    if len(text) > EXCERPT_LENGTH:
+        text = text[: EXCERPT_LENGTH - 3] + "..."
+    if isinstance(value, str) and len(value) > EXCERPT_LENGTH:
+        text += f" ({len(value)} characters)"
+    return text

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from smallworld_rules.errors import RulesError
+from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.frozen import quick_init
 
 
@@ -247,10 +247,10 @@ def event_from_dict(data: Any) -> Event:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str) or (
         data["type"] not in EVENT_TYPES
     ):
-        raise RulesError(f"not a log event: {data!r}")
+        raise RulesError(f"not a log event: {excerpt(data)}")
     cls = EVENT_TYPES[data["type"]]
     try:
         event: Event = cls(**{k: _tupled(v) for k, v in data.items() if k != "type"})
     except TypeError as exc:
-        raise RulesError(f"bad log event {data!r}: {exc}") from None
+        raise RulesError(f"bad log event {excerpt(data)}: {excerpt(str(exc))[1:-1]}") from None
     return event

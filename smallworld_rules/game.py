@@ -21,15 +21,15 @@ import attrs
 
 from smallworld_rules.actions import Action, Deploy, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
-from smallworld_rules.errors import IllegalAction, RulesError
+from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import Event, PositionEdited, TurnStarted, event_from_dict
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
-from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map, map_for_players
+from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
 from smallworld_rules.recording import make_record, replay
 from smallworld_rules.rules import Rules, load_rules
-from smallworld_rules.saved import FORMAT, VERSION, state_from_dict
+from smallworld_rules.saved import FORMAT, VERSION, load_json, saved_map, state_from_dict
 from smallworld_rules.state import LOST_TRIBE, Phase, State, state_to_dict
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
@@ -564,14 +564,13 @@ class Game:
         Raises:
             RulesError: the text is not a valid saved game; the message says what is wrong.
         """
-        try:
-            doc = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise RulesError(f"not a saved game: invalid JSON ({exc})") from None
+        doc = load_json(text, "not a saved game")
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
         if doc.get("version") not in (2, VERSION):
-            raise RulesError(f"saved game version {doc.get('version')!r}, expected {VERSION}")
+            raise RulesError(
+                f"saved game version {excerpt(doc.get('version'))}, expected {VERSION}"
+            )
         for key in (
             "map", "players", "seed", "chance", "options", "expansions", "packs", "state", "log"
         ):
@@ -582,10 +581,7 @@ class Game:
                 raise RulesError(f"saved game: {key!r} must be a list of names")
         if rules is None:
             rules = load_rules(expansions=doc["expansions"], packs=doc["packs"])
-        if not isinstance(doc["map"], str):
-            raise RulesError("saved game: 'map' must be a map name")
-        map_data = doc.get("map_data")
-        game_map = load_map(doc["map"]) if map_data is None else build_map(map_data, doc["map"])
+        game_map = saved_map(doc.get("map"), doc.get("map_data"), "saved game")
         players = doc["players"]
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
             raise RulesError("saved game: 'players' must be a whole number from 2 to 8")
@@ -666,14 +662,15 @@ def _combos(rules: Rules, combos: Iterable[tuple[str, str]] | None) -> list[tupl
     fixed: list[tuple[str, str]] = []
     for item in combos or ():
         if not isinstance(item, tuple | list) or len(item) != 2:
-            raise RulesError(f"a combo is a (race id, power id) pair, not {item!r}")
+            raise RulesError(f"a combo is a (race id, power id) pair, not {excerpt(item)}")
         race, power = item
         if race not in rules.races:
             known = ", ".join(sorted(rules.races))
-            raise RulesError(f"unknown race {race!r} in combos (known: {known})")
+            raise RulesError(f"unknown race {excerpt(race)} in combos (known: {known})")
         if power not in rules.powers:
             raise RulesError(
-                f"unknown power {power!r} in combos (known: {', '.join(sorted(rules.powers))})"
+                f"unknown power {excerpt(power)} in combos "
+                f"(known: {', '.join(sorted(rules.powers))})"
             )
         fixed.append((race, power))
     for kind, ids in (("race", [r for r, _ in fixed]), ("power", [p for _, p in fixed])):

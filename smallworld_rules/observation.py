@@ -40,7 +40,7 @@ import json
 import random
 from typing import Any
 
-from smallworld_rules.errors import RulesError
+from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.game import Game
 from smallworld_rules.hidden import (
     FORMAT,
@@ -64,6 +64,30 @@ __all__ = [
     "game_from_observation",
     "observe",
 ]
+
+
+def _check_ids(observation: Observation, rules: Rules) -> None:
+    """Refuse an observation naming a race, power, piece or option ``rules`` lack, saying so
+    (a game played with a user's rule files, rebuilt with the official rules)."""
+    public, meta = observation["state"], observation["game"]
+    races = set(rules.races) | {role.race.id for role in rules.roles.values()}
+    named = {
+        "race": set(public["races"]) | {m[0] for m in public["market"]},
+        "power": {m[1] for m in public["market"]}
+        | {r["power"] for r in public["races"].values() if r["power"] is not None},
+        "piece": set(public["piece_supply"]),
+        "game option": set(meta["options"]),
+    }
+    known = {"race": races, "power": set(rules.powers), "piece": set(rules.pieces),
+             "game option": set(rules.options)}
+    for kind, ids in named.items():
+        unknown = sorted(ids - known[kind])
+        if unknown:
+            raise RulesError(
+                f"the observation names the {kind} {excerpt(unknown[0])}, which these rules do "
+                "not have: the game was played with other rule files; pass its rules "
+                "(game_from_observation(observation, game.rules), GreedyBot(rules=game.rules))"
+            )
 
 
 def game_from_observation(
@@ -103,6 +127,7 @@ def game_from_observation(
         raise RulesError(f"not an observation: 'format' must be {FORMAT!r}")
     if rules is None:
         rules = load_rules(expansions=meta["expansions"], packs=meta["packs"])
+    _check_ids(observation, rules)
     rng = random.Random(seed)
     in_play = set(public["races"])
     market = public["market"]

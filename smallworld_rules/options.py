@@ -1,4 +1,5 @@
-"""Game options: the judgement calls of REFERENCE.md §8, each with a name and a default.
+"""Game options: the judgement calls the rules leave open ("A1" to "A20"), each with a name and a
+default.
 
 The core declares its own here; rule files declare theirs with
 ``option NAME default VALUE "meaning"``. ``Game.new(options={...})`` refuses unknown names
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from smallworld_rules.errors import RulesError
+from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.hooks import CORE
 from smallworld_rules.ruledefs import OptionDef
 
@@ -30,7 +31,7 @@ CORE_OPTIONS: dict[str, OptionDef] = {
             True,
             "Ruling 34: a race that may decline at the end of a turn (flag "
             "decline_at_turn_end) may do so at the end of the turn it was picked too "
-            "(REFERENCE.md is silent; default: yes, it is a normal expansion turn)",
+            "(the rules are silent; default: yes, it is a normal expansion turn)",
             CORE,
         ),
         OptionDef(
@@ -57,10 +58,10 @@ def resolve_options(
     for name, value in (given or {}).items():
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
-            raise RulesError(f"unknown game option {name!r} (known options: {known})")
+            raise RulesError(f"unknown game option {excerpt(name)} (known options: {known})")
         default = declared[name].default
         if type(value) is not type(default):
             kind = "true or false" if isinstance(default, bool) else "a whole number"
-            raise RulesError(f"option {name!r} takes {kind}, not {value!r}")
+            raise RulesError(f"option {name!r} takes {kind}, not {excerpt(value)}")
         values[name] = value
     return values

@@ -19,9 +19,10 @@ from smallworld_rules.actions import (
     Action,
     action_from_dict,
 )
-from smallworld_rules.errors import IllegalAction, RulesError
+from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.saved import check_depth, load_json
 from smallworld_rules.state import State, state_to_dict
 from smallworld_rules.version import __version__
 
@@ -29,11 +30,13 @@ if TYPE_CHECKING:
     from smallworld_rules.game import Game
 
 FORMAT: Final = "smallworld_rules/record"
-VERSION: Final = 1
-_KEYS: Final = (
+VERSION: Final = 2
+#: The header: what ``header_check`` covers (the steps and result are checked by replaying).
+_HEADER: Final = (
     "format", "version", "engine", "rules", "players", "map", "map_data", "seed", "chance",
-    "options", "combos", "market", "steps", "result",
+    "options", "combos", "market",
 )
+_KEYS: Final = (*_HEADER, "steps", "result", "header_check")
 
 
 class RecordMismatch(RulesError):
@@ -85,7 +88,7 @@ def rules_fingerprint(rules: Rules) -> dict[str, Any]:
     files = dict(sorted(files.items()))
     overall = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
     return {
-        "expansions": list(rules.expansion_ids),
+        "expansions": sorted(rules.expansions),
         "packs": list(getattr(rules, "packs", ())),
         "hash": overall,
         "files": files,
@@ -99,7 +102,7 @@ def rules_for_record(record: Mapping[str, Any], paths: Iterable[str | Path] = ()
     Raises:
         RulesError: an expansion or pack that is not available, or a broken rule file.
     """
-    named = record.get("rules", {})
+    named = load_record(record)["rules"]
     kwargs: dict[str, Any] = {"expansions": named.get("expansions", []), "paths": list(paths)}
     if named.get("packs"):
         kwargs["packs"] = named["packs"]
@@ -113,6 +116,13 @@ def changed_rule_files(recorded: Mapping[str, Any], rules: Rules) -> list[str]:
     if not isinstance(then, dict):
         return sorted(now)
     return sorted(k for k in set(now) | set(then) if now.get(k) != then.get(k))
+
+
+def header_check(record: Mapping[str, Any]) -> str:
+    """16 hex digits over a record's header (every field but ``steps``, ``result`` and itself)."""
+    header = {key: record.get(key) for key in _HEADER}
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def position_check(game: Game) -> str:
@@ -172,7 +182,7 @@ def recorded_actions(game: Game) -> list[Action]:
     if any(isinstance(e, ev.PositionEdited) for e in log):
         raise RulesError("a game with positions set up by put/clear/set_coins cannot be recorded")
     first_length = game._history[0][1] if game._history else len(log)
-    # A new game's log holds its first TurnStarted, or nothing while a role drafts (§4.1).
+    # A new game's log holds its first TurnStarted, or nothing while a role drafts (rule 4.1).
     first_state = game._history[0][0] if game._history else game._state
     drafting = first_length == 0 and first_state.active == game._engine.role_seat
     if not drafting and (first_length != 1 or not isinstance(log[0], ev.TurnStarted)):
@@ -231,7 +241,7 @@ def make_record(game: Game) -> dict[str, Any]:
         if faces:
             step.append(faces)
         steps.append(step)
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "engine": f"smallworld_rules {__version__}",
@@ -247,6 +257,8 @@ def make_record(game: Game) -> dict[str, Any]:
         "steps": steps,
         "result": _result(game),
     }
+    record["header_check"] = header_check(record)
+    return record
 
 
 # ---------------------------------------------------------------------- replaying
@@ -255,34 +267,36 @@ def make_record(game: Game) -> dict[str, Any]:
 def load_record(source: Mapping[str, Any] | str) -> dict[str, Any]:
     """Parse and check the shape of a record (a dict or its JSON text).
 
+    Every field is checked for type and range before anything is loaded or replayed; messages
+    quote at most a short excerpt of what they were given.
+
     Raises:
         RulesError: not a record of a known format, or a field of the wrong type.
     """
     if isinstance(source, str):
-        try:
-            data = json.loads(source)
-        except ValueError as exc:
-            raise RulesError(f"not a game record: invalid JSON ({exc})") from None
+        data = load_json(source, "not a game record")
     else:
         data = source
+        check_depth(data, "not a game record")
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise RulesError(f"not a game record: 'format' must be {FORMAT!r}")
     if data.get("version") != VERSION:
-        raise RulesError(f"game record version {data.get('version')!r}, expected {VERSION}")
+        raise RulesError(
+            f"game record version {excerpt(data.get('version'))}, expected {VERSION}"
+        )
     missing = [k for k in _KEYS if k not in data]
     if missing:
         raise RulesError(f"game record is missing {', '.join(map(repr, missing))}")
     record = dict(data)
     checks: list[tuple[str, type | tuple[type, ...]]] = [
-        ("rules", dict), ("players", int), ("map", str), ("seed", int), ("chance", str),
-        ("options", dict), ("combos", (list, type(None))), ("market", list), ("steps", list),
-        ("result", dict),
+        ("engine", str), ("rules", dict), ("players", int), ("map", str), ("seed", int),
+        ("chance", str), ("options", dict), ("combos", (list, type(None))), ("market", list),
+        ("steps", list), ("result", dict), ("header_check", str),
     ]
     for key, kind in checks:
         if not isinstance(record[key], kind) or isinstance(record[key], bool):
             raise RulesError(f"game record: {key!r} has the wrong type")
-    if not isinstance(record["rules"].get("expansions"), list):
-        raise RulesError("game record: 'rules.expansions' must be a list of ids")
+    _check_header(record)
     for i, step in enumerate(record["steps"]):
         if (
             not isinstance(step, list)
@@ -294,6 +308,48 @@ def load_record(source: Mapping[str, Any] | str) -> dict[str, Any]:
                 f"game record: step {i} must be [action, check] or [action, check, dice]"
             )
     return record
+
+
+def _names(value: Any, where: str) -> None:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise RulesError(f"game record: {where!r} must be a list of names")
+
+
+def _check_header(record: dict[str, Any]) -> None:
+    """The header's fields, each against its shape: ids are strings, the map an official one."""
+    named = record["rules"]
+    _names(named.get("expansions"), "rules.expansions")
+    _names(named.get("packs", []), "rules.packs")
+    files = named.get("files", {})
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        raise RulesError("game record: 'rules.files' must map rule files to their hashes")
+    if record["map"] not in MAP_NAMES or record["map_data"] is not None:
+        raise RulesError(
+            f"game record: 'map' must name an official map ({', '.join(MAP_NAMES)}) with "
+            f"'map_data' null, not {excerpt(record['map'])}"
+        )
+    if record["chance"] not in ("seeded", "explicit"):
+        raise RulesError("game record: 'chance' must be 'seeded' or 'explicit'")
+    combos = record["combos"]
+    for i, combo in enumerate(combos or ()):
+        if not (
+            isinstance(combo, list) and len(combo) == 2 and all(isinstance(c, str) for c in combo)
+        ):
+            raise RulesError(
+                f"game record: combo {i} must be [race, power], not {excerpt(combo)}"
+            )
+    for i, combo in enumerate(record["market"]):
+        if not (
+            isinstance(combo, list)
+            and len(combo) == 3
+            and all(isinstance(c, str) for c in combo[:2])
+            and isinstance(combo[2], int)
+            and not isinstance(combo[2], bool)
+        ):
+            raise RulesError(
+                f"game record: market entry {i} must be [race, power, coins], "
+                f"not {excerpt(combo)}"
+            )
 
 
 def replay(
@@ -320,6 +376,13 @@ def replay(
     if rules is None:
         rules = rules_for_record(record)
     changed = changed_rule_files(record["rules"], rules)
+    if header_check(record) != record["header_check"]:
+        raise RecordMismatch(
+            None,
+            "its header (set-up, options, rules, engine or market) was changed after it was "
+            "recorded: 'header_check' does not match",
+            changed,
+        )
     combos = record["combos"]
     try:
         game = game_type.new(
@@ -332,7 +395,10 @@ def replay(
     market = [list(m) for m in game.market]
     if market != record["market"]:
         raise RecordMismatch(
-            None, f"the starting market is {market}, the record says {record['market']}", changed
+            None,
+            f"the starting market is {excerpt(market)}, the record says "
+            f"{excerpt(record['market'])}",
+            changed,
         )
     for i, step in enumerate(record["steps"]):
         try:
@@ -343,22 +409,24 @@ def replay(
         try:
             game.apply(action)
         except IllegalAction as exc:
-            raise RecordMismatch(i, f"{action!r} is not legal: {exc.reason}", changed) from None
+            reason = f"{excerpt(action)} is not legal: {exc.reason}"
+            raise RecordMismatch(i, reason, changed) from None
         faces = _faces(game.log[before:])
         recorded = step[2] if len(step) == 3 else []
         if faces != recorded:
             raise RecordMismatch(
-                i, f"{action!r} rolled the die {faces}, the record says {recorded}", changed
+                i, f"{excerpt(action)} rolled the die {faces}, the record says {excerpt(recorded)}",
+                changed,
             )
         if position_check(game) != step[1]:
             raise RecordMismatch(
-                i, f"the position after {action!r} differs from the record", changed
+                i, f"the position after {excerpt(action)} differs from the record", changed
             )
     result = _result(game)
     if result != record["result"]:
         raise RecordMismatch(
             len(record["steps"]),
-            f"the result is {result}, the record says {record['result']}",
+            f"the result is {result}, the record says {excerpt(record['result'])}",
             changed,
         )
     return game, changed

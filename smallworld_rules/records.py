@@ -14,24 +14,25 @@ files that changed since the record was made.
 >>> game = play_game(sw.Game.new(players=2, seed=3), [RandomBot(1), RandomBot(2)])
 >>> record = game.to_record()
 >>> record["format"], record["version"], len(record["steps"]) > 0
-('smallworld_rules/record', 1, True)
+('smallworld_rules/record', 2, True)
 >>> sw.Game.from_record(record).to_json() == game.to_json()
 True
 
-The format (version 1), a JSON object:
+The format (version 2), a JSON object:
 
 ``format``, ``version``
-    ``"smallworld_rules/record"`` and ``1``.
+    ``"smallworld_rules/record"`` and ``2``.
 ``engine``
-    the library version that wrote it (informative only).
+    the library version that wrote it (informative only, but covered by ``header_check``).
 ``rules``
     ``expansions`` and ``packs`` (names), ``files`` (``"kind:id"`` -> the first 16 hex
     digits of the SHA-256 of the rule file's text, for every race, power and expansion
     loaded) and ``hash`` (one SHA-256 over all of them): a changed rule file is detected and
     named. A user's own rule files are hashed too, but must be given again to replay.
 ``players``, ``map``, ``map_data``, ``seed``, ``chance``, ``options``
-    as given to :meth:`Game.new <smallworld_rules.Game.new>` (``map_data``: the board itself
-    when it is not an official one, else ``null``; ``options``: every option in force).
+    as given to :meth:`Game.new <smallworld_rules.Game.new>` (``map``: the name of an official
+    board, never a path; ``map_data``: ``null``, as only games on the official boards are
+    recorded; ``options``: every option in force).
 ``combos``
     ``null``, or the ``[race, power]`` pairs the market was fixed to.
 ``market``
@@ -44,6 +45,12 @@ The format (version 1), a JSON object:
     the reinforcement die rolled during that step.
 ``result``
     ``over``, ``round``, ``coins`` and ``tokens`` of each player, and ``winners``.
+``header_check``
+    16 hex digits of a SHA-256 over every field above but ``steps`` and ``result`` (which the
+    replay checks step by step): a header changed by hand (an option, the engine, the seed, the
+    market…) is detected before anything is replayed. It guards against edits, not forgery.
+
+Version 1 (without ``header_check``) is refused: its header could be changed unnoticed.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ from smallworld_rules.recording import (
     VERSION,
     RecordMismatch,
     changed_rule_files,
+    header_check,
     load_record,
     make_record,
     position_check,
@@ -74,6 +82,7 @@ __all__ = [
     "RecordMismatch",
     "changed_rule_files",
     "dump_record",
+    "header_check",
     "load_record",
     "make_record",
     "position_check",

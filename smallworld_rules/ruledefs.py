@@ -126,7 +126,8 @@ class CompiledAbility:
 
 @attrs.frozen
 class OptionDef:
-    """A game option: a named judgement call (REFERENCE.md §8) with its default.
+    """A game option: a named judgement call (an ambiguity of the rules, "A1" to "A20") with its
+    default.
 
     Attributes:
         name: the name given in ``Game.new(options={name: …})``.

@@ -41,7 +41,7 @@ from smallworld_rules.dsl.parser import (
     suggest,
 )
 from smallworld_rules.dsl.semantics import check
-from smallworld_rules.errors import RuleFileError, RulesError
+from smallworld_rules.errors import RuleFileError, RulesError, excerpt
 from smallworld_rules.options import CORE_OPTIONS
 from smallworld_rules.packs import Pack, find_pack
 from smallworld_rules.ruledefs import OptionDef, PieceDef, RoleDef, RuleDef, ZoneDef
@@ -324,10 +324,28 @@ def _too_many_files() -> RulesError:
 def _listed(path: Path) -> Iterator[Path]:
     """The rule files in a folder (recursively), or the file itself."""
     if path.is_dir():
-        return (p for p in path.rglob(f"*{RULE_SUFFIX}") if p.is_file())
+        return _in_folder(path)
     if path.is_file():
         return iter((path,))
-    raise RulesError(f"no rule file or folder at {str(path)!r}")
+    if path.exists():  # a FIFO, a device: reading it could wait forever
+        raise RulesError(f"{excerpt(str(path))} is neither a regular file nor a folder")
+    raise RulesError(f"no rule file or folder at {excerpt(str(path))}")
+
+
+def _in_folder(folder: Path) -> Iterator[Path]:
+    """The regular rule files under ``folder``. A link that leads out of the folder is refused
+    unread: a folder from elsewhere could point ``x.swr`` at a secret, and an error message
+    would quote its first line."""
+    inside = folder.resolve()
+    for file in folder.rglob(f"*{RULE_SUFFIX}"):
+        if not file.is_file():
+            continue
+        if file.is_symlink() and not file.resolve().is_relative_to(inside):
+            raise RulesError(
+                f"{excerpt(str(file))[1:-1]} is a link to a file outside {excerpt(str(folder))}: "
+                "a rule folder's files are loaded from the folder only"
+            )
+        yield file
 
 
 def _files(path: Path, budget: int) -> list[Path]:
@@ -336,6 +354,17 @@ def _files(path: Path, budget: int) -> list[Path]:
     if len(found) > budget:
         raise _too_many_files()
     return sorted(found)
+
+
+def rule_files(path: str | Path) -> list[Path]:
+    """The rule files a path names: the file itself, or every ``*.swr`` file under a folder,
+    sorted (what ``paths=`` of :func:`load_rules` and ``smallworld check DIR`` read).
+
+    Raises:
+        RulesError: nothing there, not a regular file nor a folder (a FIFO), a link out of the
+            folder, or too many files.
+    """
+    return _files(Path(path), MAX_RULE_FILES)
 
 
 def _sources(

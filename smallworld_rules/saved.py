@@ -7,10 +7,12 @@ the rules, and the whole position against the invariants of the game, before a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from smallworld_rules.errors import RulesError
+from smallworld_rules.errors import RulesError, excerpt
+from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map
 from smallworld_rules.state import (
     ABILITY_ROLL,
     LOST_TRIBE,
@@ -30,6 +32,68 @@ VERSION = 3
 #: Fields a version-2 save lacks (zones and roles came with version 3), with their value then.
 _ADDED_IN_3: dict[str, Any] = {"zones": {}, "role_powers": [], "role_reserve": [], "purchases": 0}
 T = TypeVar("T")
+#: The deepest nesting of lists and objects a saved game or record may hold (they need 6).
+MAX_JSON_DEPTH = 24
+
+
+def load_json(text: Any, what: str) -> Any:
+    """Parse the JSON text of a saved game or record, refusing what is not JSON or is nested
+    deeper than :data:`MAX_JSON_DEPTH` (``"[" * 5000`` is a short message, not a crash).
+
+    Raises:
+        RulesError: ``"<what>: invalid JSON (…)"`` or ``"<what>: nested too deeply …"``.
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise _too_deep(what) from None
+    except (TypeError, ValueError) as exc:
+        raise RulesError(f"{what}: invalid JSON ({excerpt(str(exc))[1:-1]})") from None
+    check_depth(data, what)
+    return data
+
+
+def check_depth(data: Any, what: str) -> None:
+    """Refuse lists and objects nested deeper than :data:`MAX_JSON_DEPTH` (also a cycle), without
+    recursing: later steps that walk the data recursively are then safe."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list | tuple):
+            if depth > MAX_JSON_DEPTH:
+                raise _too_deep(what)
+            stack.extend((item, depth + 1) for item in _children(value))
+
+
+def _children(value: Any) -> Any:
+    return value.values() if isinstance(value, dict) else value
+
+
+def saved_map(name: Any, map_data: Any, what: str) -> GameMap:
+    """The board a saved game names: an official one by name, or one it carries (``map_data``)
+    under a short name. Never a file: a save comes from elsewhere, and reading a path of the
+    loading machine would open (and echo) whatever is there.
+
+    Raises:
+        RulesError: ``name`` is not a short name, names no official board without
+            ``map_data``, or ``map_data`` is not a valid board.
+    """
+    if not isinstance(name, str) or not 0 < len(name) <= 100 or not name.isprintable():
+        raise RulesError(f"{what}: 'map' must be a short map name, not {excerpt(name)}")
+    if map_data is None:
+        if name not in MAP_NAMES:
+            raise RulesError(
+                f"{what}: 'map' is {excerpt(name)}, not an official map ({', '.join(MAP_NAMES)}), "
+                "and no 'map_data' carries the board"
+            )
+        return load_map(name)
+    if name in MAP_NAMES:
+        raise RulesError(f"{what}: 'map_data' is given for the official map {name!r}")
+    return build_map(map_data, name)
+
+
+def _too_deep(what: str) -> RulesError:
+    return RulesError(f"{what}: lists and objects nested more than {MAX_JSON_DEPTH} levels deep")
 
 
 def _bad(where: str, what: str) -> RulesError:
@@ -38,7 +102,7 @@ def _bad(where: str, what: str) -> RulesError:
 
 def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(where, f"must be an integer, not {value!r}")
+        raise _bad(where, f"must be an integer, not {excerpt(value)}")
     if value < low or (high is not None and value > high):
         top = "" if high is None else f" to {high}"
         raise _bad(where, f"must be from {low}{top}, not {value}")
@@ -57,13 +121,13 @@ def _list(
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise _bad(where, f"must be true or false, not {value!r}")
+        raise _bad(where, f"must be true or false, not {excerpt(value)}")
     return value
 
 
 def _str(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value:
-        raise _bad(where, f"must be a non-empty string, not {value!r}")
+        raise _bad(where, f"must be a non-empty string, not {excerpt(value)}")
     return value
 
 
@@ -101,12 +165,12 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
 
     def race_id(value: Any, where: str) -> str:
         if not isinstance(value, str) or value not in engine.race_defs:
-            raise _bad(where, f"names an unknown race {value!r}")
+            raise _bad(where, f"names an unknown race {excerpt(value)}")
         return str(value)
 
     def power_id(value: Any, where: str) -> str:
         if not isinstance(value, str) or value not in rules.powers:
-            raise _bad(where, f"names an unknown power {value!r}")
+            raise _bad(where, f"names an unknown power {excerpt(value)}")
         return str(value)
 
     def occupant(value: Any, where: str) -> str | None:
@@ -123,12 +187,12 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.region_tokens = _list(d["region_tokens"], "region_tokens", _int, n)
     s.pieces = {}
     for key, pieces in _dict(d["pieces"], "pieces").items():
-        if not key.isdigit() or int(key) >= n:
-            raise _bad("pieces", f"names a region {key!r} that does not exist")
+        if not (key.isdigit() and len(key) <= 3 and int(key) < n):
+            raise _bad("pieces", f"names a region {excerpt(key)} that does not exist")
         counts = _dict(pieces, f"pieces[{key}]")
         for name, count in counts.items():
             if name not in rules.pieces:
-                raise _bad(f"pieces[{key}]", f"names an unknown piece {name!r}")
+                raise _bad(f"pieces[{key}]", f"names an unknown piece {excerpt(name)}")
             _int(count, f"pieces[{key}][{name}]", 1)
         s.pieces[int(key)] = dict(counts)
     s.box = {race_id(k, "box"): _int(v, f"box[{k}]") for k, v in _dict(d["box"], "box").items()}
@@ -154,7 +218,9 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             _int(rd["turns"], f"races[{key}].turns"),
             _int(rd["held"], f"races[{key}].held"),
             {
-                str(name): _int(count, f"races[{key}].uses[{name}]", 1)
+                _str(name, f"races[{key}].uses"): _int(
+                    count, f"races[{key}].uses[{excerpt(name)}]", 1
+                )
                 for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
             },
         )
@@ -186,7 +252,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     try:
         s.phase = Phase(d["phase"])
     except ValueError:
-        raise _bad("phase", f"{d['phase']!r} is not a phase") from None
+        raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
     s.conquered = tuple(_list(d["conquered"], "conquered", lambda v, w: _int(v, w, 0, n - 1)))
     s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
     s.acted = _bool(d["acted"], "acted")
@@ -218,7 +284,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     regained: dict[str, int] = {}
     for name, count in _dict(d["regained"], "regained").items():
         if name not in rules.pieces:
-            raise _bad("regained", f"names an unknown piece {name!r}")
+            raise _bad("regained", f"names an unknown piece {excerpt(name)}")
         regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
     s.regained = regained
 

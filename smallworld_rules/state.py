@@ -79,7 +79,7 @@ def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
 
 #: The occupant id of Lost Tribe tokens (not a valid rule-file id, so it cannot collide).
 LOST_TRIBE = "#lost_tribe"
-#: A token with no race in a zone (a role's harvest, REFERENCE §4.5 A19).
+#: A token with no race in a zone (a role's harvest, rule 4.5 A19).
 SOUL = "#soul"
 #: ``State.die_target`` of a pending die roll made by an ability (no target region yet).
 ABILITY_ROLL = -2

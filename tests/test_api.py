@@ -1,4 +1,4 @@
-"""The public API of DESIGN.md §6: every name users and outside checks rely on.
+"""The public API: every name users and outside checks rely on.
 
 Positions are on the 2-player map unless said otherwise (region 1 an empty Farmland on the edge,
 3 a Swamp with a Lost Tribe, 5 an empty Mountain on the edge, 6 an interior Hill with a Lost
@@ -118,7 +118,7 @@ def rule_line(path: str, needle: str) -> int:
 
 
 def test_load_rules_ids_are_official_file_stems() -> None:
-    """§6 Ids: races and powers are known by their rule-file stem; the official files use only
+    """Ids: races and powers are known by their rule-file stem; the official files use only
     official ids; ``Rules.get`` finds them and refuses unknown ones."""
     rules = sw.load_rules()
     assert rules.races and rules.powers
@@ -130,20 +130,20 @@ def test_load_rules_ids_are_official_file_stems() -> None:
             assert rule.kind == kind and rule.name and rule.text
             assert rules.get(rule_id) is rule
     for race in rules.races.values():
-        assert race.box >= race.tokens > 0  # §1.1: the box is a hard cap above the banner
+        assert race.box >= race.tokens > 0  # Rule 1.1: the box is a hard cap above the banner
     with pytest.raises(sw.RulesError, match="nope"):
         rules.get("nope")
 
 
 def test_load_rules_is_the_whole_base_game() -> None:
-    """§6: ``load_rules()`` is the base game: the 14 races and 20 powers of REFERENCE §2–§3."""
+    """``load_rules()`` is the base game: the 14 races and 20 powers of rules 2 and 3."""
     rules = sw.load_rules()
     assert set(rules.races) == OFFICIAL_RACES
     assert set(rules.powers) == OFFICIAL_POWERS
 
 
 def test_load_rules_paths_add_and_override(tmp_path: Path) -> None:
-    """§6: ``load_rules(paths=[...])`` adds rule files, and a file whose id matches an official
+    """``load_rules(paths=[...])`` adds rule files, and a file whose id matches an official
     one replaces it when ``override=True`` (issue 10; without it the conflict is refused)."""
     (tmp_path / "ratmen.swr").write_text(
         'race ratmen "Big Ratmen" {\n    tokens 9\n    box 13\n    text "More rats."\n}\n',
@@ -158,7 +158,7 @@ def test_load_rules_paths_add_and_override(tmp_path: Path) -> None:
 
 
 def test_load_rules_refusals(tmp_path: Path) -> None:
-    """§6 Errors: an unknown expansion or path is a RulesError; a broken file is a RuleFileError
+    """Errors: an unknown expansion or path is a RulesError; a broken file is a RuleFileError
     carrying path, line and column."""
     with pytest.raises(sw.RulesError, match="no_such_expansion"):
         sw.load_rules(expansions=["no_such_expansion"])
@@ -175,7 +175,7 @@ def test_load_rules_refusals(tmp_path: Path) -> None:
 
 
 def test_error_hierarchy_section_6() -> None:
-    """§6 Errors: RulesError is a ValueError and the base of IllegalAction, RuleFileError and
+    """Errors: RulesError is a ValueError and the base of IllegalAction, RuleFileError and
     MapError."""
     assert issubclass(sw.RulesError, ValueError)
     for cls in (sw.IllegalAction, sw.RuleFileError, sw.MapError):
@@ -186,7 +186,7 @@ def test_error_hierarchy_section_6() -> None:
 
 
 def test_new_game_defaults(rules: sw.Rules) -> None:
-    """§6 / §1.2: ``Game.new`` picks the official map for the player count; 5 coins each;
+    """Rule 1.2: ``Game.new`` picks the official map for the player count; 5 coins each;
     6 visible combos (as far as banners and badges last); player 0 picks first."""
     for players in (2, 3, 4, 5):
         g = sw.Game.new(players=players, seed=4, rules=rules)
@@ -202,7 +202,7 @@ def test_new_game_defaults(rules: sw.Rules) -> None:
 
 
 def test_market_entries_are_tuples(rules: sw.Rules) -> None:
-    """§6: ``game.market`` lists visible combos top to bottom as (race, power, coins) tuples,
+    """``game.market`` lists visible combos top to bottom as (race, power, coins) tuples,
     each race and power once."""
     g = sw.Game.new(players=2, seed=9, rules=rules)
     races = [r for r, _, _ in g.market]
@@ -214,7 +214,7 @@ def test_market_entries_are_tuples(rules: sw.Rules) -> None:
 
 
 def test_seed_decides_the_shuffle(rules: sw.Rules) -> None:
-    """§6: all randomness comes from the seed: the same seed gives the same market, and the
+    """All randomness comes from the seed: the same seed gives the same market, and the
     seed does change the shuffle."""
     assert sw.Game.new(seed=5, rules=rules).market == sw.Game.new(seed=5, rules=rules).market
     markets = {tuple(sw.Game.new(seed=s, rules=rules).market) for s in range(10)}
@@ -222,7 +222,7 @@ def test_seed_decides_the_shuffle(rules: sw.Rules) -> None:
 
 
 def test_combos_fix_market_and_stacks(big_rules: sw.Rules) -> None:
-    """§6: the first six combos are the visible ones top to bottom; the rest form the stacks in
+    """The first six combos are the visible ones top to bottom; the rest form the stacks in
     order, so they are revealed next."""
     combos = [
         ("ratmen", "plain"), ("crowd", "plain2"), ("elves", "forest"), ("giants", "commando"),
@@ -246,7 +246,7 @@ def test_combos_fix_market_and_stacks(big_rules: sw.Rules) -> None:
 
 
 def test_map_override(rules: sw.Rules) -> None:
-    """§6: ``map=`` overrides the board: 3 players on the 4p map play its 9 turns in a
+    """``map=`` overrides the board: 3 players on the 4p map play its 9 turns in a
     three-player rotation."""
     g = sw.Game.new(players=3, seed=2, rules=rules, map="4p")
     assert g.map_name == "4p" and g.players == 3 and len(g.map.regions) == 39
@@ -263,7 +263,7 @@ def test_map_override(rules: sw.Rules) -> None:
 
 
 def test_new_game_refusals(rules: sw.Rules) -> None:
-    """§6: bad arguments are refused with a RulesError: unknown race/power ids (listing the known
+    """Bad arguments are refused with a RulesError: unknown race/power ids (listing the known
     ones), duplicate ids, malformed combos, unknown option names (listing the known ones), wrong
     option types, bad chance value, bad player counts and seeds."""
     with pytest.raises(sw.RulesError, match="'dwarvez'") as info:
@@ -293,12 +293,12 @@ def test_new_game_refusals(rules: sw.Rules) -> None:
 
 
 def test_options_with_defaults(rules: sw.Rules) -> None:
-    """§6: ``game.options`` names every option in force, defaults included; a given option
+    """``game.options`` names every option in force, defaults included; a given option
     overrides its default; the returned mapping is a copy."""
     g = sw.Game.new(rules=rules)
     defaults = {name: option.default for name, option in rules.options.items()}
     assert set(CORE_OPTIONS) <= set(defaults) and g.options == defaults
-    assert g.options["abandon_mid_conquest"] is False  # REFERENCE §8 A5 default
+    assert g.options["abandon_mid_conquest"] is False  # A5 default
     changed = sw.Game.new(rules=rules, options={"abandon_mid_conquest": True})
     assert changed.options == {**defaults, "abandon_mid_conquest": True}
     changed.options["abandon_mid_conquest"] = False
@@ -320,7 +320,7 @@ def test_option_changes_play(rules: sw.Rules) -> None:
 
 
 def test_legal_actions_protocol(game: sw.Game) -> None:
-    """§6: ``legal_actions()`` is iterable, sized and answers ``in``; everything it lists is
+    """``legal_actions()`` is iterable, sized and answers ``in``; everything it lists is
     accepted by ``apply``; non-actions are simply not in it."""
     legal = game.legal_actions()
     listed = list(legal)
@@ -336,7 +336,7 @@ def test_legal_actions_protocol(game: sw.Game) -> None:
 
 
 def test_legal_deploy_counts_not_listed_are_in(game: sw.Game) -> None:
-    """§6: during redeployment the list stays small (1 or all per region) but any legal count is
+    """During redeployment the list stays small (1 or all per region) but any legal count is
     ``in`` it."""
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
@@ -349,7 +349,7 @@ def test_legal_deploy_counts_not_listed_are_in(game: sw.Game) -> None:
 
 
 def test_legal_actions_is_a_snapshot(rules: sw.Rules) -> None:
-    """§6: ``legal_actions()`` lists the actions legal when it was called (a value), not those
+    """``legal_actions()`` lists the actions legal when it was called (a value), not those
     of whatever position the game reaches later."""
     g = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2")])
     legal = g.legal_actions()
@@ -359,7 +359,7 @@ def test_legal_actions_is_a_snapshot(rules: sw.Rules) -> None:
 
 
 def test_membership_of_malformed_deploy_is_false(game: sw.Game) -> None:
-    """§6: ``in`` answers True or False for any object; a Deploy with a non-integer field is
+    """``in`` answers True or False for any object; a Deploy with a non-integer field is
     not legal."""
     game.apply(sw.Conquer(1))
     assert sw.Deploy("1", 1) not in game.legal_actions()  # type: ignore[arg-type]
@@ -440,7 +440,7 @@ ILLEGAL: list[tuple[str, Setup, Any, str]] = [
 def test_illegal_action_changes_nothing(
     rules: sw.Rules, setup: Setup, action: Any, reason: str
 ) -> None:
-    """§6: ``apply`` of an illegal action raises IllegalAction with a reason and leaves the game
+    """``apply`` of an illegal action raises IllegalAction with a reason and leaves the game
     byte-identical (state, log and undo history)."""
     g = setup(rules)
     before, log, twin = g.to_json(), g.log, g.clone()
@@ -459,7 +459,7 @@ def test_illegal_action_changes_nothing(
 
 
 def test_illegal_look_alike_action_refused(game: sw.Game) -> None:
-    """§6: only the library's own action classes are actions; a look-alike is refused."""
+    """Only the library's own action classes are actions; a look-alike is refused."""
 
     @attrs.frozen
     class Conquer:
@@ -476,7 +476,7 @@ def test_illegal_look_alike_action_refused(game: sw.Game) -> None:
     ids=["pick-str", "conquer-str", "conquer-float"],
 )
 def test_malformed_action_is_illegal(rules: sw.Rules, action: sw.Action) -> None:
-    """§6: apply raises IllegalAction (a RulesError) for any action it cannot play, including
+    """Apply raises IllegalAction (a RulesError) for any action it cannot play, including
     one whose fields have the wrong type, and changes nothing."""
     g = _picked(rules) if not isinstance(action, sw.PickCombo) else _fresh(rules)
     before = g.to_json()
@@ -486,7 +486,7 @@ def test_malformed_action_is_illegal(rules: sw.Rules, action: sw.Action) -> None
 
 
 def test_game_over_refuses_everything(rules: sw.Rules) -> None:
-    """§1.14: once the game is over nothing is legal and every action is refused."""
+    """Rule 1.14: once the game is over nothing is legal and every action is refused."""
     g = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2")])
     random_playout(g, random.Random(5), 10_000)
     assert g.is_over and g.to_move is None and len(g.legal_actions()) == 0
@@ -501,7 +501,7 @@ def test_game_over_refuses_everything(rules: sw.Rules) -> None:
 
 
 def test_undo_restores_every_step(rules: sw.Rules) -> None:
-    """§6: ``undo`` restores the exact previous state (to_json and log) step after step, back
+    """``undo`` restores the exact previous state (to_json and log) step after step, back
     to the start; then it raises RulesError."""
     g = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2")], chance="explicit")
     snapshots = [(g.to_json(), g.log)]
@@ -523,7 +523,7 @@ def test_undo_restores_every_step(rules: sw.Rules) -> None:
 
 
 def test_undo_nothing_to_undo(rules: sw.Rules) -> None:
-    """§6: a new game, or one restored with from_json, has nothing to undo."""
+    """A new game, or one restored with from_json, has nothing to undo."""
     g = new_game(rules, [])
     with pytest.raises(sw.RulesError):
         g.undo()
@@ -534,7 +534,7 @@ def test_undo_nothing_to_undo(rules: sw.Rules) -> None:
 
 
 def test_clone_is_independent(game: sw.Game) -> None:
-    """§6: ``clone()`` gives an independent game: actions and undo on one never change the
+    """``clone()`` gives an independent game: actions and undo on one never change the
     other, in both directions."""
     start = game.to_json()
     twin = game.clone()
@@ -561,8 +561,8 @@ def test_clone_is_independent(game: sw.Game) -> None:
 
 
 def test_position_views_through_a_turn(rules: sw.Rules) -> None:
-    """§6 / §1.5: after a pick the player's hand is banner + badge tokens, the active race and
-    power are known; region views show owner, race, tokens; coins follow §1.11 scoring."""
+    """Rule 1.5: after a pick the player's hand is banner + badge tokens, the active race and
+    power are known; region views show owner, race, tokens; coins follow rule 1.11 scoring."""
     g = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2")])
     assert g.active_race(0) is None and g.active_power(0) is None and g.hand(0) == 0
     g.apply(sw.PickCombo(0))
@@ -585,7 +585,7 @@ def test_position_views_through_a_turn(rules: sw.Rules) -> None:
 
 
 def test_region_view_of_lost_tribe_and_empty(rules: sw.Rules) -> None:
-    """§6: a Lost Tribe region has no owner or race, ``lost_tribe`` set and its token counted;
+    """A Lost Tribe region has no owner or race, ``lost_tribe`` set and its token counted;
     an empty region has nothing."""
     g = new_game(rules, [])
     tribe, empty = g.region(6), g.region(1)
@@ -597,7 +597,7 @@ def test_region_view_of_lost_tribe_and_empty(rules: sw.Rules) -> None:
 
 
 def test_region_view_declined_and_pieces(game: sw.Game) -> None:
-    """§6: ``declined`` marks tokens of a race in decline; ``pieces`` maps piece name to count
+    """``declined`` marks tokens of a race in decline; ``pieces`` maps piece name to count
     and is a copy (the view is frozen)."""
     game.put(16, 1, 2, declined=True, race="crowd", pieces={"ward": 1, "sanctum": 1})
     view = game.region(16)
@@ -612,7 +612,7 @@ def test_region_view_declined_and_pieces(game: sw.Game) -> None:
 
 
 def test_bad_lookups_refused(game: sw.Game) -> None:
-    """§6: unknown regions, players and zones are RulesErrors, not IndexErrors."""
+    """Unknown regions, players and zones are RulesErrors, not IndexErrors."""
     for region in (-1, 23, "1", True, None):
         with pytest.raises(sw.RulesError):
             game.region(region)  # type: ignore[arg-type]
@@ -627,7 +627,7 @@ def test_bad_lookups_refused(game: sw.Game) -> None:
 
 
 def test_decline_views(rules: sw.Rules) -> None:
-    """§1.12 through the API: after Decline the race is listed in ``declined_races``, there is
+    """Rule 1.12 through the API: after Decline the race is listed in ``declined_races``, there is
     no active race or power, the hand is 0 and the regions show ``declined``."""
     g = _second_turn(rules)
     deploy_all_and_end(g)
@@ -640,7 +640,7 @@ def test_decline_views(rules: sw.Rules) -> None:
 
 
 def test_to_move_defender_chance_and_over(rules: sw.Rules) -> None:
-    """§6: ``to_move`` is the defender during withdrawals (while ``active_player`` stays the
+    """``to_move`` is the defender during withdrawals (while ``active_player`` stays the
     attacker), CHANCE at a die roll, and None once the game is over."""
     w = at_withdrawal(rules)
     assert w.to_move == 1 and w.active_player == 0 and w.hand(1) == 2
@@ -660,7 +660,7 @@ def test_to_move_defender_chance_and_over(rules: sw.Rules) -> None:
 
 
 def test_explain_giants_commando_clamped_section_1_7() -> None:
-    """§1.7 / ruling 24 / §4 hooks: Giants+Commando next to a Mountain the Giants hold:
+    """Rule 1.7 / ruling 24 / the hook points: Giants+Commando next to a Mountain the Giants hold:
     2 −1 (Giants) −1 (Commando) = 0, clamped to 1; both rule files and lines are named."""
     rules = sw.load_rules()
     g = sw.Game.new(players=2, seed=1, rules=rules, combos=[("giants", "commando")])
@@ -686,7 +686,7 @@ def test_explain_giants_commando_clamped_section_1_7() -> None:
 
 
 def test_conquest_cost_is_what_a_conquest_takes(game: sw.Game) -> None:
-    """§1.7: the cost ``conquest_cost`` reports is exactly the tokens a Conquer moves from hand
+    """Rule 1.7: the cost ``conquest_cost`` reports is exactly the tokens a Conquer moves from hand
     (and what the Conquered event records); core contributions name ``<core>``."""
     game.put(1, 1, 2, race="crowd")
     b = game.explain_conquest_cost(1)
@@ -704,7 +704,7 @@ def test_conquest_cost_is_what_a_conquest_takes(game: sw.Game) -> None:
 
 
 def test_conquest_cost_needs_an_acting_race(rules: sw.Rules) -> None:
-    """§6: with no active race there is nothing to price: RulesError (also for a bad region)."""
+    """With no active race there is nothing to price: RulesError (also for a bad region)."""
     g = new_game(rules, [])
     with pytest.raises(sw.RulesError, match="no active race"):
         g.conquest_cost(1)
@@ -717,7 +717,7 @@ def test_conquest_cost_needs_an_acting_race(rules: sw.Rules) -> None:
 
 
 def test_chance_outcomes_section_1_1(rules: sw.Rules) -> None:
-    """§1.1 / §6: at a chance node the die outcomes are the distinct faces of 0,0,0,1,2,3 with
+    """Rule 1.1: at a chance node the die outcomes are the distinct faces of 0,0,0,1,2,3 with
     their probabilities (summing to 1); applying one resolves the attempt."""
     g = at_die_roll(rules)
     outcomes = g.chance_outcomes()
@@ -734,7 +734,7 @@ def test_chance_outcomes_section_1_1(rules: sw.Rules) -> None:
 
 
 def test_chance_outcomes_only_at_chance_node(rules: sw.Rules) -> None:
-    """§6: ``chance_outcomes()`` raises RulesError when the game is not at a chance node; a
+    """``chance_outcomes()`` raises RulesError when the game is not at a chance node; a
     seeded game never stops at one."""
     g = new_game(rules, [("ratmen", "plain")], chance="explicit")
     with pytest.raises(sw.RulesError, match="chance"):
@@ -753,7 +753,7 @@ def test_chance_outcomes_only_at_chance_node(rules: sw.Rules) -> None:
 
 
 def test_put_respects_the_box_section_1_1(game: sw.Game, rules: sw.Rules) -> None:
-    """§1.1 / §6: ``put`` takes tokens from the box and never more than it holds; what was in
+    """Rule 1.1: ``put`` takes tokens from the box and never more than it holds; what was in
     the region goes back first; the refusal changes nothing."""
     in_box = rules.races["ratmen"].box - game.hand(0)
     before = game.to_json()
@@ -769,7 +769,7 @@ def test_put_respects_the_box_section_1_1(game: sw.Game, rules: sw.Rules) -> Non
 
 
 def test_put_lost_tribe_respects_the_box_section_1_1(rules: sw.Rules) -> None:
-    """§1.1: there are 18 Lost Tribe tokens; the 2p board already uses 9 of them, so putting
+    """Rule 1.1: there are 18 Lost Tribe tokens; the 2p board already uses 9 of them, so putting
     10 more in one region exceeds the box and must be refused."""
     g = new_game(rules, [])
     on_board = sum(g.region(r).tokens for r in range(23) if g.region(r).lost_tribe)
@@ -778,7 +778,7 @@ def test_put_lost_tribe_respects_the_box_section_1_1(rules: sw.Rules) -> None:
 
 
 def test_put_pieces_and_players(game: sw.Game) -> None:
-    """§6: ``put`` places pieces from their supply (one-per-region and supply limits hold,
+    """``put`` places pieces from their supply (one-per-region and supply limits hold,
     unknown names are refused listing the known ones) and refuses impossible races."""
     with pytest.raises(sw.RulesError, match="known"):
         game.put(1, 0, 1, pieces={"castle": 1})
@@ -801,7 +801,7 @@ def test_put_pieces_and_players(game: sw.Game) -> None:
 
 
 def test_setup_calls_refused_mid_turn(rules: sw.Rules, game: sw.Game) -> None:
-    """§6: positions are set up between turns: after a conquest, during redeployment, a
+    """Positions are set up between turns: after a conquest, during redeployment, a
     withdrawal or a die roll, ``put``/``clear``/``set_coins`` are refused and change nothing."""
     game.apply(sw.Conquer(1))
     games = [game, at_withdrawal(rules), at_die_roll(rules)]
@@ -818,7 +818,7 @@ def test_setup_calls_refused_mid_turn(rules: sw.Rules, game: sw.Game) -> None:
 
 
 def test_setup_calls_are_undoable_and_logged(game: sw.Game) -> None:
-    """§6: each set-up call is one undo step and logs a PositionEdited event."""
+    """Each set-up call is one undo step and logs a PositionEdited event."""
     start = game.to_json()
     game.put(16, 1, 2, race="crowd")
     game.clear(3)
@@ -839,7 +839,7 @@ def test_setup_calls_are_undoable_and_logged(game: sw.Game) -> None:
 
 
 def test_json_round_trip_at_many_points(rules: sw.Rules) -> None:
-    """§6: ``to_json``/``from_json`` round-trip exactly at the start, after a pick, mid-conquest,
+    """``to_json``/``from_json`` round-trip exactly at the start, after a pick, mid-conquest,
     at a withdrawal, at a die roll, in redeployment and at the end; a restored game plays on
     exactly like the original."""
     points = [_fresh(rules), _picked(rules), _conquered(rules), at_withdrawal(rules),
@@ -864,7 +864,7 @@ def test_json_round_trip_at_many_points(rules: sw.Rules) -> None:
 
 
 def test_json_document_shape(rules: sw.Rules) -> None:
-    """§6: the saved game is plain JSON carrying its format tag and version; with the official
+    """The saved game is plain JSON carrying its format tag and version; with the official
     rules ``from_json`` needs no ``rules=`` argument."""
     g = sw.Game.new(players=3, seed=4)
     g.apply(sw.PickCombo(0))
@@ -875,7 +875,7 @@ def test_json_document_shape(rules: sw.Rules) -> None:
 
 
 def test_json_round_trip_on_a_custom_map(tmp_path: Path) -> None:
-    """§6: a game on a map given by path (``Game.new(map=path)``) also round-trips through
+    """A game on a map given by path (``Game.new(map=path)``) also round-trips through
     ``to_json``/``from_json``."""
     board = tmp_path / "island.json"
     text = resources.files("smallworld_rules.maps").joinpath("2p.json").read_text("utf-8")
@@ -907,7 +907,7 @@ def _set(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
 
 
 def test_from_json_refuses_corrupt_text(rules: sw.Rules) -> None:
-    """§6 / §7: corrupt input is refused with a RulesError naming what is wrong."""
+    """Corrupt input is refused with a RulesError naming what is wrong."""
     for text in ("", "{", "not json", "\x00"):
         with pytest.raises(sw.RulesError, match="JSON"):
             sw.Game.from_json(text, rules=rules)
@@ -944,7 +944,7 @@ CORRUPTIONS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
 def test_from_json_refuses_corrupt_documents(
     rules: sw.Rules, mutate: Callable[[dict[str, Any]], Any], named: str
 ) -> None:
-    """§6 / §7: a damaged saved game is refused with a RulesError whose message names the
+    """A damaged saved game is refused with a RulesError whose message names the
     field or rule that is broken (never half-loaded, never another exception)."""
     message = corrupt(rules, mutate)
     assert re.search(named, message), message
@@ -954,7 +954,7 @@ def test_from_json_refuses_corrupt_documents(
 
 
 def test_log_is_typed_and_round_trips(rules: sw.Rules) -> None:
-    """§6: ``log`` is a tuple of typed events in order; each ``to_dict()`` is JSON and goes back
+    """``log`` is a tuple of typed events in order; each ``to_dict()`` is JSON and goes back
     through ``event_from_dict`` to an equal event."""
     g = at_withdrawal(rules)
     g.apply(sw.Deploy(17, 2))
@@ -976,7 +976,7 @@ def test_log_is_typed_and_round_trips(rules: sw.Rules) -> None:
 
 
 def test_log_order_of_a_turn_section_1_4(rules: sw.Rules) -> None:
-    """§1.4: a first turn logs pick, conquests, redeployment, scoring and its end, then the next
+    """Rule 1.4: a first turn logs pick, conquests, redeployment, scoring and its end, then the next
     player's turn starts."""
     g = _picked(rules)
     g.apply(sw.Conquer(1))
@@ -999,7 +999,7 @@ ALL_ACTIONS = [
 
 
 def test_actions_are_frozen_hashable_values() -> None:
-    """§6: actions are frozen, hashable values, equal by their fields."""
+    """Actions are frozen, hashable values, equal by their fields."""
     assert {type(a).__name__ for a in ALL_ACTIONS} == set(ACTION_TYPES)
     for action in ALL_ACTIONS:
         assert hash(action) == hash(type(action)(**attrs.asdict(action)))
@@ -1013,7 +1013,7 @@ def test_actions_are_frozen_hashable_values() -> None:
 
 
 def test_actions_round_trip_through_dicts() -> None:
-    """§6: ``to_dict()`` is JSON and ``action_from_dict`` rebuilds an equal action."""
+    """``to_dict()`` is JSON and ``action_from_dict`` rebuilds an equal action."""
     for action in ALL_ACTIONS:
         data = action.to_dict()
         assert data["type"] == type(action).__name__
@@ -1032,7 +1032,7 @@ def test_actions_round_trip_through_dicts() -> None:
     ],
 )
 def test_action_from_dict_refuses_bad_input(data: Any) -> None:
-    """§6: ``action_from_dict`` refuses anything that is not an action's JSON with RulesError."""
+    """``action_from_dict`` refuses anything that is not an action's JSON with RulesError."""
     with pytest.raises(sw.RulesError):
         action_from_dict(data)
 
@@ -1044,7 +1044,7 @@ def test_action_from_dict_refuses_bad_input(data: Any) -> None:
     ids=["name-int", "target-list", "target-dict"],
 )
 def test_action_from_dict_checks_ability_fields(data: Any) -> None:
-    """§6: ``UseAbility.name`` is a string and ``target`` a region, player or power id (or None);
+    """``UseAbility.name`` is a string and ``target`` a region, player or power id (or None);
     anything else is refused, so every action stays hashable."""
     with pytest.raises(sw.RulesError):
         action_from_dict(data)
@@ -1055,7 +1055,7 @@ def test_action_from_dict_checks_ability_fields(data: Any) -> None:
 
 @pytest.mark.parametrize("chance", ["seeded", "explicit"])
 def test_same_seed_same_actions_same_game(rules: sw.Rules, chance: str) -> None:
-    """§6: same seed + same actions → the same game: identical ``to_json()`` and log at the end
+    """Same seed + same actions → the same game: identical ``to_json()`` and log at the end
     (dice included when the game rolls them)."""
     first = sw.Game.new(players=3, seed=21, rules=rules, chance=chance)
     played = random_playout(first, random.Random(6), 10_000)
@@ -1071,7 +1071,7 @@ def test_same_seed_same_actions_same_game(rules: sw.Rules, chance: str) -> None:
 
 
 def test_seeded_die_comes_from_the_game_seed(rules: sw.Rules) -> None:
-    """§6: with chance="seeded" the die is rolled from the game's own generator: the result is
+    """With chance="seeded" the die is rolled from the game's own generator: the result is
     fixed by seed and actions, and over several seeds more than one face shows."""
     faces = set()
     for seed in range(12):
@@ -1093,7 +1093,7 @@ def test_seeded_die_comes_from_the_game_seed(rules: sw.Rules) -> None:
 
 
 def test_corrupt_lost_tribes_are_refused(rules: sw.Rules) -> None:
-    """§6 corrupt saves: more Lost Tribe tokens than the box holds (§1.1) are refused with a
+    """Corrupt saves: more Lost Tribe tokens than the box holds (rule 1.1) are refused with a
     message naming the fault."""
     import json
 

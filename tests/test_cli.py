@@ -1,6 +1,6 @@
-"""The ``smallworld`` console command (DESIGN.md §7 Ecosystem), run through its real entry
+"""The ``smallworld`` console command, run through its real entry
 point in a subprocess: ``play`` prints a whole random game and the final ranking, ``check``
-validates rule files with ``path:line:col`` errors (§5), and bad command lines fail cleanly.
+validates rule files with ``path:line:col`` errors, and bad command lines fail cleanly.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def ranking(stdout: str) -> list[tuple[int, int, int, int, bool]]:
 
 
 def test_entry_point_is_declared() -> None:
-    """§7: ``pip install .`` gives a ``smallworld`` console command running ``cli.main``."""
+    """``pip install .`` gives a ``smallworld`` console command running ``cli.main``."""
     scripts = metadata.entry_points(group="console_scripts")
     (script,) = [e for e in scripts if e.name == "smallworld"]
     assert script.value == "smallworld_rules.cli:main"
@@ -79,7 +79,7 @@ def test_play_prints_the_game(four_players: subprocess.CompletedProcess[str]) ->
     assert turns == [(r, p) for r in range(1, 10) for p in range(4)]
     assert sum(bool(SCORE.match(line)) for line in lines) == len(turns)
     picks = [m for m in map(PICK.match, lines) if m]
-    assert picks and all(m[1] == m[2] for m in picks)  # §1.5: position k costs k coins
+    assert picks and all(m[1] == m[2] for m in picks)  # Rule 1.5: position k costs k coins
     conquests = [m for m in map(CONQUER.match, lines) if m]
     assert conquests
     for m in conquests:
@@ -88,9 +88,9 @@ def test_play_prints_the_game(four_players: subprocess.CompletedProcess[str]) ->
 
 
 def test_play_coins_add_up(four_players: subprocess.CompletedProcess[str]) -> None:
-    """§1.5 / §1.11 in the printout: each player's final coins are 5 + printed scores − coins
-    paid for picks + coins taken with them; the ranking is by coins, then tokens (§1.14), and
-    exactly the best are marked winners."""
+    """Rule 1.5 / rule 1.11 in the printout: each player's final coins are 5 + printed scores −
+    coins paid for picks + coins taken with them; the ranking is by coins, then tokens (rule 1.14),
+    and exactly the best are marked winners."""
     coins = dict.fromkeys(range(4), 5)
     player = None
     for line in four_players.stdout.splitlines():
@@ -125,7 +125,7 @@ def test_play_quiet_prints_only_the_ranking(
 
 
 def test_play_is_reproducible(four_players: subprocess.CompletedProcess[str]) -> None:
-    """§6 determinism at the command line: the same seed prints the same game; another seed
+    """Determinism at the command line: the same seed prints the same game; another seed
     plays another game."""
     again = run("play", "--players", "4", "--seed", "1")
     assert again.stdout == four_players.stdout
@@ -135,7 +135,7 @@ def test_play_is_reproducible(four_players: subprocess.CompletedProcess[str]) ->
 
 
 def test_play_with_extra_rules() -> None:
-    """``--rules`` adds rule files: the market (§1.2) shows six combos (or every race, if
+    """``--rules`` adds rule files: the market (rule 1.2) shows six combos (or every race, if
     fewer), each a loaded race, test-only ones included in the pool."""
     result = run("play", "--players", "2", "--seed", "3", "--rules", str(TEST_RULES))
     assert result.returncode == 0, result.stderr
@@ -170,7 +170,7 @@ BROKEN = """race oops "Oops" {
 
 
 def test_check_broken_file_points_at_the_mistakes(tmp_path: Path) -> None:
-    """§5: ``check`` exits non-zero and reports every mistake as ``path:line:col:`` with the
+    """``check`` exits non-zero and reports every mistake as ``path:line:col:`` with the
     offending line, a caret and a hint; a good file next to it is still reported ok."""
     path = tmp_path / "oops.swr"
     path.write_text(BROKEN, encoding="utf-8")
@@ -193,7 +193,7 @@ def test_check_broken_file_points_at_the_mistakes(tmp_path: Path) -> None:
 
 
 def test_check_syntax_error(tmp_path: Path) -> None:
-    """§5: a misspelt statement is a syntax error at its line and column, with a hint."""
+    """A misspelt statement is a syntax error at its line and column, with a hint."""
     path = tmp_path / "typo.swr"
     path.write_text('race typo "Typo" {\n    tokens 5\n    box 10\n    conquest_cots sub 1\n}\n',
                     encoding="utf-8")
@@ -343,8 +343,7 @@ def test_play_record_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[s
     steps = len(record["steps"])
     assert f"{path}: {steps} steps replayed, every one as recorded" in replayed.stdout
     code, out, err = main(capsys, "replay", str(path), "--quiet")
-    assert code == 0 and err == ""
-    assert "== Round" not in out and ranking(out) == ranking(played.stdout)
+    assert code == 0 and err == "" and out == ""  # --quiet: nothing but errors
 
 
 def test_replay_reports_a_hand_edited_step(
@@ -547,7 +546,7 @@ def test_replay_needs_the_users_rule_files_again(
     code, _, err = main(capsys, "play", "--seed", "3", "--rules", str(TEST_RULES), "--quiet",
                         "--record", str(path))
     assert code == 0, err
-    code, out, err = main(capsys, "replay", str(path), "--rules", str(TEST_RULES), "--quiet")
+    code, out, err = main(capsys, "replay", str(path), "--rules", str(TEST_RULES))
     assert code == 0 and err == "" and "every one as recorded" in out
     code, out, err = main(capsys, "replay", str(path))
     assert code == 1
@@ -637,8 +636,8 @@ def test_printed_lines_for_abilities_rolls_gains_and_acting_races() -> None:
         cli._describe(game, ev.RaceActs(0, "ghouls", 3)),
     ]
     assert lines == [
-        "  uses choose_ally on player 2",
-        "  uses fortify on region 7",
+        "  uses choose ally (Diplomat) on player 2",
+        "  uses fortify (Fortified) on region 7",
         "  rolls 2 off the next conquest",
         "  rolls 0 off the next conquest: nothing is affordable, the conquests end",
         "  the Skeletons gain 1 token from the box",
@@ -650,7 +649,7 @@ ZONES = re.compile(r"^\s*\[Well of Souls: (\d+)(?: \((.*)\))? \| Necromancer Isl
 
 
 def test_play_necromancer_island_prints_the_well_and_island(tmp_path: Path) -> None:
-    """Issue 5 / REFERENCE §4: ``play --players 4 --expansion necromancer_island --seed 3``
+    """Issue 5 / rule 4: ``play --players 4 --expansion necromancer_island --seed 3``
     plays a full game on the 3-player map with player 3 as the Necromancer, and prints the
     Well of Souls and the Island each time they change; the last printout is the final
     position's (read back from the game's record)."""
@@ -664,13 +663,13 @@ def test_play_necromancer_island_prints_the_well_and_island(tmp_path: Path) -> N
     assert lines[0] == "Small World on the 3p map, 4 players, seed 3"
     assert "Player 3 plays the Necromancer (Ghost tokens)" in lines
     zones = [m for m in map(ZONES.match, lines) if m]
-    assert zones[0].groups() == ("0", None, "1")  # §4.1.2: 1 Ghost on the Island, none lost
+    assert zones[0].groups() == ("0", None, "1")  # Rule 4.1.2: 1 Ghost on the Island, none lost
     snapshots = [(int(m[1]), m[2], int(m[3])) for m in zones]
     assert all(a != b for a, b in itertools.pairwise(snapshots))  # only changes
     for well, detail, _ in snapshots:  # the detail adds up to the Well's total
         counts = [int(part.rsplit(" ", 1)[1]) for part in (detail or "").split(", ") if part]
         assert sum(counts) == well
-    assert any("the Well of Souls gives 1 Ghost for" in line for line in lines)  # §4.2.5
+    assert any("the Well of Souls gives 1 Ghost for" in line for line in lines)  # Rule 4.2.5
     assert any(re.match(r"^== Round \d+, player 3 \(Necromancer\)$", line) for line in lines)
     rows = [line for line in lines[lines.index("Final ranking:") + 1:] if line.strip()]
     assert sum("player 3 (Necromancer)" in row for row in rows[:4]) == 1

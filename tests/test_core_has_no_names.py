@@ -1,8 +1,8 @@
-"""DESIGN.md §2: the core knows no race, power, piece or expansion by name.
+"""The core knows no race, power, piece or expansion by name.
 
 Every Python token of ``smallworld_rules/`` (identifiers, strings, comments) except docstrings,
 and every line of the grammar, is searched for the official names. Docstring examples may name
-them (DESIGN.md §2 allows examples).
+them (docstring examples are allowed).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def _offending(path: Path) -> list[str]:
 
 
 def test_core_names_no_race_power_piece_or_expansion() -> None:
-    """DESIGN.md §2: no race, power, piece or expansion name in the core's code."""
+    """No race, power, piece or expansion name in the core's code."""
     files = sorted(CORE.rglob("*.py")) + sorted(CORE.rglob("*.lark"))
     assert len(files) > 10
     hits = [hit for path in files for hit in _offending(path)]

@@ -1,4 +1,4 @@
-"""The base rules of REFERENCE.md §1 and rulings 1–17 of §5; each test names what it checks.
+"""The base rules of rule 1 and rulings 1–17; each test names what it checks.
 
 Positions are on the 2-player map (smallworld_rules/maps/2p.json) unless said otherwise:
 region 1 is an empty Farmland on the edge, 2 an empty Forest (Mine) on the edge, 3 a Swamp with
@@ -29,11 +29,11 @@ def last(game: sw.Game, kind: type) -> object:
     return [e for e in game.log if isinstance(e, kind)][-1]
 
 
-# ---------------------------------------------------------------- §1.1–§1.5 set-up and market
+# ---------------------------------------------------------------- rules 1.1–1.5 set-up and market
 
 
 def test_setup_section_1_2(rules: sw.Rules) -> None:
-    """§1.2: 5 coins each, 6 visible combos, one Lost Tribe token on each symbol region."""
+    """Rule 1.2: 5 coins each, 6 visible combos, one Lost Tribe token on each symbol region."""
     game = new_game(rules, [])
     assert [game.coins(p) for p in range(2)] == [5, 5]
     assert len(game.market) == 6
@@ -48,14 +48,14 @@ def test_setup_section_1_2(rules: sw.Rules) -> None:
 
 
 def test_pick_costs_and_coins_section_1_5(rules: sw.Rules) -> None:
-    """§1.5: position k costs k coins, one on each combo above; coins on it are collected;
+    """Rule 1.5: position k costs k coins, one on each combo above; coins on it are collected;
     tokens = banner + badge; the market is refilled to 6."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2"), ("elves", "forest")])
     game.apply(sw.PickCombo(2))
     assert game.coins(0) == 3
     assert (game.active_race(0), game.active_power(0), game.hand(0)) == ("elves", "forest", 10)
     assert [c for _, _, c in game.market[:2]] == [1, 1]
-    # Refilled while banners last (§1.13): these rules have only six races.
+    # Refilled while banners last (rule 1.13): these rules have only six races.
     assert len(game.market) == min(6, len(game.rules.races) - 1)
     game.apply(sw.Conquer(1))
     deploy_all_and_end(game)
@@ -65,7 +65,7 @@ def test_pick_costs_and_coins_section_1_5(rules: sw.Rules) -> None:
 
 
 def test_pick_needs_the_coins_section_1_5(rules: sw.Rules) -> None:
-    """§1.5: a combo further down than your coins reach cannot be picked."""
+    """Rule 1.5: a combo further down than your coins reach cannot be picked."""
     game = new_game(rules, [])
     game.set_coins(0, 2)
     assert sw.PickCombo(3) not in game.legal_actions()
@@ -74,18 +74,18 @@ def test_pick_needs_the_coins_section_1_5(rules: sw.Rules) -> None:
 
 
 def test_supply_cap_section_1_1(rules: sw.Rules) -> None:
-    """§1.1: tokens taken are capped by the race's physical tokens (Crowd 8 + Bulky 5 > 9)."""
+    """Rule 1.1: tokens taken are capped by the race's physical tokens (Crowd 8 + Bulky 5 > 9)."""
     game = new_game(rules, [("crowd", "bulky")])
     game.apply(sw.PickCombo(0))
     assert game.hand(0) == 9
     assert saved_state(game)["box"]["crowd"] == 0
 
 
-# ---------------------------------------------------------------- §1.7 conquest
+# ---------------------------------------------------------------- rule 1.7 conquest
 
 
 def test_cost_formula_section_1_7(game: sw.Game) -> None:
-    """§1.7: 2 + Lost Tribe tokens + 1 for a Mountain; core contributions name no file."""
+    """Rule 1.7: 2 + Lost Tribe tokens + 1 for a Mountain; core contributions name no file."""
     assert game.conquest_cost(1) == 2
     assert game.conquest_cost(3) == 3
     assert game.conquest_cost(5) == 3
@@ -97,7 +97,7 @@ def test_cost_formula_section_1_7(game: sw.Game) -> None:
 
 
 def test_cost_counts_occupants_and_piece_defence_section_1_7(game: sw.Game) -> None:
-    """§1.7: other race tokens count one each; a piece's defence adds, named by its file."""
+    """Rule 1.7: other race tokens count one each; a piece's defence adds, named by its file."""
     game.put(1, 1, 3, race="crowd")
     game.put(2, 1, 1, pieces={"ward": 1})
     assert game.conquest_cost(1) == 5
@@ -108,7 +108,7 @@ def test_cost_counts_occupants_and_piece_defence_section_1_7(game: sw.Game) -> N
 
 
 def test_immune_region_section_1_7(game: sw.Game) -> None:
-    """§1.7: an immune region (a piece declared `immune`) cannot be conquered at all."""
+    """Rule 1.7: an immune region (a piece declared `immune`) cannot be conquered at all."""
     game.put(1, 1, 1, race="crowd", pieces={"sanctum": 1})
     assert sw.Conquer(1) not in game.legal_actions()
     with pytest.raises(sw.IllegalAction, match="immune"):
@@ -116,14 +116,14 @@ def test_immune_region_section_1_7(game: sw.Game) -> None:
 
 
 def test_water_not_conquerable_section_1_7(game: sw.Game) -> None:
-    """§1.7: Seas and the Lake are never conquered by a race that may not enter water."""
+    """Rule 1.7: Seas and the Lake are never conquered by a race that may not enter water."""
     with pytest.raises(sw.IllegalAction, match="water"):
         game.apply(sw.Conquer(0))
     assert not any(getattr(a, "region", None) in (0, 7, 22) for a in game.legal_actions())
 
 
 def test_own_active_region_not_conquerable_section_1_8(game: sw.Game) -> None:
-    """§1.8: you never conquer a region of your own active race."""
+    """Rule 1.8: you never conquer a region of your own active race."""
     game.apply(sw.Conquer(1))
     with pytest.raises(sw.IllegalAction, match="already hold"):
         game.apply(sw.Conquer(1))
@@ -173,7 +173,7 @@ def test_ruling_4_one_token_in_hand_whatever_the_cost(rules: sw.Rules) -> None:
 
 
 def test_ruling_5_final_die_attempt(rules: sw.Rules) -> None:
-    """Ruling 5 / §1.9: name the target, then roll; success moves every hand token in;
+    """Ruling 5 / rule 1.9: name the target, then roll; success moves every hand token in;
     conquests end whatever the result; on failure the hand tokens go to your own regions."""
     game = new_game(rules, [("ratmen", "plain")], chance="explicit")
     game.apply(sw.PickCombo(0))
@@ -198,7 +198,7 @@ def test_ruling_5_final_die_attempt(rules: sw.Rules) -> None:
 
 
 def test_ruling_5_die_only_when_short_by_at_most_three(game: sw.Game) -> None:
-    """Ruling 5 / §1.9: a target more than 3 tokens short cannot be attempted with the die;
+    """Ruling 5 / rule 1.9: a target more than 3 tokens short cannot be attempted with the die;
     one you can afford is conquered without it."""
     game.put(19, 1, 5, race="crowd")  # 2 + 5 + Mountain = 8
     game.apply(sw.Conquer(20))
@@ -235,7 +235,7 @@ def test_ruling_6_stop_conquering_any_time(game: sw.Game) -> None:
 
 
 def test_redeploy_section_1_10(game: sw.Game) -> None:
-    """§1.10: redeployment takes all but one token per region into hand; EndTurn only once
+    """Rule 1.10: redeployment takes all but one token per region into hand; EndTurn only once
     nothing is left to place."""
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
@@ -251,7 +251,7 @@ def test_redeploy_section_1_10(game: sw.Game) -> None:
 
 
 def test_ready_troops_section_1_6(game: sw.Game) -> None:
-    """§1.6: at the start of an expansion turn every token but one per region is in hand."""
+    """Rule 1.6: at the start of an expansion turn every token but one per region is in hand."""
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
     game.apply(sw.Deploy(1, 4))
@@ -265,7 +265,7 @@ def test_ready_troops_section_1_6(game: sw.Game) -> None:
 
 
 def test_abandon_before_first_conquest_section_1_6(game: sw.Game) -> None:
-    """§1.6 / A5: regions may be abandoned before the first conquest, not after; abandoning
+    """Rule 1.6 / A5: regions may be abandoned before the first conquest, not after; abandoning
     every region makes the next conquest a first conquest again."""
     game.apply(sw.Conquer(1))
     deploy_all_and_end(game)
@@ -350,7 +350,7 @@ def test_ruling_10_lone_tokens_discarded(game: sw.Game) -> None:
     assert saved_state(game)["box"]["crowd"] == box + 1
     assert game.declined_races(1) == []  # its last token is gone: the race left the map
     assert last(game, RaceRemoved).race == "crowd"
-    # §1.13: the banner goes under the race stack, or into the lowest empty market slot.
+    # Rule 1.13: the banner goes under the race stack, or into the lowest empty market slot.
     stack = saved_state(game)["race_stack"]
     assert (stack[-1] if stack else game.market[-1][0]) == "crowd"
 
@@ -403,7 +403,7 @@ def test_ruling_12_wiped_out_race_declines(rules: sw.Rules) -> None:
 
 
 def test_ruling_14_tie_break_counts_race_tokens_only(rules: sw.Rules) -> None:
-    """Ruling 14 / §1.14: equal coins → most race tokens on the map wins; pieces don't count."""
+    """Ruling 14 / rule 1.14: equal coins → most race tokens on the map wins; pieces don't count."""
     game = _endgame(rules)
     game.put(1, 0, 10, pieces={"ward": 1, "sanctum": 2})  # pieces add nothing to the count
     _final_turns(game)
@@ -438,7 +438,7 @@ def _final_turns(game: sw.Game) -> None:
 
 
 def test_end_of_game_section_1_14(rules: sw.Rules) -> None:
-    """§1.14 / §1.3: the game ends after the last player's turn in the last round."""
+    """Rule 1.14 / rule 1.3: the game ends after the last player's turn in the last round."""
     game = _endgame(rules)
     assert not game.is_over
     deploy_all_and_end(game)
@@ -461,7 +461,7 @@ def test_ruling_15_active_and_declined_are_separate(game: sw.Game) -> None:
 
 
 def test_ruling_16_decline_turn(rules: sw.Rules) -> None:
-    """Ruling 16 / §1.12: declining: the old declined race leaves first, one token per region
+    """Ruling 16 / rule 1.12: declining: the old declined race leaves first, one token per region
     stays, the badge is discarded, and only region coins (plus `always` bonuses) are scored."""
     game = new_game(rules, [("miners", "forest"), ("crowd", "plain"), ("ratmen", "plain2")])
     game.apply(sw.PickCombo(0))  # Forest Miners: 3 + 4 tokens
@@ -485,7 +485,7 @@ def test_ruling_16_decline_turn(rules: sw.Rules) -> None:
 
 
 def test_decline_not_after_acting_section_1_12(game: sw.Game) -> None:
-    """§1.12: decline replaces expanding: not in the turn a race is picked, nor after a
+    """Rule 1.12: decline replaces expanding: not in the turn a race is picked, nor after a
     conquest or abandon."""
     assert sw.Decline() not in game.legal_actions()
     with pytest.raises(sw.IllegalAction, match="picked"):
@@ -521,7 +521,7 @@ def test_ruling_17_non_empty_regions(rules: sw.Rules) -> None:
 
 
 def test_scoring_section_1_11(game: sw.Game) -> None:
-    """§1.11: 1 coin per region of the active race and of each declined race."""
+    """Rule 1.11: 1 coin per region of the active race and of each declined race."""
     game.put(16, 0, 1, declined=True, race="crowd")
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
@@ -530,7 +530,7 @@ def test_scoring_section_1_11(game: sw.Game) -> None:
 
 
 def test_badge_reshuffle_ruling_38(rules: sw.Rules) -> None:
-    """Ruling 38 / §1.13: when the badge stack is empty, the discarded badges are shuffled
+    """Ruling 38 / rule 1.13: when the badge stack is empty, the discarded badges are shuffled
     into a new stack, so a returning banner gets a badge."""
     few = subset(rules, ["ratmen", "crowd", "elves", "giants", "miners", "raiders"],
                  ["plain", "plain2", "forest", "commando", "wealthy", "warded"])
@@ -553,5 +553,5 @@ def test_badge_reshuffle_ruling_38(rules: sw.Rules) -> None:
 
 
 def test_game_length_section_1_3() -> None:
-    """§1.3: 10, 10, 9 and 8 turns on the 2p, 3p, 4p and 5p maps."""
+    """Rule 1.3: 10, 10, 9 and 8 turns on the 2p, 3p, 4p and 5p maps."""
     assert [sw.load_map(f"{n}p").turns for n in (2, 3, 4, 5)] == [10, 10, 9, 8]

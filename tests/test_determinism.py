@@ -1,7 +1,7 @@
 """Determinism: the same seed and the same actions give the same game, byte for byte.
 
-What each property guards (DESIGN.md §6 "All randomness comes from the game's seeded generator:
-same seed + same actions → same game", §7 invariants on saving):
+What each property guards ("All randomness comes from the game's seeded generator:
+same seed + same actions → same game", the invariants on saving):
 
 * ``test_same_seed_same_actions_same_game``: a game played with random legal actions, replayed
   from ``Game.new`` with the same arguments, gives a byte-identical ``to_json`` and an identical
@@ -102,7 +102,7 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
 def test_same_seed_same_actions_same_game(
     config: dict[str, Any], play_seed: int, limit: int
 ) -> None:
-    """§6: same seed + same actions → byte-identical to_json and log, however replayed."""
+    """Same seed + same actions → byte-identical to_json and log, however replayed."""
     game = sw.Game.new(**config)
     initial = game.to_json()
     rng = random.Random(play_seed)
@@ -169,7 +169,7 @@ GAMES = [(2, 11, "seeded"), (3, 12, "explicit"), (4, 13, "seeded"), (5, 14, "see
 
 
 def test_same_game_in_other_processes() -> None:
-    """§6: nothing depends on the interpreter: other PYTHONHASHSEEDs give the same games.
+    """Nothing depends on the interpreter: other PYTHONHASHSEEDs give the same games.
 
     All three runs are fresh interpreters, so they read the same source and rule files even
     while those are being edited.

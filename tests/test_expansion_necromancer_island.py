@@ -1,4 +1,4 @@
-"""Necromancer Island (REFERENCE.md §4, defaults §8 A15–A20): the last seat plays the
+"""Necromancer Island (rule 4, defaults A15–A20): the last seat plays the
 Necromancer, whose Ghosts (race id ``"ghost"``) come from a reserve of 14 (minus the option
 ``ghosts_removed``), rest on the Island (his hand) and are paid for with the souls of the fallen:
 every token lost to a conquest goes into the Well of Souls, and every 4 Well tokens bring one
@@ -123,7 +123,7 @@ def ghosts_on_map(game: sw.Game) -> int:
 
 
 def ghost_total(game: sw.Game, state: dict[str, Any] | None = None) -> int:
-    """Ghosts on the map + on the Island + in reserve + in the Well (§4.2.5 invariant), read
+    """Ghosts on the map + on the Island + in reserve + in the Well (rule 4.2.5 invariant), read
     through the public API (``state``: the saved state, if the caller has it already)."""
     if state is None:
         state = saved_state(game)
@@ -165,7 +165,7 @@ def purchases(game: sw.Game) -> set[sw.Action]:
     return {a for a in game.legal_actions() if isinstance(a, sw.Purchase)}
 
 
-# =========================================================================== §4.1 set-up
+# ================================================================================== rule 4.1 set-up
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def purchases(game: sw.Game) -> set[sw.Action]:
 def test_map_for_one_player_fewer_section_4_1_1(
     official_ni: sw.Rules, players: int, map_name: str, turns: int
 ) -> None:
-    """§4.1.1: the map (and its turn track) for players − 1; §4.1.3: the Necromancer is the
+    """Rule 4.1.1: the map (and its turn track) for players − 1; rule 4.1.3: the Necromancer is the
     last seat and chooses his power before the first turn, then player 0 starts."""
     game = sw.Game.new(players=players, seed=3, rules=official_ni)
     assert game.map_name == map_name and game.map.turns == turns
@@ -190,15 +190,16 @@ def test_map_for_one_player_fewer_section_4_1_1(
 
 @pytest.mark.parametrize("players", [2, 7])
 def test_three_to_six_players_section_4_1(official_ni: sw.Rules, players: int) -> None:
-    """§4 title: a scenario for 3–6 players; 2 and 7 are refused."""
+    """Rule 4 title: a scenario for 3–6 players; 2 and 7 are refused."""
     with pytest.raises(sw.RulesError, match="3 to 6 players"):
         sw.Game.new(players=players, seed=1, rules=official_ni)
 
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_initial_ghosts_coins_and_draft_section_4_1(official_ni: sw.Rules, players: int) -> None:
-    """§4.1.2/§4.1.5/§4.1.6, A15: 1 Ghost on the Island, 13 in reserve, 5 coins for everyone;
-    §4.1.4: 6 drafted powers, never Spirit or Stout (any seed), each badge exactly once."""
+    """Rules 4.1.2/4.1.5/rule 4.1.6, A15: 1 Ghost on the Island, 13 in reserve, 5 coins for
+    everyone; rule 4.1.4: 6 drafted powers, never Spirit or Stout (any seed), each badge exactly
+    once."""
     seat = players - 1
     for seed in range(12):
         game = sw.Game.new(players=players, seed=seed, rules=official_ni)
@@ -217,7 +218,7 @@ def test_initial_ghosts_coins_and_draft_section_4_1(official_ni: sw.Rules, playe
 
 
 def test_draft_skips_spirit_and_stout_section_4_1_4(ni: sw.Rules) -> None:
-    """§4.1.4: the draft is taken from the badge stack after the market is dealt; Spirit and
+    """Rule 4.1.4: the draft is taken from the badge stack after the market is dealt; Spirit and
     Stout drawn there are skipped and stay on top of the stack."""
     draft = ("spirit", "forest", "stout", "alchemist", "diplomat", "fortified", "hill", "swamp")
     game = ni_game(ni, draft=draft)
@@ -231,14 +232,14 @@ def test_draft_skips_spirit_and_stout_section_4_1_4(ni: sw.Rules) -> None:
 
 @pytest.mark.parametrize(("removed", "left"), [(0, 13), (1, 12), (2, 11)])
 def test_ghosts_removed_option_section_4_1(ni: sw.Rules, removed: int, left: int) -> None:
-    """§4.1 difficulty: 1 or 2 Ghosts out of the game leave 12 or 11 in reserve."""
+    """Rule 4.1 difficulty: 1 or 2 Ghosts out of the game leave 12 or 11 in reserve."""
     game = ni_game(ni, options={"ghosts_removed": removed})
     assert island(game) == 1 and reserve(game) == left
     assert ghost_total(game) == 14 - removed
 
 
 def test_too_many_ghosts_removed_is_refused_section_4_1(ni: sw.Rules) -> None:
-    """§4.1: at least the Island's Ghost must exist."""
+    """Rule 4.1: at least the Island's Ghost must exist."""
     with pytest.raises(sw.RulesError):
         ni_game(ni, options={"ghosts_removed": 14})
 
@@ -251,7 +252,7 @@ def test_necromancer_coins_option_a15(ni: sw.Rules, coins: int) -> None:
 
 
 def test_choose_power_activates_exactly_one_section_4_1_5(ni: sw.Rules) -> None:
-    """§4.1.5: he activates 1 of the 6; the other 5 stay in his private reserve; he cannot
+    """Rule 4.1.5: he activates 1 of the 6; the other 5 stay in his private reserve; he cannot
     choose a power that was not drafted, nor choose twice, nor pick a combo."""
     game = ni_game(ni)
     refused(game, sw.PickCombo(0), "takes no combo")
@@ -263,12 +264,12 @@ def test_choose_power_activates_exactly_one_section_4_1_5(ni: sw.Rules) -> None:
     assert events(game, PowerChosen) == [PowerChosen(NECRO, "forest", 0)]
     assert game.coins(NECRO) == 5  # choosing is free
     refused(game, sw.ChoosePower("alchemist"), "only a role")
-    # The reserved powers are not mixed back into the badge stack (§4.1.5).
+    # The reserved powers are not mixed back into the badge stack (rule 4.1.5).
     assert not set(state["role_reserve"]) & set(state["power_stack"] + state["power_discard"])
 
 
 def test_necromancer_never_picks_nor_declines_section_4_4(ni: sw.Rules) -> None:
-    """§4.4: in his own turn he has no combo to pick and never goes into decline."""
+    """Rule 4.4: in his own turn he has no combo to pick and never goes into decline."""
     game = ni_game(ni)
     game.apply(sw.ChoosePower("alchemist"))
     pass_turn(game)
@@ -280,11 +281,11 @@ def test_necromancer_never_picks_nor_declines_section_4_4(ni: sw.Rules) -> None:
     refused(game, sw.PickCombo(0), "pick phase")
 
 
-# =========================================================================== §4.2 ordinary players
+# ======================================================================== rule 4.2 ordinary players
 
 
 def test_lost_tokens_go_to_the_well_section_4_2_1(ni: sw.Rules) -> None:
-    """§4.2.1: the token an active race loses, the Lost Tribe and a declined race's token go
+    """Rule 4.2.1: the token an active race loses, the Lost Tribe and a declined race's token go
     into the Well (oldest first), not into their box."""
     game = ni_game(ni)
     game.apply(sw.ChoosePower("alchemist"))
@@ -328,8 +329,8 @@ def test_sorcerer_replaced_token_goes_to_the_well_a16(ni: sw.Rules) -> None:
 def test_decline_surplus_box_or_well_section_4_2_2(
     ni: sw.Rules, race: str, to_box: int, to_well: int
 ) -> None:
-    """§4.2.2: the tokens removed on declining go to the box; §4.2.3 (A16): for Elves they go
-    into the Well (3 here: 3 + 2 tokens on two regions, 1 stays on each)."""
+    """Rule 4.2.2: the tokens removed on declining go to the box; rule 4.2.3 (A16): for Elves they
+    go into the Well (3 here: 3 + 2 tokens on two regions, 1 stays on each)."""
     game = ni_game(ni)
     game.apply(sw.ChoosePower("alchemist"))
     game.put(1, 0, 3, race=race)  # player 0's turn starts with his race active
@@ -344,7 +345,7 @@ def test_decline_surplus_box_or_well_section_4_2_2(
 
 
 def test_elves_decline_surplus_of_four_is_exchanged_section_4_2_3(ni: sw.Rules) -> None:
-    """§4.2.3 + §4.2.5: 4 Elves off the map on declining fill the Well; at the end of that
+    """Rule 4.2.3 + rule 4.2.5: 4 Elves off the map on declining fill the Well; at the end of that
     turn they go back to the Elves' box and 1 Ghost goes from the reserve to the Island."""
     game = ni_game(ni)
     game.apply(sw.ChoosePower("alchemist"))
@@ -359,7 +360,7 @@ def test_elves_decline_surplus_of_four_is_exchanged_section_4_2_3(ni: sw.Rules) 
 
 
 def test_conquered_ghost_region_without_other_region_section_4_2_4(ni: sw.Rules) -> None:
-    """§4.2.4: 3 Ghosts cost 2 + 3; 1 Ghost goes into the Well, 2 back to his hand; with no
+    """Rule 4.2.4: 3 Ghosts cost 2 + 3; 1 Ghost goes into the Well, 2 back to his hand; with no
     Ghost region left they stay on the Island (1 + 2)."""
     game = ni_game(ni)
     game.put(2, NECRO, 3)
@@ -379,7 +380,7 @@ def test_conquered_ghost_region_without_other_region_section_4_2_4(ni: sw.Rules)
 
 
 def test_returned_ghosts_withdraw_to_his_region_section_4_2_4(ni: sw.Rules) -> None:
-    """§4.2.4: the Ghosts that survive a conquest are placed by the Necromancer on his Ghost
+    """Rule 4.2.4: the Ghosts that survive a conquest are placed by the Necromancer on his Ghost
     regions at the end of that player's turn (here his Island is empty: he put its Ghost on
     the map in his own turn)."""
     game = ni_game(ni)
@@ -407,8 +408,8 @@ def test_returned_ghosts_withdraw_to_his_region_section_4_2_4(ni: sw.Rules) -> N
 
 
 def test_lone_ghost_conquered_leaves_the_island_alone_section_4_2_4(ni: sw.Rules) -> None:
-    """§4.2.4, §4.3 b: only the Ghosts that return from the conquered region are placed at the
-    end of the turn; a lone Ghost returns none, so the Island's Ghost stays on the Island and
+    """Rules 4.2.4 and 4.3 b: only the Ghosts that return from the conquered region are placed at
+    the end of the turn; a lone Ghost returns none, so the Island's Ghost stays on the Island and
     the Necromancer has nothing to withdraw."""
     game = ni_game(ni)
     game.put(2, NECRO, 1)
@@ -423,7 +424,7 @@ def test_lone_ghost_conquered_leaves_the_island_alone_section_4_2_4(ni: sw.Rules
 
 
 def test_only_returned_ghosts_are_withdrawn_section_4_2_4(ni: sw.Rules) -> None:
-    """§4.2.4: 3 Ghosts conquered: 1 to the Well, 2 return and are placed on his other region;
+    """Rule 4.2.4: 3 Ghosts conquered: 1 to the Well, 2 return and are placed on his other region;
     the Island's own Ghost may stay on the Island (he ends the withdrawal after placing 2)."""
     game = ni_game(ni)
     game.put(2, NECRO, 3)
@@ -441,7 +442,7 @@ def test_only_returned_ghosts_are_withdrawn_section_4_2_4(ni: sw.Rules) -> None:
 
 
 def test_exchange_four_ghosts_first_section_4_2_5(ni: sw.Rules) -> None:
-    """§4.2.5: at the end of an ordinary turn 4 Well tokens leave, the Ghost first (to his
+    """Rule 4.2.5: at the end of an ordinary turn 4 Well tokens leave, the Ghost first (to his
     reserve), then the oldest others (Crowd and Elves to their boxes, the Lost Tribe
     vanishes); 1 Ghost goes from the reserve to the Island."""
     game = ni_game(ni)
@@ -468,7 +469,7 @@ def test_exchange_four_ghosts_first_section_4_2_5(ni: sw.Rules) -> None:
 def test_eight_or_nine_tokens_make_two_exchanges_section_4_2_5(
     ni: sw.Rules, tribe: int, left: tuple[str, ...]
 ) -> None:
-    """§4.2.5: each full group of 4 is exchanged (8 or 9 tokens: two exchanges, 2 Ghosts to
+    """Rule 4.2.5: each full group of 4 is exchanged (8 or 9 tokens: two exchanges, 2 Ghosts to
     the Island); the Ghost, though the newest token, leaves in the first group; fewer than 4
     stay."""
     game = ni_game(ni)
@@ -488,11 +489,11 @@ def test_eight_or_nine_tokens_make_two_exchanges_section_4_2_5(
     assert (island(game), reserve(game)) == (3, 11) and ghost_total(game) == 14
 
 
-# =========================================================================== §4.3 his turn
+# ================================================================================ rule 4.3 his turn
 
 
 def test_purchase_price_and_effect_section_4_3_a(ni: sw.Rules) -> None:
-    """§4.3 a, A15: price = active powers + Ghosts on the map + on the Island, recomputed
+    """Rule 4.3 a, A15: price = active powers + Ghosts on the map + on the Island, recomputed
     after each purchase (1 + 2 + 1 = 4, then 5, then 6, then 7); a token moves from the reserve
     to the Island; a bought power works at once (Forest: +1 for his Forest region)."""
     game = ni_game(ni)
@@ -528,7 +529,7 @@ def test_purchase_price_and_effect_section_4_3_a(ni: sw.Rules) -> None:
 
 
 def test_purchase_refusals_section_4_3_a(ni: sw.Rules) -> None:
-    """§4.3 a: only the Necromancer buys, only reserved powers, only in his turn before his
+    """Rule 4.3 a: only the Necromancer buys, only reserved powers, only in his turn before his
     first conquest."""
     game = ni_game(ni)
     game.put(2, NECRO, 1)
@@ -565,7 +566,7 @@ def test_one_purchase_a_turn_option_a15(ni: sw.Rules) -> None:
 
 
 def test_no_token_left_in_reserve_section_4_3_a(ni: sw.Rules) -> None:
-    """§4.3 a: with an empty reserve he cannot buy a Ghost; A18: a Ghost in the Well means he
+    """Rule 4.3 a: with an empty reserve he cannot buy a Ghost; A18: a Ghost in the Well means he
     has not won although his reserve is empty."""
     game = ni_game(ni)
     game.put(19, NECRO, 12)
@@ -585,7 +586,7 @@ def test_no_token_left_in_reserve_section_4_3_a(ni: sw.Rules) -> None:
 
 
 def test_first_conquest_from_the_lake_section_4_3_b(ni: sw.Rules) -> None:
-    """§4.3 b: with no region, his first conquest is one of the regions touching the Lake
+    """Rule 4.3 b: with no region, his first conquest is one of the regions touching the Lake
     (exactly 2, 6, 8, 12, 13 here); an edge region away from the Lake and the Lake itself are
     refused; the Island is not a region (the Lake stays empty)."""
     game = ni_game(ni)
@@ -609,7 +610,7 @@ def test_first_conquest_from_the_lake_section_4_3_b(ni: sw.Rules) -> None:
 
 
 def test_re_entry_from_the_lake_section_4_3_b(ni: sw.Rules) -> None:
-    """§4.3 b: after losing every region, he re-enters from the Lake's shore again (his old
+    """Rule 4.3 b: after losing every region, he re-enters from the Lake's shore again (his old
     region 19, at the edge and away from the Lake, no longer counts)."""
     game = ni_game(ni)
     game.put(19, NECRO, 1)
@@ -625,7 +626,7 @@ def test_re_entry_from_the_lake_section_4_3_b(ni: sw.Rules) -> None:
 
 
 def test_later_conquests_are_ordinary_section_4_3_b(ni: sw.Rules) -> None:
-    """§4.3 b: once on the map, he conquers next to his regions like any race."""
+    """Rule 4.3 b: once on the map, he conquers next to his regions like any race."""
     game = ni_game(ni)
     game.put(19, NECRO, 4)
     game.apply(sw.ChoosePower("alchemist"))
@@ -636,7 +637,7 @@ def test_later_conquests_are_ordinary_section_4_3_b(ni: sw.Rules) -> None:
 
 
 def test_score_and_harvest_section_4_3_c(ni: sw.Rules) -> None:
-    """§4.3 c, A19: he scores 1 per region + his powers' bonus (2 regions + Forest 1 = 3),
+    """Rule 4.3 c, A19: he scores 1 per region + his powers' bonus (2 regions + Forest 1 = 3),
     then puts 1 soul per region into the Well; 2 Lost Tribes + 2 souls are exchanged (souls
     before the older Lost Tribes): 1 Ghost to the Island; no race's box is drawn down."""
     game = ni_game(ni)
@@ -664,7 +665,7 @@ def test_score_and_harvest_section_4_3_c(ni: sw.Rules) -> None:
 
 
 def test_no_region_no_harvest_section_4_3_c(ni: sw.Rules) -> None:
-    """§4.3 c: the Island does not count as a region: no region, no coin for regions, no
+    """Rule 4.3 c: the Island does not count as a region: no region, no coin for regions, no
     soul; A20: his Alchemist still gives 2."""
     game = ni_game(ni)
     game.apply(sw.ChoosePower("alchemist"))
@@ -677,7 +678,7 @@ def test_no_region_no_harvest_section_4_3_c(ni: sw.Rules) -> None:
 
 
 def test_instant_win_after_an_exchange_a18(ni: sw.Rules) -> None:
-    """§4.3 d, A18: 11 of 12 Ghosts in play, 4 Lost Tribes into the Well: the exchange moves
+    """Rule 4.3 d, A18: 11 of 12 Ghosts in play, 4 Lost Tribes into the Well: the exchange moves
     the last reserve Ghost to the Island, no Ghost is in the Well: he wins at once, in
     round 1 of 10."""
     game = ni_game(ni, options={"ghosts_removed": 2})
@@ -710,11 +711,11 @@ def test_instant_win_when_all_ghosts_are_in_play_a18(ni: sw.Rules) -> None:
     assert events(game, GameOver)[0].winners == (NECRO,)
 
 
-# =========================================================================== §4.4 Ghosts' status
+# ========================================================================== rule 4.4 Ghosts' status
 
 
 def test_sorcerers_cannot_convert_a_ghost_section_4_4(ni: sw.Rules) -> None:
-    """§4.4: Ghosts count as a race in decline: a lone Ghost next to the Sorcerers cannot be
+    """Rule 4.4: Ghosts count as a race in decline: a lone Ghost next to the Sorcerers cannot be
     converted (only the lone active Crowd token can)."""
     game = ni_game(ni, market=[("sorcerers", "bulky"), *MARKET[1:]])
     game.put(2, NECRO, 1)
@@ -737,7 +738,7 @@ def test_sorcerers_cannot_convert_a_ghost_section_4_4(ni: sw.Rules) -> None:
 def test_ghost_region_is_non_empty_section_4_4(
     ni: sw.Rules, combo: tuple[str, str], coins: int
 ) -> None:
-    """§4.4: Orcs and Pillaging count a conquered Ghost region as non-empty (2 regions, one of
+    """Rule 4.4: Orcs and Pillaging count a conquered Ghost region as non-empty (2 regions, one of
     them a Ghost's: Orcs + Pillaging score 2 + 1 + 1, Pillaging alone 2 + 1)."""
     game = ni_game(ni, market=[combo, *[c for c in MARKET if c[0] != combo[0]][:5]])
     game.put(2, NECRO, 1)
@@ -780,7 +781,7 @@ def test_his_diplomat_protects_nothing_a20(ni: sw.Rules) -> None:
 
 
 def test_a_players_truce_does_not_bar_ghosts_section_4_4(ni: sw.Rules) -> None:
-    """§4.4: a Diplomat truce binds active races only: attacking a Ghost does not count as
+    """Rule 4.4: a Diplomat truce binds active races only: attacking a Ghost does not count as
     attacking the Necromancer (he may still be chosen), and his Ghosts may attack the
     Diplomat's race all the same."""
     draft = ("alchemist", "forest", "berserk", "fortified", "hill", "swamp")
@@ -864,7 +865,7 @@ def _rich_position(ni: sw.Rules) -> sw.Game:
 
 
 def test_json_round_trip_section_4_5(ni: sw.Rules) -> None:
-    """§4.5: the Well (ordered, tagged), Island, reserve, role powers and purchases survive
+    """Rule 4.5: the Well (ordered, tagged), Island, reserve, role powers and purchases survive
     to_json/from_json exactly, and the restored game plays the same."""
     game = _rich_position(ni)
     text = game.to_json()
@@ -953,7 +954,7 @@ BUDGETS = {"dev": {"games": 5}, "ci": {"games": 30}, "thorough": {"games": 1000}
 def test_random_games_conserve_ghosts_section_4_2_5(
     official_ni: sw.Rules, players: int, removed: int, seed: int, moves: int
 ) -> None:
-    """§4.2.5: in random games (3–6 players, 0–2 Ghosts removed) after every action Ghosts on
+    """Rule 4.2.5: in random games (3–6 players, 0–2 Ghosts removed) after every action Ghosts on
     the map + Island + reserve + Well == 14 − removed, every invariant holds, and the game ends
     with winners (the Necromancer alone if he wins at once, A18)."""
     game = sw.Game.new(

@@ -18,7 +18,7 @@ def _pick(rules: sw.Rules, race: str, power: str) -> sw.Game:
 
 
 def test_enter_anywhere_first_conquest_section_1_7(rules: sw.Rules) -> None:
-    """`enter_anywhere` lifts the border rule of the first conquest (§1.7), and only that:
+    """`enter_anywhere` lifts the border rule of the first conquest (rule 1.7), and only that:
     later conquests still need adjacency."""
     game = _pick(rules, "burrowers", "plain")
     assert sw.Conquer(6) in game.legal_actions()  # interior
@@ -28,7 +28,7 @@ def test_enter_anywhere_first_conquest_section_1_7(rules: sw.Rules) -> None:
 
 
 def test_conquer_anywhere_lifts_adjacency_not_entry_or_water(rules: sw.Rules) -> None:
-    """`conquer_anywhere` lifts adjacency (§1.7) but not the border entry nor water."""
+    """`conquer_anywhere` lifts adjacency (rule 1.7) but not the border entry nor water."""
     game = _pick(rules, "ratmen", "gliders")
     assert sw.Conquer(13) not in game.legal_actions()  # first conquest: border only
     game.apply(sw.Conquer(1))
@@ -40,7 +40,7 @@ def test_conquer_anywhere_lifts_adjacency_not_entry_or_water(rules: sw.Rules) ->
 
 def test_enter_water_seas_and_lake_as_empty_regions(rules: sw.Rules) -> None:
     """`enter_water`: a Sea (at the edge) and the Lake may be conquered, each as one empty
-    region costing 2, and they score like any region (§1.7, ruling 32)."""
+    region costing 2, and they score like any region (rule 1.7, ruling 32)."""
     game = _pick(rules, "ratmen", "sailors")  # 13 tokens
     assert game.conquest_cost(0) == 2
     game.apply(sw.Conquer(0))  # the Sea touches the edge: a first conquest may take it
@@ -66,7 +66,7 @@ def test_water_held_in_decline_still_scores_ruling_32(rules: sw.Rules) -> None:
 
 
 def test_keeps_tokens_in_decline(rules: sw.Rules) -> None:
-    """`keeps_tokens_in_decline`: every token stays on the map when the race declines (§1.12
+    """`keeps_tokens_in_decline`: every token stays on the map when the race declines (rule 1.12
     step 3 exception), including the ones the turn's readying had taken into hand."""
     game = _pick(rules, "hoarders", "plain")  # 5 tokens
     game.apply(sw.Conquer(1))
@@ -113,7 +113,7 @@ def test_exempt_from_decline_limit_ruling_33(rules: sw.Rules) -> None:
 
 
 def test_without_the_flag_the_older_declined_race_leaves_section_1_12(rules: sw.Rules) -> None:
-    """§1.12 step 1, the contrast: the same play with a plain power removes the Ratmen."""
+    """Rule 1.12 step 1, the contrast: the same play with a plain power removes the Ratmen."""
     game = _decline_twice(rules, "plain")
     assert [e for e in game.log if isinstance(e, Declined)][-1].removed == ("ratmen",)
     assert game.declined_races(0) == ["giants"]

@@ -1,5 +1,5 @@
 """``quick_init``: the fast ``__init__`` of the log events and breakdown parts behaves exactly
-as the one attrs writes (DESIGN §6: events are frozen, typed values)."""
+as the one attrs writes (events are frozen, typed values)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
-"""Whole games between random players, checked after every action (DESIGN.md §7 invariants).
+"""Whole games between random players, checked after every action (the invariants of the game).
 
 After each action: the engine's own invariant check, plus an independent one through the public
-API: every held region has ≥ 1 token (REFERENCE.md §1.10), tokens are conserved per race (box +
-hand + map == the race's box size, §1.1), coins are never negative, at most one declined race
-per player (§1.12; no race or power exempt from the limit exists in these rules), and Lost Tribes
-only ever sit where the board put them (§1.2). At the end: one turn per player per space of the
-turn track (§1.3), coins add up from the log (§1.5, §1.11), the winners follow §1.14, and undoing
-every action restores the initial position exactly.
+API: every held region has ≥ 1 token (rule 1.10), tokens are conserved per race (box +
+hand + map == the race's box size, rule 1.1), coins are never negative, at most one declined race
+per player (rule 1.12; no race or power exempt from the limit exists in these rules), and Lost
+Tribes only ever sit where the board put them (rule 1.2). At the end: one turn per player per space
+of the turn track (rule 1.3), coins add up from the log (rule 1.5, rule 1.11), the winners follow
+rule 1.14, and undoing every action restores the initial position exactly.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from smallworld_rules import events as ev
 from smallworld_rules.bots import RandomBot, play_game
 from smallworld_rules.state import state_to_dict
 
-STARTING_COINS = 5  # §1.2
+STARTING_COINS = 5  # Rule 1.2
 
 
 def declined_limit(rules: sw.Rules) -> int:
-    """§1.12: one declined race per player, one more if some rule is exempt from the limit."""
+    """Rule 1.12: one declined race per player, one more if some rule is exempt from the limit."""
     exempt = any(
         "exempt_from_decline_limit" in d.flags
         for table in (rules.races, rules.powers, rules.expansions)
@@ -45,7 +45,7 @@ class Checker:
         self.rules = game.rules
         self.limit = declined_limit(self.rules)
         self.tribe_regions = {r.id for r in game.map.regions if r.lost_tribe}
-        self.water_ok = any(  # §1.7: only a race that may enter water ever holds a Sea or Lake
+        self.water_ok = any(  # Rule 1.7: only a race that may enter water ever holds a Sea or Lake
             "enter_water" in d.flags for t in (self.rules.races, self.rules.powers)
             for d in t.values()
         )
@@ -56,7 +56,7 @@ class Checker:
         assert game is self.game
         self.actions.append(action)
         self.check()
-        if len(self.actions) % 40 == 0:  # §6: to_json round-trips at any point
+        if len(self.actions) % 40 == 0:  # to_json round-trips at any point
             text = game.to_json()
             assert sw.Game.from_json(text, rules=self.rules).to_json() == text
 
@@ -94,7 +94,7 @@ class Checker:
         market = game.market
         assert len(market) <= 6 and len({r for r, _, _ in market}) == len(market)
         assert len({p for _, p, _ in market}) == len(market)
-        assert not {r for r, _, _ in market} & set(state["races"])  # §1.13: a banner is
+        assert not {r for r, _, _ in market} & set(state["races"])  # Rule 1.13: a banner is
         # either in the market, in the stack or in play
         assert all(c >= 0 for _, _, c in market)
         assert 1 <= game.round <= game.map.turns
@@ -105,7 +105,8 @@ class Checker:
 
 
 def check_finished(game: sw.Game) -> None:
-    """The end of a game: turn count (§1.3), coin accounting (§1.5, §1.11), winners (§1.14)."""
+    """The end of a game: turn count (rule 1.3), coin accounting (rule 1.5, rule 1.11), winners
+    (rule 1.14)."""
     assert game.is_over
     log = game.log
     turns = game.players * game.map.turns
@@ -129,7 +130,7 @@ def check_finished(game: sw.Game) -> None:
 
 
 def undo_to_start(game: sw.Game, initial: str, actions: int) -> None:
-    """§6: undo restores the exact previous state, all the way back to ``Game.new``."""
+    """Undo restores the exact previous state, all the way back to ``Game.new``."""
     undone = 0
     while True:
         try:
@@ -144,7 +145,7 @@ def undo_to_start(game: sw.Game, initial: str, actions: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("which", ["official", "with_test_rules"])
 def test_random_game_to_the_end(rules: sw.Rules, players: int, which: str) -> None:
-    """§7 invariants hold after every action of a seeded random game on the official map for
+    """The invariants hold after every action of a seeded random game on the official map for
     2–5 players; the game ends after players × turns turns; undo leads back to the start."""
     game_rules = sw.load_rules() if which == "official" else rules
     game = sw.Game.new(players=players, seed=100 + players, rules=game_rules)
@@ -158,7 +159,7 @@ def test_random_game_to_the_end(rules: sw.Rules, players: int, which: str) -> No
 
 
 def test_explicit_chance_game_to_the_end(rules: sw.Rules) -> None:
-    """§6 chance="explicit": every die roll is a chance node answered with a face drawn from
+    """Chance="explicit": every die roll is a chance node answered with a face drawn from
     ``chance_outcomes()``; the game runs to the end, each roll logged once."""
     rng = random.Random(7)
     rolls = 0
@@ -187,7 +188,7 @@ def test_explicit_chance_game_to_the_end(rules: sw.Rules) -> None:
 
 
 def test_game_played_through_json_saves(rules: sw.Rules) -> None:
-    """§6: saving and restoring after every turn changes nothing: the game reaches the same
+    """Saving and restoring after every turn changes nothing: the game reaches the same
     end as one played in one go."""
     straight = sw.Game.new(players=4, seed=33, rules=rules)
     play_game(straight, [RandomBot(p) for p in range(4)])
@@ -207,7 +208,7 @@ def test_game_played_through_json_saves(rules: sw.Rules) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**32), bot_seed=st.integers(0, 999))
 def test_invariants_hypothesis(rules: sw.Rules, players: int, seed: int, bot_seed: int) -> None:
-    """§7 (Hypothesis): random full games over the loaded races × powers × 2–5 players keep
+    """Random full games over the loaded races × powers × 2–5 players keep
     every invariant after every action and end correctly."""
     game = sw.Game.new(players=players, seed=seed, rules=rules)
     checker = Checker(game)

@@ -1,4 +1,4 @@
-"""Hook points (DESIGN.md §4) not covered by an official file yet, and core options (§8)."""
+"""Hook points not covered by an official file yet, and core options."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import smallworld_rules as sw
 
 
 def test_defence_hook_adds_to_the_defenders_regions(rules: sw.Rules) -> None:
-    """DESIGN §4 `defence`: a defender's modifier raises the cost of its own regions only,
-    folded with the core terms and named by file and line in the Breakdown (§1.7)."""
+    """The hook point `defence`: a defender's modifier raises the cost of its own regions only,
+    folded with the core terms and named by file and line in the Breakdown (rule 1.7)."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "hillguard")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))

@@ -1,6 +1,6 @@
-"""Bad input changes nothing: illegal actions and tampered saved games (DESIGN.md §6, §7).
+"""Bad input changes nothing: illegal actions and tampered saved games.
 
-What each property guards (DESIGN.md §7 "illegal actions change nothing", §6 ``apply``):
+What each property guards ("illegal actions change nothing", ``apply``):
 
 * ``test_any_action_is_legal_or_refused_atomically``: an arbitrary action built from the action
   classes of ``smallworld_rules.actions.ACTION_TYPES`` with arbitrary field values (in range,
@@ -10,11 +10,11 @@ What each property guards (DESIGN.md §7 "illegal actions change nothing", §6 `
   ``IllegalAction`` with a non-empty reason and ``to_json`` and the log are unchanged — and
   then it is not ``in`` ``legal_actions()`` either.
 * ``test_illegal_by_construction``: actions that a rule of the game forbids, derived from the
-  position through the public API only — wrong phase (§1.4), wrong player (another player's
-  region), an unreachable region (§1.7 adjacency), too few tokens (the cost from
-  ``conquest_cost``), water without the ``enter_water`` flag (§1.7), an immune region (a piece
+  position through the public API only — wrong phase (rule 1.4), wrong player (another player's
+  region), an unreachable region (rule 1.7 adjacency), too few tokens (the cost from
+  ``conquest_cost``), water without the ``enter_water`` flag (rule 1.7), an immune region (a piece
   declared ``immune``, here the test rule file's ``sanctum``), out-of-range indices and die
-  faces (§1.1, §1.5) — are refused atomically with a reason.
+  faces (rule 1.1, rule 1.5) — are refused atomically with a reason.
 * ``test_tampered_saved_game_is_refused_or_sound``: a saved game with one field damaged
   (negative or huge numbers, unknown race ids and regions, wrong types, missing or extra keys)
   is refused with ``RulesError`` within a second, never another exception; if it is accepted
@@ -260,7 +260,7 @@ def assert_refused(game: sw.Game, action: Any, why: str = "") -> sw.IllegalActio
 )
 @given(game=positions(), data=st.data())
 def test_any_action_is_legal_or_refused_atomically(game: sw.Game, data: st.DataObject) -> None:
-    """§6, §7: any action either is legal and applies, or is refused and changes nothing."""
+    """Any action either is legal and applies, or is refused and changes nothing."""
     for _ in range(ACTIONS_PER_POSITION):
         action = data.draw(
             st.one_of(
@@ -351,7 +351,7 @@ def forbidden(game: sw.Game, rng: random.Random) -> Iterator[tuple[Any, str]]:
     n = len(game.map.regions)
     phase = game.phase.value
     region = rng.randrange(n)
-    # Wrong phase (§1.4).
+    # Wrong phase (rule 1.4).
     accepted = PHASE_ACTIONS.get(phase)
     if accepted is not None:
         for name in sorted(set(ACTION_TYPES) - accepted):
@@ -429,7 +429,8 @@ def forbidden(game: sw.Game, rng: random.Random) -> Iterator[tuple[Any, str]]:
 )
 @given(game=positions(), seed=st.integers(0, 2**32))
 def test_illegal_by_construction(game: sw.Game, seed: int) -> None:
-    """§1.4, §1.5, §1.7, §1.9: actions a rule forbids are refused with a reason, atomically."""
+    """Rule 1.4, rule 1.5, rule 1.7, rule 1.9: actions a rule forbids are refused with a reason,
+    atomically."""
     rng = random.Random(seed)
     cases = list(forbidden(game, rng))
     for action, why in rng.sample(cases, min(len(cases), 12)):
@@ -437,7 +438,7 @@ def test_illegal_by_construction(game: sw.Game, seed: int) -> None:
 
 
 def test_immune_region_is_refused() -> None:
-    """Region immunity (DESIGN §4): a piece declared ``immune`` (tests/rules/warded.swr's
+    """Region immunity: a piece declared ``immune`` (tests/rules/warded.swr's
     ``sanctum``), set up with ``put``, makes an adjacent region unconquerable."""
     game = sw.Game.new(players=2, seed=1, rules=rules(), combos=[("ratmen", "plain")])
     game.apply(sw.PickCombo(0))
@@ -452,7 +453,7 @@ def test_immune_region_is_refused() -> None:
 
 
 def test_water_without_the_flag_is_refused() -> None:
-    """§1.7: a Sea next to the race's region cannot be conquered without ``enter_water``."""
+    """Rule 1.7: a Sea next to the race's region cannot be conquered without ``enter_water``."""
     game = sw.Game.new(players=2, seed=1, rules=rules(), combos=[("ratmen", "plain")])
     game.apply(sw.PickCombo(0))
     sea = next(r for r in range(len(game.map.regions)) if game.region(r).terrain == "sea")
@@ -492,7 +493,7 @@ def test_withdrawing_defender_may_only_deploy() -> None:
 
 
 def test_decline_at_turn_end_is_listed_when_accepted() -> None:
-    """§6: ``legal_actions()`` lists every action ``apply`` accepts (regression, found by
+    """``legal_actions()`` lists every action ``apply`` accepts (regression, found by
     test_any_action_is_legal_or_refused_atomically: Stout's end-of-turn Decline right after
     the pick was accepted but not listed)."""
     game = sw.Game.new(players=2, seed=1, combos=[("humans", "stout")])
@@ -510,7 +511,7 @@ def test_decline_at_turn_end_is_listed_when_accepted() -> None:
 
 
 def test_membership_agrees_with_apply_for_look_alike_values() -> None:
-    """§6: ``in legal_actions()`` answers exactly whether ``apply`` would accept the action.
+    """``in legal_actions()`` answers exactly whether ``apply`` would accept the action.
 
     Regression: ``PickCombo(True)`` and ``PickCombo(0.0)`` compare equal to ``PickCombo(0)``,
     so they were ``in`` the legal actions while ``apply`` refused them (found by this module).
@@ -556,7 +557,7 @@ UNHASHABLE_IDS: list[tuple[tuple[Any, ...], Any]] = [
 
 @pytest.mark.parametrize(("path", "value"), UNHASHABLE_IDS, ids=["log", "market", "stack"])
 def test_unhashable_ids_in_a_saved_game_are_refused(path: tuple[Any, ...], value: Any) -> None:
-    """§6: a corrupt saved game is refused with a RulesError, never another exception
+    """A corrupt saved game is refused with a RulesError, never another exception
     (regression: a JSON list or object where an id is expected raised TypeError)."""
     game = sw.Game.new(players=2, seed=1)
     text = json.dumps(_damage(json.loads(game.to_json()), path, value))
@@ -584,7 +585,7 @@ def damaged_values(game: sw.Game) -> st.SearchStrategy[Any]:
 )
 @given(game=positions(), data=st.data())
 def test_tampered_saved_game_is_refused_or_sound(game: sw.Game, data: st.DataObject) -> None:
-    """Issue 6 §5, DESIGN §7: a damaged saved game is refused with a RulesError within a
+    """Issue 6 part 5: a damaged saved game is refused with a RulesError within a
     second, or — if the damage left a valid game — loads into a sound, playable position."""
     doc = json.loads(game.to_json())
     paths = [p for p in paths_of(doc) if p]

@@ -1,4 +1,4 @@
-"""Interactions between a race and a power that count the same thing (REFERENCE.md §2, §3,
+"""Interactions between a race and a power that count the same thing (rule 2, rule 3,
 ruling 17, A7): Skeletons + Pillaging both count the non-empty regions conquered this turn;
 a Sorcerer conversion counts as such a conquest for Pillaging.
 
@@ -31,7 +31,7 @@ def _last_score(game: sw.Game) -> int:
 
 
 def test_skeletons_pillaging_count_the_same_three_conquests_ruling_17(rules: sw.Rules) -> None:
-    """Ruling 17, §2 Skeletons, §3 Pillaging: a declined enemy region (2), a Lost Tribe (6)
+    """Ruling 17, rule 2 Skeletons, rule 3 Pillaging: a declined enemy region (2), a Lost Tribe (6)
     and an active enemy region (12) are non-empty, the empty region 1 is not: Pillaging pays
     +3 (4 regions + 3 = 7 coins), Skeletons gain floor(3 / 2) = 1 token from the box."""
     game = _skeletons(rules)

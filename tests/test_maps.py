@@ -1,4 +1,4 @@
-"""The four official boards (REFERENCE.md §1.3, §1.7, §1.15, §6; DESIGN.md §6 "Region ids") and
+"""The four official boards (rule 1.3, rule 1.7, rule 1.15, rule 6; region ids) and
 map validation (``build_map`` / ``load_map`` refuse bad boards with a ``MapError`` naming the
 region at fault).
 
@@ -65,7 +65,7 @@ def name(request: pytest.FixtureRequest) -> str:
 
 
 def test_board_sizes_and_turn_track_section_1_3(name: str) -> None:
-    """§1.3 and the map survey: 23/30/39/48 regions and 10/10/9/8 turns for 2–5 players."""
+    """Rule 1.3 and the map survey: 23/30/39/48 regions and 10/10/9/8 turns for 2–5 players."""
     players, turns, regions, *_ = BOARDS[name]
     m = sw.load_map(name)
     assert (m.name, m.players, m.turns, len(m.regions), len(m)) == (
@@ -77,7 +77,7 @@ def test_board_sizes_and_turn_track_section_1_3(name: str) -> None:
 
 
 def test_region_ids_are_list_indices(name: str) -> None:
-    """DESIGN §6: region ids are exactly the ids of maps/*.json (``regions[i].id == i``)."""
+    """Region ids are exactly the ids of maps/*.json (``regions[i].id == i``)."""
     m = sw.load_map(name)
     raw = raw_doc(name)["regions"]
     assert [r.id for r in m.regions] == list(range(len(m.regions))) == [r["id"] for r in raw]
@@ -90,7 +90,7 @@ def test_region_ids_are_list_indices(name: str) -> None:
 
 
 def test_adjacency_symmetric_and_matches_bitmasks(name: str) -> None:
-    """§1.15: adjacency is a symmetric relation without self-loops; the precomputed bitmask
+    """Rule 1.15: adjacency is a symmetric relation without self-loops; the precomputed bitmask
     table says exactly what ``regions[i].adjacent`` says; the board has its surveyed number of
     borders."""
     m = sw.load_map(name)
@@ -111,7 +111,7 @@ def test_adjacency_symmetric_and_matches_bitmasks(name: str) -> None:
 
 
 def test_board_is_connected(name: str) -> None:
-    """§1.7: every region can be reached by adjacent conquests (also without the water)."""
+    """Rule 1.7: every region can be reached by adjacent conquests (also without the water)."""
     m = sw.load_map(name)
     for allowed in (m.all_mask, m.all_mask & ~m.water_mask):
         start = (allowed & -allowed).bit_length() - 1
@@ -127,7 +127,7 @@ def test_board_is_connected(name: str) -> None:
 
 
 def test_terrain_and_feature_masks_agree_with_regions(name: str) -> None:
-    """§6 terrain and symbols: each terrain and feature mask holds exactly the regions of that
+    """Rule 6 terrain and symbols: each terrain and feature mask holds exactly the regions of that
     terrain or symbol; the masks partition the board; the survey's counts hold."""
     m = sw.load_map(name)
     assert set(m.terrain_masks) == set(TERRAINS)
@@ -153,7 +153,7 @@ def test_terrain_and_feature_masks_agree_with_regions(name: str) -> None:
 
 
 def test_water_two_edge_seas_and_an_interior_lake_section_1_7(name: str) -> None:
-    """§1.7 / §6: every board has two Seas, both on the edge, and one Lake inside the map;
+    """Rule 1.7 / rule 6: every board has two Seas, both on the edge, and one Lake inside the map;
     water carries no symbol and no Lost Tribe; ``water_mask`` is exactly Seas + Lake."""
     _, _, _, _, seas, lake, _, _ = BOARDS[name]
     m = sw.load_map(name)
@@ -168,7 +168,7 @@ def test_water_two_edge_seas_and_an_interior_lake_section_1_7(name: str) -> None
 
 
 def test_lost_tribes_section_1_2(name: str) -> None:
-    """§1.2: one Lost Tribe token on each Lost Tribe symbol region (9/10/14/18 regions, at most
+    """Rule 1.2: one Lost Tribe token on each Lost Tribe symbol region (9/10/14/18 regions, at most
     the 18 tokens in the box); the mask agrees with the regions; a new game puts them there."""
     players, *_, tribes, _ = BOARDS[name]
     m = sw.load_map(name)
@@ -180,7 +180,7 @@ def test_lost_tribes_section_1_2(name: str) -> None:
 
 
 def test_entry_mask_is_edge_or_edge_sea_shore_ruling_1(name: str) -> None:
-    """§1.7 / ruling 1: a first conquest targets a region touching the edge or on the shore of a
+    """Rule 1.7 / ruling 1: a first conquest targets a region touching the edge or on the shore of a
     Sea that touches the edge. 14/16/21/25 land regions qualify; the two Seas add 2 each."""
     *_, edge_count = BOARDS[name]
     m = sw.load_map(name)
@@ -200,7 +200,7 @@ def test_entry_mask_is_edge_or_edge_sea_shore_ruling_1(name: str) -> None:
 
 
 def test_lake_shore_is_not_a_border_region_ruling_1(name: str) -> None:
-    """§1.7: the Lake does not touch the edge: neither the Lake nor a region whose only contact
+    """Rule 1.7: the Lake does not touch the edge: neither the Lake nor a region whose only contact
     with the outside is the Lake is a border region."""
     *_, lake, _, _ = BOARDS[name]
     m = sw.load_map(name)
@@ -216,7 +216,7 @@ def test_lake_shore_is_not_a_border_region_ruling_1(name: str) -> None:
 
 
 def test_coastal_mask_section_1_15(name: str) -> None:
-    """§1.15: a coastal region is a land region bordering a Sea or the Lake."""
+    """Rule 1.15: a coastal region is a land region bordering a Sea or the Lake."""
     m = sw.load_map(name)
     water = bits(m.water_mask)
     expected = {
@@ -237,7 +237,7 @@ def test_maps_are_immutable_and_cached() -> None:
 
 
 def test_first_conquest_uses_the_entry_mask_in_play() -> None:
-    """§1.7: a race with no region may conquer exactly the land regions of ``entry_mask``
+    """Rule 1.7: a race with no region may conquer exactly the land regions of ``entry_mask``
     (those it can afford); interior regions are refused with a reason."""
     game = sw.Game.new(players=2, seed=1, combos=[("ratmen", "commando")])
     game.apply(sw.PickCombo(0))
@@ -323,7 +323,7 @@ def test_self_and_duplicate_neighbours_refused() -> None:
 
 
 def test_water_with_lost_tribe_or_symbol_refused() -> None:
-    """§6: water regions carry no Lost Tribe and no symbol."""
+    """Rule 6: water regions carry no Lost Tribe and no symbol."""
 
     def tribe(doc: dict[str, Any]) -> None:
         doc["regions"][7]["lost_tribe"] = True

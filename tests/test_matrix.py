@@ -3,10 +3,10 @@ plays a seeded random full 2-player game through ``legal_actions``/``apply``.
 
 Player 0 picks the pair from the top of the market (the rest of the market is the seeded random
 shuffle); every later action is chosen uniformly among the legal ones with
-``random.Random(seed)``. After every action: each held region has ≥ 1 token (§1.10), tokens are
-conserved per race (box + hand + held + map == the race's box maximum, §1.1), and coins are
-never negative (§1.11). Every 5th step, each listed legal action is applied to a
-clone and must not raise (DESIGN §6: ``legal_actions`` lists only legal actions).
+``random.Random(seed)``. After every action: each held region has ≥ 1 token (rule 1.10), tokens are
+conserved per race (box + hand + held + map == the race's box maximum, rule 1.1), and coins are
+never negative (rule 1.11). Every 5th step, each listed legal action is applied to a
+clone and must not raise (``legal_actions`` lists only legal actions).
 """
 
 from __future__ import annotations
@@ -30,5 +30,5 @@ def test_the_matrix_is_complete() -> None:
 @pytest.mark.parametrize(("race", "power"), PAIRS, ids=[f"{race}-{power}" for race, power in PAIRS])
 def test_pair_plays_a_random_full_game(race: str, power: str) -> None:
     """Issues 3 and 4 (matrix): the pair plays a whole seeded random 2-player game; the
-    invariants of §1.1, §1.10 and §1.11 hold after every action."""
+    invariants of rule 1.1, rule 1.10 and rule 1.11 hold after every action."""
     play_pair_at_random(OFFICIAL, race, power, seed=PAIRS.index((race, power)))

@@ -1,4 +1,4 @@
-"""Game options (DESIGN.md §6): every §8 judgement call is a named option; rule files declare
+"""Game options: every judgement call the rules leave open is a named option; rule files declare
 their own with ``option NAME default VALUE "meaning"`` and test them in conditions."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _drifters(rules: sw.Rules, **options: bool | int) -> sw.Game:
 
 
 def test_rule_file_options_are_listed_with_their_defaults(rules: sw.Rules) -> None:
-    """§6: `game.options` names every option in force, the core's and the rule files'."""
+    """`game.options` names every option in force, the core's and the rule files'."""
     game = _drifters(rules)
     assert game.options["drifters_enter_anywhere"] is True
     assert game.options["drifters_bonus"] == 2
@@ -53,7 +53,7 @@ def test_integer_option_in_a_modifier(
 
 
 def test_bad_option_values_are_refused(rules: sw.Rules) -> None:
-    """§6: unknown option names are refused with the list of known ones; wrong types too."""
+    """Unknown option names are refused with the list of known ones; wrong types too."""
     with pytest.raises(sw.RulesError, match="drifters_bonus") as info:
         _drifters(rules, drifters_bonnus=3)
     assert "unknown game option 'drifters_bonnus'" in str(info.value)
@@ -64,7 +64,7 @@ def test_bad_option_values_are_refused(rules: sw.Rules) -> None:
 
 
 def test_options_survive_a_save(rules: sw.Rules) -> None:
-    """§6: options are part of the saved game."""
+    """Options are part of the saved game."""
     game = _drifters(rules, drifters_bonus=4)
     again = sw.Game.from_json(game.to_json(), rules=rules)
     assert again.options == game.options and again.to_json() == game.to_json()

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import time
 from pathlib import Path
@@ -98,7 +99,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeSite:
 
 
 def test_an_official_id_is_overridden_only_on_request(tmp_path: Path) -> None:
-    """Issue 10 §1: a file whose id is an official one is a conflict naming both files (a
+    """Issue 10 part 1: a file whose id is an official one is a conflict naming both files (a
     RuleFileError at the id in the later file), unless override=True, which lets it replace
     the official file."""
     path = write(tmp_path, {"ratmen.swr": race("ratmen", "Big Ratmen", tokens=9)}) / "ratmen.swr"
@@ -188,7 +189,7 @@ def test_parse_cache_sees_edits(tmp_path: Path) -> None:
 def test_find_race_matches_ids_names_and_aliases(
     tmp_path: Path, name: str, expected: str
 ) -> None:
-    """Issue 10 §1: ids, display names and aliases, ignoring case, blanks, '_' and '-'."""
+    """Issue 10 part 1: ids, display names and aliases, ignoring case, blanks, '_' and '-'."""
     extra = '    alias "Lang Shanks"\n    alias "OShanks"\n'
     folder = write(tmp_path, {"longlegs.swr": race("longlegs", "Long Legs", extra=extra)})
     rules = sw.load_rules(paths=[folder])
@@ -272,7 +273,7 @@ def test_a_pack_overrides_an_official_id_only_on_request(site: FakeSite) -> None
 
 
 def test_duplicates_across_packs_name_both_distributions(site: FakeSite) -> None:
-    """Issue 10 §2: the same rule id in two packs is reported with both distribution names."""
+    """Issue 10 part 2: the same rule id in two packs is reported with both distribution names."""
     site.add("alpha-pack", "alpha", {"goblins.swr": race("goblins", "Alpha Goblins")})
     beta = {"races/goblins.swr": race("goblins", "Beta Goblins")}
     site.add("beta-pack", "beta", beta, version="0.2")
@@ -364,8 +365,12 @@ print("loaded", sw.__file__)
 def test_the_template_installs_into_a_venv_and_loads_through_its_entry_point(
     tmp_path: Path,
 ) -> None:
-    """Issue 10 §2, done when: the template installs and loads through its entry point, and its
-    own tests (seeded full games against official races) pass in that environment."""
+    """The template installs and loads through its entry point, and its own tests (seeded
+    full games against official races) pass in that environment.
+
+    Closes "the README's test command fails in a fresh virtual environment": the nested venv
+    is made without system site packages and sees this environment's packages (lark, attrs,
+    pytest, pip, hatchling) through a ``.pth`` file, so it works whatever the outer venv is."""
     start = time.perf_counter()
     project = tmp_path / "pack-template"
     shutil.copytree(TEMPLATE, project, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
@@ -377,14 +382,16 @@ def test_the_template_installs_into_a_venv_and_loads_through_its_entry_point(
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
-    # Without its own pip the venv is made in a blink, and uses the pip of the base install.
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-        check=True,
-    )
-    if subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode:
-        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-                       check=True)
+    # Without its own pip the venv is made in a blink; a venv's system site packages are the
+    # base interpreter's, not this (possibly virtual) environment's, so the packages at hand
+    # are handed over by a .pth file instead: nothing is fetched.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    nested = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    outer = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    Path(nested, "outer-environment.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
     offline = importlib.util.find_spec("hatchling") is not None
     install = [str(python), "-m", "pip", "install", "--no-deps", "--no-cache-dir", "-q"]
     if offline:  # the build backend is at hand: build without fetching anything

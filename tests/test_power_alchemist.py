@@ -1,4 +1,4 @@
-"""Alchemist (REFERENCE.md §3): +2 coins at the end of each turn while active — ruling 36.
+"""Alchemist (rule 3): +2 coins at the end of each turn while active — ruling 36.
 
 Positions on the 2-player map: regions 1 (Farmland) and 2 (Forest) are empty edge regions,
 6 an interior Hill with a Lost Tribe, 20 an empty edge Swamp.
@@ -24,7 +24,7 @@ def _alchemists(rules: sw.Rules) -> sw.Game:
 
 
 def test_alchemist_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Alchemist badge gives 4 tokens (Ratmen 8 + 4 = 12 in hand)."""
+    """Rule 3 table: the Alchemist badge gives 4 tokens (Ratmen 8 + 4 = 12 in hand)."""
     assert rules.powers["alchemist"].tokens == 4
     assert _alchemists(rules).hand(0) == 12
 
@@ -47,7 +47,7 @@ def test_alchemist_scores_two_each_active_turn_ruling_36(rules: sw.Rules) -> Non
 
 
 def test_alchemist_pays_nothing_in_the_decline_turn_ruling_36(rules: sw.Rules) -> None:
-    """Ruling 36 / §1.11 (edge): in the turn the race declines it scores its regions only,
+    """Ruling 36 / rule 1.11 (edge): in the turn the race declines it scores its regions only,
     and as a declined race later it never earns the +2 again."""
     game = _alchemists(rules)
     game.apply(sw.Conquer(1))

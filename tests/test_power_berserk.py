@@ -1,5 +1,5 @@
-"""Berserk (REFERENCE.md §3): the die before each conquest — ruling 35 (roll first, then choose
-the region), §8 A6 (no normal final die; a failed attempt ends the conquests), ruling 4.
+"""Berserk (rule 3): the die before each conquest — ruling 35 (roll first, then choose
+the region), A6 (no normal final die; a failed attempt ends the conquests), ruling 4.
 
 Positions on the 2-player map: 1 and 2 are empty edge regions, 5 an empty edge Mountain,
 6 an interior Hill with a Lost Tribe; after taking 1, 2, 5 and 6 every region next to them
@@ -46,13 +46,13 @@ def _two_left(game: sw.Game) -> None:
 
 
 def test_berserk_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Berserk badge gives 4 tokens."""
+    """Rule 3 table: the Berserk badge gives 4 tokens."""
     assert rules.powers["berserk"].tokens == 4
     assert _berserk(rules).hand(0) == 8 + 4
 
 
 def test_roll_is_a_chance_node_in_explicit_mode(rules: sw.Rules) -> None:
-    """§3 Berserk with chance="explicit": the roll is a chance node with the die's faces."""
+    """Rule 3 Berserk with chance="explicit": the roll is a chance node with the die's faces."""
     game = _berserk(rules)
     assert sw.UseAbility("berserk_roll") in game.legal_actions()
     game.apply(sw.UseAbility("berserk_roll"))
@@ -82,7 +82,7 @@ def test_roll_first_then_choose_the_region_ruling_35(rules: sw.Rules) -> None:
 
 
 def test_roll_discount_clamps_at_one_section_3(rules: sw.Rules) -> None:
-    """§3 Berserk (edge): cost − die is at least 1 (2 − 3 → 1)."""
+    """Rule 3 Berserk (edge): cost − die is at least 1 (2 − 3 → 1)."""
     game = _berserk(rules)
     _roll(game, 3)
     b = game.explain_conquest_cost(1)
@@ -110,7 +110,7 @@ def test_no_final_die_attempt_a6(rules: sw.Rules) -> None:
 
 
 def test_failed_roll_ends_the_conquests_a6(rules: sw.Rules) -> None:
-    """§3 Berserk / A6 (edge): if after the roll no region is affordable, that attempt was
+    """Rule 3 Berserk / A6 (edge): if after the roll no region is affordable, that attempt was
     the last: the race goes to redeployment."""
     game = _berserk(rules)
     _two_left(game)
@@ -139,7 +139,7 @@ def test_roll_needs_a_token_in_hand_ruling_4(rules: sw.Rules) -> None:
 
 
 def test_second_roll_refused_while_one_waits_section_3(rules: sw.Rules) -> None:
-    """§3 Berserk (edge): one roll per conquest — a second roll before conquering is
+    """Rule 3 Berserk (edge): one roll per conquest — a second roll before conquering is
     refused; after the conquest the race may roll again. Not during redeployment."""
     game = _berserk(rules)
     _roll(game, 1)
@@ -153,7 +153,7 @@ def test_second_roll_refused_while_one_waits_section_3(rules: sw.Rules) -> None:
 
 
 def test_seeded_roll_resolves_at_once(rules: sw.Rules) -> None:
-    """§3 Berserk with chance="seeded": the game rolls itself; the same seed gives the same
+    """Rule 3 Berserk with chance="seeded": the game rolls itself; the same seed gives the same
     face, and the face lowers the next cost."""
     faces = []
     for _ in range(2):

@@ -1,4 +1,4 @@
-"""Bivouacking (REFERENCE.md §3): 5 Encampments placed at redeployment (`encamp`), several per
+"""Bivouacking (rule 3): 5 Encampments placed at redeployment (`encamp`), several per
 region, +1 defence each, placed again every turn, never lost (ruling 25), removed on decline,
 not counted in the tie-break (ruling 14), and they protect a lone token from the Sorcerers
 (ruling 19).
@@ -45,7 +45,7 @@ def _bivouac(rules: sw.Rules, opponent: str = "crowd") -> sw.Game:
 
 
 def test_bivouacking_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Bivouacking badge gives 5 tokens."""
+    """Rule 3 table: the Bivouacking badge gives 5 tokens."""
     assert rules.powers["bivouacking"].tokens == 5
     game = new_game(rules, [("ratmen", "bivouacking")])
     game.apply(sw.PickCombo(0))
@@ -53,7 +53,7 @@ def test_bivouacking_badge_tokens_section_3(rules: sw.Rules) -> None:
 
 
 def test_encamp_at_redeployment_several_per_region_section_3(rules: sw.Rules) -> None:
-    """§3 Bivouacking: during redeployment the 5 Encampments go on own regions, several in
+    """Rule 3 Bivouacking: during redeployment the 5 Encampments go on own regions, several in
     one region if you like."""
     game = new_game(rules, [("ratmen", "bivouacking")])
     game.apply(sw.PickCombo(0))
@@ -73,7 +73,7 @@ def test_encamp_at_redeployment_several_per_region_section_3(rules: sw.Rules) ->
 
 
 def test_encamp_limits_section_3(rules: sw.Rules) -> None:
-    """§3 Bivouacking (edge): only 5 Encampments, only on the race's own regions."""
+    """Rule 3 Bivouacking (edge): only 5 Encampments, only on the race's own regions."""
     game = _bivouac(rules)
     assert not any(isinstance(a, sw.UseAbility) for a in game.legal_actions())
     _refused(game, sw.UseAbility("encamp", 1), "no encampment is left")
@@ -86,7 +86,7 @@ def test_encamp_limits_section_3(rules: sw.Rules) -> None:
 
 
 def test_each_encampment_adds_one_defence_section_1_7(rules: sw.Rules) -> None:
-    """§1.7 / §3: each Encampment adds 1 to the cost of its region: 2 + 1 token + 3 = 6,
+    """Rule 1.7 / rule 3: each Encampment adds 1 to the cost of its region: 2 + 1 token + 3 = 6,
     named by bivouacking.swr."""
     game = _bivouac(rules)
     game.apply(sw.Deploy(1, 10))
@@ -100,7 +100,7 @@ def test_each_encampment_adds_one_defence_section_1_7(rules: sw.Rules) -> None:
 
 
 def test_encampments_lifted_and_placed_again_each_turn_section_3(rules: sw.Rules) -> None:
-    """§3 Bivouacking: at the race's next redeployment its Encampments come back to the
+    """Rule 3 Bivouacking: at the race's next redeployment its Encampments come back to the
     supply, to be placed again (elsewhere if you like)."""
     game = _bivouac(rules)
     game.apply(sw.Deploy(1, 10))
@@ -160,7 +160,7 @@ def test_encampments_wait_when_no_region_is_left_ruling_25(rules: sw.Rules) -> N
 
 
 def test_encampments_removed_on_decline_section_1_12(rules: sw.Rules) -> None:
-    """§1.12 / §3 (After decline: removed): declining takes every Encampment off the map."""
+    """Rule 1.12 / rule 3 (After decline: removed): declining takes every Encampment off the map."""
     game = _bivouac(rules)
     game.apply(sw.Deploy(1, 10))
     game.apply(sw.EndTurn())
@@ -205,7 +205,7 @@ def test_encampment_protects_lone_token_from_sorcerers_ruling_19(rules: sw.Rules
 
 
 def test_abandoned_region_returns_its_encampments_section_1_6(rules: sw.Rules) -> None:
-    """§1.6 (Encampments in an abandoned region go back to the supply for the next
+    """Rule 1.6 (Encampments in an abandoned region go back to the supply for the next
     redeployment)."""
     game = _bivouac(rules)
     game.apply(sw.Deploy(1, 10))
@@ -220,7 +220,7 @@ def test_abandoned_region_returns_its_encampments_section_1_6(rules: sw.Rules) -
 
 
 def test_withdrawal_places_only_the_encampments_lost_ruling_25(rules: sw.Rules) -> None:
-    """Ruling 25 / §3 Bivouacking (edge): in the attacker's turn the defender places again
+    """Ruling 25 / rule 3 Bivouacking (edge): in the attacker's turn the defender places again
     only the Encampments of the region it lost, not spare ones it never placed."""
     game = new_game(rules, [("ratmen", "bivouacking"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))

@@ -1,4 +1,4 @@
-"""Commando (REFERENCE.md §3): −1 token on any conquest, minimum 1 (§1.7, ruling 4).
+"""Commando (rule 3): −1 token on any conquest, minimum 1 (rule 1.7, ruling 4).
 
 Positions on the 2-player map: region 1 is an empty Farmland on the edge (coastal, next to
 Sea 0), 3 a Swamp with a Lost Tribe, 5 an empty Mountain on the edge (coastal), 17 an empty
@@ -22,7 +22,7 @@ def _line_of(path: str, text: str) -> int:
 
 
 def test_commando_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Commando badge gives 4 tokens."""
+    """Rule 3 table: the Commando badge gives 4 tokens."""
     assert rules.powers["commando"].tokens == 4
     game = new_game(rules, [("ratmen", "commando")])
     game.apply(sw.PickCombo(0))
@@ -30,7 +30,7 @@ def test_commando_badge_tokens_section_3(rules: sw.Rules) -> None:
 
 
 def test_commando_costs_one_less_section_3(rules: sw.Rules) -> None:
-    """§3 Commando: every conquest costs 1 less — empty 2 → 1, Lost Tribe 3 → 2, Mountain
+    """Rule 3 Commando: every conquest costs 1 less — empty 2 → 1, Lost Tribe 3 → 2, Mountain
     3 → 2, an enemy stack 2 + 4 → 5."""
     game = new_game(rules, [("ratmen", "commando"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
@@ -42,7 +42,7 @@ def test_commando_costs_one_less_section_3(rules: sw.Rules) -> None:
 
 
 def test_commando_explained_by_its_rule_file(rules: sw.Rules) -> None:
-    """§3 Commando: the cost breakdown names powers/commando.swr and the modifier's line."""
+    """Rule 3 Commando: the cost breakdown names powers/commando.swr and the modifier's line."""
     game = new_game(rules, [("ratmen", "commando")])
     game.apply(sw.PickCombo(0))
     b = game.explain_conquest_cost(3)
@@ -54,7 +54,7 @@ def test_commando_explained_by_its_rule_file(rules: sw.Rules) -> None:
 
 
 def test_commando_discount_clamps_once_at_one_section_1_7(rules: sw.Rules) -> None:
-    """§1.7 (edge): Tritons −1 on a coastal region plus Commando −1 on an empty region would
+    """Rule 1.7 (edge): Tritons −1 on a coastal region plus Commando −1 on an empty region would
     give 0: the cost is clamped once, to 1."""
     game = new_game(rules, [("tritons", "commando")])
     game.apply(sw.PickCombo(0))
@@ -81,7 +81,7 @@ def test_commando_needs_a_token_in_hand_ruling_4(rules: sw.Rules) -> None:
 
 
 def test_commando_lost_in_decline_section_3(rules: sw.Rules) -> None:
-    """§3 Commando (After decline: lost): declined Ghouls, which still conquer, no longer get
+    """Rule 3 Commando (After decline: lost): declined Ghouls, which still conquer, no longer get
     the discount once their badge is discarded."""
     game = new_game(rules, [("ghouls", "commando"), ("crowd", "plain2"), ("ratmen", "plain")])
     game.apply(sw.PickCombo(0))  # Ghouls + Commando: 5 + 4

@@ -1,4 +1,4 @@
-"""Diplomat (REFERENCE.md §3): at redeployment choose an opponent whose active race you did not
+"""Diplomat (rule 3): at redeployment choose an opponent whose active race you did not
 attack this turn (`choose_ally`); until your next turn his active race may not attack your
 active race; declined races are not bound — ruling 26.
 
@@ -40,7 +40,7 @@ def _diplomats(rules: sw.Rules, opponent: tuple[str, str]) -> sw.Game:
 
 
 def test_diplomat_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Diplomat badge gives 5 tokens."""
+    """Rule 3 table: the Diplomat badge gives 5 tokens."""
     assert rules.powers["diplomat"].tokens == 5
     game = new_game(rules, [("ratmen", "diplomat")])
     game.apply(sw.PickCombo(0))
@@ -108,7 +108,7 @@ def test_truce_bars_the_allys_active_race_ruling_26(rules: sw.Rules) -> None:
 
 
 def test_declined_ghouls_still_attack_the_diplomat_ruling_26(rules: sw.Rules) -> None:
-    """Ruling 26 / §2 Ghouls (Diplomat + declined Ghouls): the ally's declined Ghouls may
+    """Ruling 26 / rule 2 Ghouls (Diplomat + declined Ghouls): the ally's declined Ghouls may
     attack the Diplomat's active race; his active race may not."""
     game = new_game(rules, [("ratmen", "diplomat"), ("sorcerers", "plain2")])
     game.apply(sw.PickCombo(0))

@@ -1,7 +1,7 @@
-"""Dragon Master (REFERENCE.md §3): `dragon_attack` once per turn conquers a reachable region
+"""Dragon Master (rule 3): `dragon_attack` once per turn conquers a reachable region
 for exactly 1 token whatever its defence (ruling 27); the Dragon's region is immune to enemy
 conquest, to Sorcerer conversion and to other dragons (ruling 23) until the Dragon moves;
-abandoning its region returns it to the supply (§8 A10); removed on decline (§1.12).
+abandoning its region returns it to the supply (A10); removed on decline (rule 1.12).
 
 Positions on the 2-player map: 1, 2 and 5 (an edge Mountain) are empty edge regions that 6
 (an interior Hill with a Lost Tribe) borders; 4 is an edge Hill; 0 and 22 are the Seas, 7
@@ -91,7 +91,7 @@ def _dragon_on_5(rules: sw.Rules, opponent: tuple[str, str]) -> sw.Game:
 
 
 def test_dragon_master_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Dragon Master badge gives 5 tokens."""
+    """Rule 3 table: the Dragon Master badge gives 5 tokens."""
     assert rules.powers["dragon_master"].tokens == 5
     assert _master(rules).hand(0) == 8 + 5
 
@@ -139,7 +139,7 @@ def test_dragon_attack_needs_a_token_in_hand_ruling_4(rules: sw.Rules) -> None:
 
 
 def test_dragon_attack_targets_reachable_land_only_section_3(rules: sw.Rules) -> None:
-    """§3 Dragon Master (edge): not on the Seas or the Lake (no Seafaring), not on an own
+    """Rule 3 Dragon Master (edge): not on the Seas or the Lake (no Seafaring), not on an own
     region, not away from the border on a first conquest nor away from the race later."""
     game = _master(rules)
     assert _dragon_targets(game) == {1, 2, 3, 4, 5, 10, 11, 15, 16, 17, 18, 19, 20, 21}
@@ -220,7 +220,7 @@ def test_abandoning_the_dragon_region_returns_it_a10(rules: sw.Rules) -> None:
 
 
 def test_dragon_removed_on_decline_section_1_12(rules: sw.Rules) -> None:
-    """§1.12 / §3 (After decline: removed): the Dragon leaves the map with the decline; the
+    """Rule 1.12 / rule 3 (After decline: removed): the Dragon leaves the map with the decline; the
     declined token there can be conquered."""
     game = _dragon_on_5(rules, ("crowd", "plain2"))
     game.apply(sw.Conquer(11))
@@ -232,7 +232,7 @@ def test_dragon_removed_on_decline_section_1_12(rules: sw.Rules) -> None:
 
 
 def test_dragon_attack_anywhere_with_a_flying_race_section_3(more_rules: sw.Rules) -> None:
-    """§3 Flying + Dragon: the Dragon reaches wherever the race may conquer — with a race that
+    """Rule 3 Flying + Dragon: the Dragon reaches wherever the race may conquer — with a race that
     conquers any land region (test file windriders.swr, like Flying) it strikes far from the
     race's regions, but never on water."""
     game = new_game(more_rules, [("windriders", "dragon_master")])

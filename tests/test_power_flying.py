@@ -1,5 +1,5 @@
-"""Flying (REFERENCE.md §3): conquer any land region, adjacent or not, never the Seas or the
-Lake; 5 tokens (§7: seed 001's 4 is wrong); the first conquest may be anywhere (§8 A1, the
+"""Flying (rule 3): conquer any land region, adjacent or not, never the Seas or the
+Lake; 5 tokens (not 4, as one printing says); the first conquest may be anywhere (A1, the
 option ``flying_enters_anywhere``).
 
 Positions on the 2-player map: 0 and 22 are the Seas, 7 the Lake; 9 is an interior Farmland,
@@ -30,7 +30,7 @@ def _conquer_targets(game: sw.Game) -> set[int]:
 
 
 def test_flying_has_five_tokens_section_7(rules: sw.Rules) -> None:
-    """§3 / §7: the Flying badge gives 5 tokens (not seed 001's 4): Ratmen 8 + 5 = 13."""
+    """Rule 3: the Flying badge gives 5 tokens (not seed 001's 4): Ratmen 8 + 5 = 13."""
     assert rules.powers["flying"].tokens == 5
     assert _flyers(rules).hand(0) == 13
 
@@ -45,7 +45,7 @@ def test_flying_first_conquest_anywhere_by_default_a1(rules: sw.Rules) -> None:
 
 
 def test_flying_conquers_any_land_region_section_3(rules: sw.Rules) -> None:
-    """§3 Flying: every land region is a target, adjacent to the race's regions or not."""
+    """Rule 3 Flying: every land region is a target, adjacent to the race's regions or not."""
     game = _flyers(rules)
     game.apply(sw.Conquer(1))
     land = set(range(len(game.map.regions))) - WATER
@@ -56,7 +56,7 @@ def test_flying_conquers_any_land_region_section_3(rules: sw.Rules) -> None:
 
 
 def test_flying_never_enters_water_section_3(rules: sw.Rules) -> None:
-    """§3 Flying (edge): the Seas and the Lake stay out of reach."""
+    """Rule 3 Flying (edge): the Seas and the Lake stay out of reach."""
     game = _flyers(rules)
     game.apply(sw.Conquer(1))  # region 1 borders Sea 0
     assert not _conquer_targets(game) & WATER

@@ -1,4 +1,4 @@
-"""Forest (REFERENCE.md §3): +1 coin per Forest region occupied at the end of the turn, while
+"""Forest (rule 3): +1 coin per Forest region occupied at the end of the turn, while
 the race is active.
 
 Positions on the 2-player map: Forests are regions 2 (edge), 10 (edge, Lost Tribe), 12
@@ -26,13 +26,13 @@ def _foresters(rules: sw.Rules) -> sw.Game:
 
 
 def test_forest_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Forest badge gives 4 tokens."""
+    """Rule 3 table: the Forest badge gives 4 tokens."""
     assert rules.powers["forest"].tokens == 4
     assert _foresters(rules).hand(0) == 8 + 4
 
 
 def test_forest_scores_one_per_forest_region_section_3(rules: sw.Rules) -> None:
-    """§3 Forest: 4 regions, 2 of them Forests (2 and 12) → 4 + 2 coins."""
+    """Rule 3 Forest: 4 regions, 2 of them Forests (2 and 12) → 4 + 2 coins."""
     game = _foresters(rules)
     for region in (2, 1, 6, 12):  # 2 + 2 + 3 + 3 tokens
         game.apply(sw.Conquer(region))
@@ -43,7 +43,7 @@ def test_forest_scores_one_per_forest_region_section_3(rules: sw.Rules) -> None:
 
 
 def test_forest_without_forest_regions_scores_nothing_extra_section_3(rules: sw.Rules) -> None:
-    """§3 Forest (edge): no Forest region held → no bonus, only the region coins."""
+    """Rule 3 Forest (edge): no Forest region held → no bonus, only the region coins."""
     game = _foresters(rules)
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(6))  # Farmland and Hill
@@ -52,7 +52,7 @@ def test_forest_without_forest_regions_scores_nothing_extra_section_3(rules: sw.
 
 
 def test_forest_bonus_lost_in_decline_section_1_11(rules: sw.Rules) -> None:
-    """§1.11 / §3 (After decline: lost): the decline turn scores the regions only."""
+    """Rule 1.11 / rule 3 (After decline: lost): the decline turn scores the regions only."""
     game = _foresters(rules)
     for region in (2, 1, 6, 12):
         game.apply(sw.Conquer(region))

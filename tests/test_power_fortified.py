@@ -1,5 +1,5 @@
-"""Fortified (REFERENCE.md §3): `fortify` once per turn, during the conquests or the
-redeployment (§8 A9); one Fortress per region, six on the map; +1 defence even in decline;
+"""Fortified (rule 3): `fortify` once per turn, during the conquests or the
+redeployment (A9); one Fortress per region, six on the map; +1 defence even in decline;
 +1 coin per Fortress only while active (ruling 30); removed when its region is abandoned or
 conquered.
 
@@ -44,7 +44,7 @@ def _fortified(rules: sw.Rules) -> sw.Game:
 
 
 def test_fortified_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Fortified badge gives 3 tokens."""
+    """Rule 3 table: the Fortified badge gives 3 tokens."""
     assert rules.powers["fortified"].tokens == 3
     assert _fortified(rules).hand(0) == 8 + 3
 
@@ -151,7 +151,7 @@ def test_fortress_defends_even_in_decline_ruling_30(rules: sw.Rules) -> None:
 
 
 def test_fortress_removed_when_region_conquered_section_3(rules: sw.Rules) -> None:
-    """§3 Fortified: a Fortress is removed when its region is conquered."""
+    """Rule 3 Fortified: a Fortress is removed when its region is conquered."""
     game = _fortified(rules)
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
@@ -165,7 +165,7 @@ def test_fortress_removed_when_region_conquered_section_3(rules: sw.Rules) -> No
 
 
 def test_fortress_removed_when_region_abandoned_section_3(rules: sw.Rules) -> None:
-    """§3 Fortified: a Fortress is removed when its region is abandoned."""
+    """Rule 3 Fortified: a Fortress is removed when its region is abandoned."""
     game = _fortified(rules)
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))

@@ -1,4 +1,4 @@
-"""Heroic (REFERENCE.md §3): at redeployment `place_hero` puts the 2 Heroes in 2 different own
+"""Heroic (rule 3): at redeployment `place_hero` puts the 2 Heroes in 2 different own
 regions; those regions are immune to conquest and to every racial and special power — the
 Dragon, the Sorcerers' conversion (ruling 23); the Heroes are placed again each turn and
 removed on decline (ruling 28).
@@ -50,7 +50,7 @@ def _heroic(rules: sw.Rules, opponent: tuple[str, str] = ("crowd", "plain2")) ->
 
 
 def test_heroic_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Heroic badge gives 5 tokens."""
+    """Rule 3 table: the Heroic badge gives 5 tokens."""
     assert rules.powers["heroic"].tokens == 5
     game = new_game(rules, [("ratmen", "heroic")])
     game.apply(sw.PickCombo(0))
@@ -122,7 +122,7 @@ def test_heroes_placed_again_each_turn_ruling_28(rules: sw.Rules) -> None:
 
 
 def test_heroes_removed_on_decline_ruling_28(rules: sw.Rules) -> None:
-    """Ruling 28 / §1.12 (edge): the Heroes leave the map when the race declines."""
+    """Ruling 28 / rule 1.12 (edge): the Heroes leave the map when the race declines."""
     game = _heroic(rules)
     game.apply(sw.Conquer(20))
     deploy_all_and_end(game)

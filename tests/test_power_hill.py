@@ -1,5 +1,5 @@
-"""Hill (REFERENCE.md §3): +1 coin per Hill region the race occupies at the end of each of
-its turns while active; nothing in decline (§1.11, §1.12).
+"""Hill (rule 3): +1 coin per Hill region the race occupies at the end of each of
+its turns while active; nothing in decline (rule 1.11, rule 1.12).
 
 Hill regions of the 2-player map: 4 (edge, empty), 6 (interior, Lost Tribe), 14 (interior,
 Lost Tribe) and 17 (edge, empty).
@@ -27,13 +27,13 @@ def _hill_ratmen(rules: sw.Rules) -> sw.Game:
 
 
 def test_hill_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Hill badge gives 4 tokens (Ratmen 8 + 4)."""
+    """Rule 3 table: the Hill badge gives 4 tokens (Ratmen 8 + 4)."""
     assert rules.powers["hill"].tokens == 4
     assert _hill_ratmen(rules).hand(0) == 12
 
 
 def test_hill_scores_one_per_hill_region_section_3(rules: sw.Rules) -> None:
-    """§3 Hill: regions 17 and 6 are Hills, 11 is Farmland: 3 regions + 2 = 5 coins."""
+    """Rule 3 Hill: regions 17 and 6 are Hills, 11 is Farmland: 3 regions + 2 = 5 coins."""
     game = _hill_ratmen(rules)
     game.put(4, 1, 2, race="crowd")  # an opponent's Hill: not ours, no bonus
     for region in (17, 11, 6):  # 2 + 3 + 3 tokens
@@ -45,7 +45,7 @@ def test_hill_scores_one_per_hill_region_section_3(rules: sw.Rules) -> None:
 
 
 def test_hill_scores_every_turn_while_active_section_3(rules: sw.Rules) -> None:
-    """§3 Hill: the bonus comes at the end of each turn, not only the turn of the conquest."""
+    """Rule 3 Hill: the bonus comes at the end of each turn, not only the turn of the conquest."""
     game = _hill_ratmen(rules)
     game.apply(sw.Conquer(4))  # Hill on the edge
     deploy_all_and_end(game)
@@ -59,7 +59,7 @@ def test_hill_scores_every_turn_while_active_section_3(rules: sw.Rules) -> None:
 
 
 def test_hill_no_bonus_without_hills_edge(rules: sw.Rules) -> None:
-    """§3 Hill (edge): a race holding no Hill scores its regions only."""
+    """Rule 3 Hill (edge): a race holding no Hill scores its regions only."""
     game = _hill_ratmen(rules)
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
@@ -69,7 +69,7 @@ def test_hill_no_bonus_without_hills_edge(rules: sw.Rules) -> None:
 
 
 def test_hill_nothing_in_decline_section_1_11(rules: sw.Rules) -> None:
-    """§1.11 / §1.12: the decline turn scores the regions only (no Hill bonus), the badge is
+    """Rule 1.11 / rule 1.12: the decline turn scores the regions only (no Hill bonus), the badge is
     discarded, and the declined Hills score 1 each later."""
     game = _hill_ratmen(rules)
     game.apply(sw.Conquer(17))
@@ -92,7 +92,7 @@ def test_hill_nothing_in_decline_section_1_11(rules: sw.Rules) -> None:
 
 @pytest.mark.parametrize("region", sorted(HILLS))
 def test_every_hill_region_is_counted(rules: sw.Rules, region: int) -> None:
-    """§3 Hill: each Hill region of the map gives the bonus (set up with ``put``)."""
+    """Rule 3 Hill: each Hill region of the map gives the bonus (set up with ``put``)."""
     game = _hill_ratmen(rules)
     game.put(region, 0, 1)
     deploy_all_and_end(game)

@@ -1,5 +1,5 @@
-"""Merchant (REFERENCE.md §3): +1 coin per region the race occupies at the end of each of its
-turns while active — its regions only, never the declined race's; nothing in decline (§1.11).
+"""Merchant (rule 3): +1 coin per region the race occupies at the end of each of its
+turns while active — its regions only, never the declined race's; nothing in decline (rule 1.11).
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ def _merchant_ratmen(rules: sw.Rules) -> sw.Game:
 
 
 def test_merchant_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Merchant badge gives 2 tokens (Ratmen 8 + 2)."""
+    """Rule 3 table: the Merchant badge gives 2 tokens (Ratmen 8 + 2)."""
     assert rules.powers["merchant"].tokens == 2
     assert _merchant_ratmen(rules).hand(0) == 10
 
 
 def test_merchant_doubles_the_region_score_section_3(rules: sw.Rules) -> None:
-    """§3 Merchant: 4 regions score 4 + 4 = 8 coins."""
+    """Rule 3 Merchant: 4 regions score 4 + 4 = 8 coins."""
     game = _merchant_ratmen(rules)
     for region in (1, 2, 6):  # 2 + 2 + 3 tokens
         game.apply(sw.Conquer(region))
@@ -39,7 +39,7 @@ def test_merchant_doubles_the_region_score_section_3(rules: sw.Rules) -> None:
 
 
 def test_merchant_scores_every_turn_while_active_section_3(rules: sw.Rules) -> None:
-    """§3 Merchant: the bonus comes at the end of every turn, conquest or not."""
+    """Rule 3 Merchant: the bonus comes at the end of every turn, conquest or not."""
     game = _merchant_ratmen(rules)
     game.apply(sw.Conquer(1))
     deploy_all_and_end(game)
@@ -52,7 +52,7 @@ def test_merchant_scores_every_turn_while_active_section_3(rules: sw.Rules) -> N
 
 
 def test_merchant_ignores_the_declined_race_regions_edge(rules: sw.Rules) -> None:
-    """§1.11 / §3 Merchant (edge): the declined race scores 1 per region and no Merchant
+    """Rule 1.11 / rule 3 Merchant (edge): the declined race scores 1 per region and no Merchant
     bonus; the Merchant race doubles only its own regions."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2"), ("giants", "merchant")])
     both_enter(game, 1, 19)
@@ -67,7 +67,7 @@ def test_merchant_ignores_the_declined_race_regions_edge(rules: sw.Rules) -> Non
 
 
 def test_merchant_nothing_in_the_decline_turn_section_1_11(rules: sw.Rules) -> None:
-    """§1.11: in the decline turn only the regions score; the badge is discarded."""
+    """Rule 1.11: in the decline turn only the regions score; the badge is discarded."""
     game = _merchant_ratmen(rules)
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
@@ -87,7 +87,7 @@ def test_merchant_nothing_in_the_decline_turn_section_1_11(rules: sw.Rules) -> N
 
 
 def test_merchant_with_no_region_scores_nothing_edge(rules: sw.Rules) -> None:
-    """§3 Merchant (edge): a race that holds no region gets no bonus (0 regions, 0 coins)."""
+    """Rule 3 Merchant (edge): a race that holds no region gets no bonus (0 regions, 0 coins)."""
     game = _merchant_ratmen(rules)
     game.apply(sw.EndTurn())  # conquers nothing; the tokens stay in hand
     assert game.hand(0) == 10 and game.coins(0) == 5

@@ -1,5 +1,5 @@
-"""Mounted (REFERENCE.md §3): −1 token to conquer a Hill or Farmland region, at least 1
-(§1.7 one final clamp); no change elsewhere; lost with the badge in decline.
+"""Mounted (rule 3): −1 token to conquer a Hill or Farmland region, at least 1
+(rule 1.7 one final clamp); no change elsewhere; lost with the badge in decline.
 
 2-player map: Hills 4, 17 (empty, edge), 6, 14 (Lost Tribe); Farmland 1 (empty, edge, next to
 Sea 0), 9 (empty), 11, 13 (Lost Tribe).
@@ -23,7 +23,7 @@ def _pick(rules: sw.Rules, race: str = "ratmen", power: str = "mounted") -> sw.G
 
 
 def test_mounted_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Mounted badge gives 5 tokens (Ratmen 8 + 5)."""
+    """Rule 3 table: the Mounted badge gives 5 tokens (Ratmen 8 + 5)."""
     assert rules.powers["mounted"].tokens == 5
     assert _pick(rules).hand(0) == 13
 
@@ -48,13 +48,13 @@ def test_mounted_badge_tokens_section_3(rules: sw.Rules) -> None:
 def test_mounted_discount_on_hill_and_farmland_section_3(
     rules: sw.Rules, region: int, plain: int, mounted: int
 ) -> None:
-    """§3 Mounted: Hill and Farmland cost 1 less; Forest, Swamp and Mountain do not."""
+    """Rule 3 Mounted: Hill and Farmland cost 1 less; Forest, Swamp and Mountain do not."""
     assert _pick(rules, power="plain").conquest_cost(region) == plain
     assert _pick(rules).conquest_cost(region) == mounted
 
 
 def test_mounted_explain_names_the_rule_file_and_line(rules: sw.Rules) -> None:
-    """§3 Mounted / DESIGN §4: the breakdown names powers/mounted.swr and its line; no
+    """Rule 3 Mounted, the hook points: the breakdown names powers/mounted.swr and its line; no
     Mounted contribution on a Forest."""
     game = _pick(rules)
     b = game.explain_conquest_cost(11)
@@ -68,7 +68,7 @@ def test_mounted_explain_names_the_rule_file_and_line(rules: sw.Rules) -> None:
 
 
 def test_mounted_pays_the_discounted_cost_section_3(rules: sw.Rules) -> None:
-    """§3 Mounted: the conquest moves the discounted number of tokens (1 into the empty Hill
+    """Rule 3 Mounted: the conquest moves the discounted number of tokens (1 into the empty Hill
     17, 2 into the Lost Tribe Farmland 11)."""
     game = _pick(rules)
     game.apply(sw.Conquer(17))
@@ -81,7 +81,7 @@ def test_mounted_pays_the_discounted_cost_section_3(rules: sw.Rules) -> None:
 
 
 def test_mounted_clamps_once_at_one_with_tritons_section_1_7(rules: sw.Rules) -> None:
-    """§1.7 (edge): discounts add up and the total clamps once at 1: Tritons + Mounted on
+    """Rule 1.7 (edge): discounts add up and the total clamps once at 1: Tritons + Mounted on
     the coastal Farmland 1 is 2 − 1 − 1 = 0 → 1; on the Lake-side Hill 6 with a Lost Tribe
     3 − 1 − 1 = 1 (no clamp)."""
     game = _pick(rules, race="tritons")
@@ -109,7 +109,7 @@ def test_mounted_still_needs_a_token_in_hand_ruling_4(rules: sw.Rules) -> None:
 
 
 def test_mounted_lost_in_decline_for_acting_ghouls_section_3(rules: sw.Rules) -> None:
-    """§3 Mounted "Lost" after decline: declined Ghouls still conquer (§2 Ghouls), but their
+    """Rule 3 Mounted "Lost" after decline: declined Ghouls still conquer (rule 2 Ghouls), but their
     badge is gone, so the Hill 6 costs them the full 3."""
     game = _pick(rules, race="ghouls")  # 5 + 5 tokens
     assert game.conquest_cost(6) == 2

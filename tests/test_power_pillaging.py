@@ -1,4 +1,4 @@
-"""Pillaging (REFERENCE.md §3, ruling 17): +1 coin per non-empty region conquered this turn —
+"""Pillaging (rule 3, ruling 17): +1 coin per non-empty region conquered this turn —
 a region with a Lost Tribe or race token (active or declined, your own declined race too);
 an empty region (a lone Mountain included) gives nothing; only this turn's conquests count.
 """
@@ -25,7 +25,7 @@ def _pillaging_ratmen(rules: sw.Rules, **kwargs: object) -> sw.Game:
 
 
 def test_pillaging_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Pillaging badge gives 5 tokens (Ratmen 8 + 5)."""
+    """Rule 3 table: the Pillaging badge gives 5 tokens (Ratmen 8 + 5)."""
     assert rules.powers["pillaging"].tokens == 5
     assert _pillaging_ratmen(rules).hand(0) == 13
 
@@ -61,7 +61,7 @@ def test_pillaging_empty_regions_and_lone_mountain_give_nothing_ruling_17(
 
 
 def test_pillaging_counts_only_this_turns_conquests_section_3(rules: sw.Rules) -> None:
-    """§3 Pillaging: "conquered this turn": regions taken in an earlier turn give nothing."""
+    """Rule 3 Pillaging: "conquered this turn": regions taken in an earlier turn give nothing."""
     game = _pillaging_ratmen(rules)
     game.apply(sw.Conquer(11))  # Lost Tribe
     game.apply(sw.Conquer(6))  # Lost Tribe
@@ -108,8 +108,8 @@ def test_pillaging_counts_a_final_die_conquest_ruling_17(rules: sw.Rules) -> Non
 
 @pytest.mark.parametrize("stop", [0, 1])
 def test_pillaging_no_bonus_without_conquest_edge(rules: sw.Rules, stop: int) -> None:
-    """§3 Pillaging (edge): a turn without conquest scores no bonus; the badge's coins are
-    not paid in the decline turn either (§1.11)."""
+    """Rule 3 Pillaging (edge): a turn without conquest scores no bonus; the badge's coins are
+    not paid in the decline turn either (rule 1.11)."""
     game = _pillaging_ratmen(rules)
     game.apply(sw.Conquer(11))
     deploy_all_and_end(game)

@@ -1,4 +1,4 @@
-"""Seafaring (REFERENCE.md §3, ruling 32, A2, A3): while active the race may conquer the two
+"""Seafaring (rule 3, ruling 32, A2, A3): while active the race may conquer the two
 Seas and the Lake, each one empty region (base cost 2, 1 coin); water is refused to every other
 race; water regions are kept and scored after decline; a Sea touching the edge is a border
 region for the first conquest (A2); Tritons get no discount on water (A3).
@@ -33,7 +33,7 @@ def _last_score(game: sw.Game, player: int) -> int:
 
 
 def test_seafaring_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Seafaring badge gives 5 tokens (Ratmen 8 + 5)."""
+    """Rule 3 table: the Seafaring badge gives 5 tokens (Ratmen 8 + 5)."""
     assert rules.powers["seafaring"].tokens == 5
     assert _pick(rules).hand(0) == 13
 
@@ -57,7 +57,7 @@ def test_seafaring_conquers_seas_and_lake_ruling_32(rules: sw.Rules) -> None:
 
 
 def test_water_refused_without_seafaring_section_1_7(rules: sw.Rules) -> None:
-    """§1.7 (negative): without Seafaring no Sea or Lake is offered or accepted, even next
+    """Rule 1.7 (negative): without Seafaring no Sea or Lake is offered or accepted, even next
     to the race's regions."""
     game = _pick(rules, power="plain")
     game.apply(sw.Conquer(2))  # next to the Lake 7
@@ -71,7 +71,7 @@ def test_water_refused_without_seafaring_section_1_7(rules: sw.Rules) -> None:
 
 def test_seafaring_enters_by_a_sea_not_the_lake_a2(rules: sw.Rules) -> None:
     """A2: the Seas touch the edge, so a first conquest may take one; the Lake does not
-    (§1.7), so it is refused as a first conquest."""
+    (rule 1.7), so it is refused as a first conquest."""
     game = _pick(rules)
     assert {0, 22} <= _targets(game) and 7 not in _targets(game)
     before = game.to_json()

@@ -1,5 +1,5 @@
-"""Spirit (REFERENCE.md §3, ruling 33, A12): a Spirit race in decline does not count toward the
-one-declined-race limit (§1.12): it stays when a later race declines (the other, non-Spirit
+"""Spirit (rule 3, ruling 33, A12): a Spirit race in decline does not count toward the
+one-declined-race limit (rule 1.12): it stays when a later race declines (the other, non-Spirit
 declined race goes as usual), both declined races score, and it leaves the map only through
 enemy conquest. The badge stays with the declined race.
 """
@@ -42,7 +42,7 @@ def _spirit_after_ratmen(rules: sw.Rules) -> sw.Game:
 
 
 def test_spirit_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Spirit badge gives 5 tokens (Giants 6 + 5)."""
+    """Rule 3 table: the Spirit badge gives 5 tokens (Giants 6 + 5)."""
     assert rules.powers["spirit"].tokens == 5
     game = new_game(rules, [("giants", "spirit")])
     game.apply(sw.PickCombo(0))
@@ -83,7 +83,7 @@ def test_spirit_stays_when_a_later_race_declines_ruling_33(rules: sw.Rules) -> N
 
 
 def test_non_spirit_limit_still_holds_section_1_12(rules: sw.Rules) -> None:
-    """§1.12 (contrast): the same play with a plain badge on the Giants removes the Ratmen
+    """Rule 1.12 (contrast): the same play with a plain badge on the Giants removes the Ratmen
     at the Giants' decline: one declined race only."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2"), ("giants", "bulky")])
     both_enter(game, 1, 19)
@@ -99,7 +99,7 @@ def test_non_spirit_limit_still_holds_section_1_12(rules: sw.Rules) -> None:
 
 
 def test_spirit_leaves_only_through_enemy_conquest_section_3(rules: sw.Rules) -> None:
-    """§3 Spirit: the Spirit tokens leave the map through enemy conquest: each conquered
+    """Rule 3 Spirit: the Spirit tokens leave the map through enemy conquest: each conquered
     region costs its lone token; when the last one falls the race leaves."""
     game = _spirit_after_ratmen(rules)
     # Player 1's Crowd (8 tokens in 19) marches on the declined Giants in 17 and 16.
@@ -121,7 +121,7 @@ def test_spirit_leaves_only_through_enemy_conquest_section_3(rules: sw.Rules) ->
 
 @pytest.mark.parametrize("spirit", [True, False])
 def test_both_declined_races_score_every_turn_section_1_11(rules: sw.Rules, spirit: bool) -> None:
-    """§1.11: "both declined races if Spirit applies": with the Spirit exemption the next
+    """Rule 1.11: "both declined races if Spirit applies": with the Spirit exemption the next
     turn scores active Elves 1 + Ratmen 1 + Giants 2; without it Elves 1 + Giants 1."""
     if spirit:
         game = _spirit_after_ratmen(rules)

@@ -1,8 +1,8 @@
-"""Stout (REFERENCE.md §3, ruling 34): the race may go into decline at the end of a normal
+"""Stout (rule 3, ruling 34): the race may go into decline at the end of a normal
 expansion turn, after scoring — ``Decline()`` in place of ``EndTurn`` — instead of spending a
-whole turn on it. The turn scores as an ordinary active turn, then §1.12 applies (one token per
+whole turn on it. The turn scores as an ordinary active turn, then rule 1.12 applies (one token per
 region, badge discarded, the older declined race removed); Stout Ghouls keep every token and act
-in decline from the next turn (§2 Ghouls, ruling 37).
+in decline from the next turn (rule 2 Ghouls, ruling 37).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _stout(rules: sw.Rules, race: str = "humans") -> sw.Game:
 
 
 def test_stout_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Stout badge gives 4 tokens (Humans 5 + 4)."""
+    """Rule 3 table: the Stout badge gives 4 tokens (Humans 5 + 4)."""
     assert rules.powers["stout"].tokens == 4
     game = new_game(rules, [("humans", "stout")])
     game.apply(sw.PickCombo(0))
@@ -87,7 +87,7 @@ def test_stout_decline_only_once_the_tokens_are_placed_edge(rules: sw.Rules) -> 
 
 
 def test_decline_at_turn_end_refused_without_stout_section_1_12(rules: sw.Rules) -> None:
-    """§1.12 (negative): without Stout a race declines only instead of expanding: after a
+    """Rule 1.12 (negative): without Stout a race declines only instead of expanding: after a
     conquest ``Decline`` is neither offered nor accepted."""
     game = new_game(rules, [("humans", "bulky"), ("crowd", "plain2")])
     both_enter(game, 1, 19)
@@ -101,8 +101,8 @@ def test_decline_at_turn_end_refused_without_stout_section_1_12(rules: sw.Rules)
 
 
 def test_stout_may_still_decline_instead_of_expanding_section_1_12(rules: sw.Rules) -> None:
-    """§1.12: Stout adds a choice; the ordinary decline turn stays: regions score, no
-    Humans bonus (§1.11)."""
+    """Rule 1.12: Stout adds a choice; the ordinary decline turn stays: regions score, no
+    Humans bonus (rule 1.11)."""
     game = _stout(rules)
     assert sw.Decline() in game.legal_actions()
     game.apply(sw.Decline())
@@ -113,7 +113,7 @@ def test_stout_may_still_decline_instead_of_expanding_section_1_12(rules: sw.Rul
 def test_stout_decline_removes_the_older_declined_race_after_scoring_ruling_34(
     rules: sw.Rules,
 ) -> None:
-    """Ruling 34 with §1.12 step 1: the turn scores with the older declined race still on
+    """Ruling 34 with rule 1.12 step 1: the turn scores with the older declined race still on
     the map (Humans 2 + 1 Farmland + Ratmen 1), then the Stout decline removes it."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2"), ("humans", "stout")])
     both_enter(game, 2, 19)
@@ -133,7 +133,7 @@ def test_stout_decline_removes_the_older_declined_race_after_scoring_ruling_34(
 
 
 def test_stout_ghouls_keep_every_token_and_act_next_turn_section_2(rules: sw.Rules) -> None:
-    """Stout + Ghouls (ruling 34, §2 Ghouls, ruling 37): at the Stout decline the Ghouls
+    """Stout + Ghouls (ruling 34, rule 2 Ghouls, ruling 37): at the Stout decline the Ghouls
     keep all 9 tokens on the map; on the player's next turn, after the pick, the declined
     Ghouls act first (ready, conquer, redeploy, ``EndTurn``), then the new active race."""
     game = _stout(rules, race="ghouls")  # 5 + 4 tokens in 1, 6 and 11
@@ -164,7 +164,7 @@ def test_stout_ghouls_keep_every_token_and_act_next_turn_section_2(rules: sw.Rul
 
 
 def test_stout_decline_waits_for_the_withdrawals_ruling_34(rules: sw.Rules) -> None:
-    """Ruling 34 with §1.8: after a Stout ``Decline`` the defender still places its
+    """Ruling 34 with rule 1.8: after a Stout ``Decline`` the defender still places its
     survivors first (the Humans stay active meanwhile); then the turn scores (4 regions + 2
     Farmlands = 6) and the Humans decline."""
     game = _stout(rules)
@@ -213,7 +213,7 @@ def test_stout_decline_in_the_turn_of_the_pick_is_an_option_ruling_34(
 def test_stout_decline_from_the_conquests_waits_for_gained_tokens_ruling_34(
     rules: sw.Rules,
 ) -> None:
-    """Ruling 34 with a redeploy gain (§2 Skeletons): Decline() straight from the conquests
+    """Ruling 34 with a redeploy gain (rule 2 Skeletons): Decline() straight from the conquests
     ends them like EndTurn; the Skeletons' new token must be placed first, so the turn goes on
     in redeployment (nothing declined yet) and Decline is offered again there."""
     game = new_game(rules, [("skeletons", "stout"), ("crowd", "plain2")])

@@ -1,5 +1,5 @@
-"""Swamp (REFERENCE.md §3): +1 coin per Swamp region the race occupies at the end of each of
-its turns while active; nothing in decline (§1.11, §1.12).
+"""Swamp (rule 3): +1 coin per Swamp region the race occupies at the end of each of
+its turns while active; nothing in decline (rule 1.11, rule 1.12).
 
 Swamp regions of the 2-player map: 3 (edge, Lost Tribe), 16 (edge, Lost Tribe), 18 (edge,
 Lost Tribe) and 20 (edge, empty).
@@ -27,13 +27,13 @@ def _swamp_ratmen(rules: sw.Rules) -> sw.Game:
 
 
 def test_swamp_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Swamp badge gives 4 tokens (Ratmen 8 + 4)."""
+    """Rule 3 table: the Swamp badge gives 4 tokens (Ratmen 8 + 4)."""
     assert rules.powers["swamp"].tokens == 4
     assert _swamp_ratmen(rules).hand(0) == 12
 
 
 def test_swamp_scores_one_per_swamp_region_section_3(rules: sw.Rules) -> None:
-    """§3 Swamp: 16 and 18 are Swamps, 17 a Hill and 11 Farmland: 4 regions + 2 = 6."""
+    """Rule 3 Swamp: 16 and 18 are Swamps, 17 a Hill and 11 Farmland: 4 regions + 2 = 6."""
     game = _swamp_ratmen(rules)
     game.put(20, 1, 2, race="crowd")  # an opponent's Swamp: no bonus for us
     for region in (16, 17, 18, 11):  # 3 + 2 + 3 + 3 tokens
@@ -45,7 +45,7 @@ def test_swamp_scores_one_per_swamp_region_section_3(rules: sw.Rules) -> None:
 
 
 def test_swamp_scores_every_turn_while_active_section_3(rules: sw.Rules) -> None:
-    """§3 Swamp: the bonus comes at the end of each turn the race is active."""
+    """Rule 3 Swamp: the bonus comes at the end of each turn the race is active."""
     game = _swamp_ratmen(rules)
     game.apply(sw.Conquer(20))
     deploy_all_and_end(game)
@@ -59,7 +59,7 @@ def test_swamp_scores_every_turn_while_active_section_3(rules: sw.Rules) -> None
 
 
 def test_swamp_no_bonus_without_swamps_edge(rules: sw.Rules) -> None:
-    """§3 Swamp (edge): a race holding no Swamp scores its regions only."""
+    """Rule 3 Swamp (edge): a race holding no Swamp scores its regions only."""
     game = _swamp_ratmen(rules)
     game.apply(sw.Conquer(19))  # Mountain
     game.apply(sw.Conquer(13))  # Farmland
@@ -69,8 +69,8 @@ def test_swamp_no_bonus_without_swamps_edge(rules: sw.Rules) -> None:
 
 
 def test_swamp_nothing_in_decline_section_1_11(rules: sw.Rules) -> None:
-    """§1.11 / §1.12: the decline turn scores the regions only (no Swamp bonus); the badge is
-    discarded; declined Swamps score 1 each later."""
+    """Rule 1.11 / rule 1.12: the decline turn scores the regions only (no Swamp bonus); the badge
+    is discarded; declined Swamps score 1 each later."""
     game = _swamp_ratmen(rules)
     game.apply(sw.Conquer(20))
     game.apply(sw.Conquer(21))
@@ -91,7 +91,7 @@ def test_swamp_nothing_in_decline_section_1_11(rules: sw.Rules) -> None:
 
 @pytest.mark.parametrize("region", sorted(SWAMPS))
 def test_every_swamp_region_is_counted(rules: sw.Rules, region: int) -> None:
-    """§3 Swamp: each Swamp region of the map gives the bonus (set up with ``put``)."""
+    """Rule 3 Swamp: each Swamp region of the map gives the bonus (set up with ``put``)."""
     game = _swamp_ratmen(rules)
     game.put(region, 0, 1)
     deploy_all_and_end(game)

@@ -1,4 +1,4 @@
-"""Underworld (REFERENCE.md §3, A4): −1 token to conquer a region with a Cavern (at least 1),
+"""Underworld (rule 3, A4): −1 token to conquer a region with a Cavern (at least 1),
 and every Cavern region counts as adjacent to every other for the race's conquests; the first
 conquest still obeys the border rule (A4); lost with the badge in decline.
 
@@ -29,7 +29,7 @@ def _targets(game: sw.Game) -> set[int]:
 
 
 def test_underworld_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Underworld badge gives 5 tokens (Ratmen 8 + 5)."""
+    """Rule 3 table: the Underworld badge gives 5 tokens (Ratmen 8 + 5)."""
     assert rules.powers["underworld"].tokens == 5
     assert _pick(rules).hand(0) == 13
 
@@ -50,13 +50,14 @@ def test_underworld_badge_tokens_section_3(rules: sw.Rules) -> None:
 def test_underworld_discount_on_caverns_section_3(
     rules: sw.Rules, region: int, plain: int, underworld: int
 ) -> None:
-    """§3 Underworld: Cavern regions cost 1 less; other regions are unchanged."""
+    """Rule 3 Underworld: Cavern regions cost 1 less; other regions are unchanged."""
     assert _pick(rules, power="plain").conquest_cost(region) == plain
     assert _pick(rules).conquest_cost(region) == underworld
 
 
 def test_underworld_explain_names_the_rule_file_and_line(rules: sw.Rules) -> None:
-    """§3 Underworld / DESIGN §4: the breakdown names powers/underworld.swr and its line."""
+    """Rule 3 Underworld, the hook points: the breakdown names powers/underworld.swr and its
+    line."""
     game = _pick(rules)
     b = game.explain_conquest_cost(5)
     assert (b.base, b.value) == (2, 2)
@@ -67,7 +68,7 @@ def test_underworld_explain_names_the_rule_file_and_line(rules: sw.Rules) -> Non
 
 
 def test_underworld_caverns_are_adjacent_to_each_other_section_3(rules: sw.Rules) -> None:
-    """§3 Underworld: from the Cavern 17 the race may conquer the other Caverns (3, 5, 14),
+    """Rule 3 Underworld: from the Cavern 17 the race may conquer the other Caverns (3, 5, 14),
     none of them adjacent to 17, as well as 17's neighbours; nothing else."""
     game = _pick(rules)
     game.apply(sw.Conquer(17))
@@ -94,7 +95,7 @@ def test_underworld_first_conquest_obeys_the_border_rule_a4(rules: sw.Rules) -> 
 
 
 def test_underworld_link_needs_a_cavern_held_edge(rules: sw.Rules) -> None:
-    """§3 Underworld (edge): holding only non-Cavern regions, the Caverns are reached by
+    """Rule 3 Underworld (edge): holding only non-Cavern regions, the Caverns are reached by
     ordinary adjacency only: from region 1, the Cavern 14 (interior) and 17 are refused."""
     game = _pick(rules)
     game.apply(sw.Conquer(1))
@@ -108,7 +109,7 @@ def test_underworld_link_needs_a_cavern_held_edge(rules: sw.Rules) -> None:
 
 
 def test_underworld_lost_in_decline_for_acting_ghouls_section_3(rules: sw.Rules) -> None:
-    """§3 Underworld "Lost" after decline: declined Ghouls (which still conquer, §2) pay the
+    """Rule 3 Underworld "Lost" after decline: declined Ghouls (which still conquer, rule 2) pay the
     full cost of a Cavern and no longer reach the far Caverns."""
     game = _pick(rules, race="ghouls")  # 5 + 5 tokens
     game.apply(sw.Conquer(17))

@@ -1,4 +1,4 @@
-"""Wealthy (REFERENCE.md §3, ruling 36): +7 coins once, at the end of the race's first turn,
+"""Wealthy (rule 3, ruling 36): +7 coins once, at the end of the race's first turn,
 and never again — not in later turns, not in the decline turn.
 """
 
@@ -23,7 +23,7 @@ def _wealthy_ratmen(rules: sw.Rules) -> sw.Game:
 
 
 def test_wealthy_badge_tokens_section_3(rules: sw.Rules) -> None:
-    """§3 table: the Wealthy badge gives 4 tokens (Ratmen 8 + 4)."""
+    """Rule 3 table: the Wealthy badge gives 4 tokens (Ratmen 8 + 4)."""
     assert rules.powers["wealthy"].tokens == 4
     assert _wealthy_ratmen(rules).hand(0) == 12
 
@@ -48,7 +48,7 @@ def test_wealthy_pays_seven_once_ruling_36(rules: sw.Rules) -> None:
 
 
 def test_wealthy_not_in_the_decline_turn_ruling_36(rules: sw.Rules) -> None:
-    """Ruling 36 / §1.11 (edge): the decline turn scores the regions, no second bonus."""
+    """Ruling 36 / rule 1.11 (edge): the decline turn scores the regions, no second bonus."""
     game = _wealthy_ratmen(rules)
     game.apply(sw.Conquer(1))
     deploy_all_and_end(game)
@@ -89,7 +89,7 @@ def test_wealthy_pays_even_without_a_region_edge(rules: sw.Rules) -> None:
 
 
 def test_no_bonus_for_a_race_without_wealthy(rules: sw.Rules) -> None:
-    """§1.11 (the contrast): the same first turn without the badge scores the regions only."""
+    """Rule 1.11 (the contrast): the same first turn without the badge scores the regions only."""
     game = new_game(rules, [("ratmen", "plain"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))

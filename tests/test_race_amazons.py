@@ -1,4 +1,4 @@
-"""Amazons (REFERENCE.md §2): +4 tokens for conquest only — rulings 13 and 14."""
+"""Amazons (rule 2): +4 tokens for conquest only — rulings 13 and 14."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def _amazons(rules: sw.Rules, power: str = "plain") -> sw.Game:
 
 
 def test_amazons_take_their_four_extra_tokens(rules: sw.Rules) -> None:
-    """§2 Amazons: the initial take is 6 + badge + 4."""
+    """Rule 2 Amazons: the initial take is 6 + badge + 4."""
     assert _amazons(rules).hand(0) == 10
     assert _amazons(rules, "bulky").hand(0) == 15  # 6 + 5 + 4, exactly the box of 15
 
@@ -92,7 +92,7 @@ def test_abandon_in_redeployment_only_when_forced_ruling_13(rules: sw.Rules) -> 
 
 
 def test_declining_amazons_return_everything_to_the_box(rules: sw.Rules) -> None:
-    """§1.12 with Amazons: on decline, hand and held tokens go back to the box."""
+    """Rule 1.12 with Amazons: on decline, hand and held tokens go back to the box."""
     game = _amazons(rules)
     game.apply(sw.Conquer(1))
     game.apply(sw.Deploy(1, 5))

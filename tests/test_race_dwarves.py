@@ -1,5 +1,5 @@
-"""Dwarves (REFERENCE.md §2): +1 coin per Mine region, also in decline and in the decline
-turn (ruling 16, §1.11).
+"""Dwarves (rule 2): +1 coin per Mine region, also in decline and in the decline
+turn (ruling 16, rule 1.11).
 
 2-player map: Mines are on regions 2 (Forest, edge), 5 (Mountain, edge), 15 (Mountain, edge)
 and 18 (Swamp with a Lost Tribe, edge); region 1 is an empty Farmland on the edge without a
@@ -32,7 +32,7 @@ def _dwarves_on_two_mines(rules: sw.Rules) -> sw.Game:
 
 
 def test_dwarves_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 table / §1.1: the Dwarves banner gives 3 tokens; the box holds 8."""
+    """Rule 2 table / rule 1.1: the Dwarves banner gives 3 tokens; the box holds 8."""
     dwarves = rules.races["dwarves"]
     assert (dwarves.tokens, dwarves.box) == (3, 8)
     game = new_game(rules, [("dwarves", "plain")])
@@ -41,7 +41,7 @@ def test_dwarves_banner_and_box_section_2(rules: sw.Rules) -> None:
 
 
 def test_dwarves_score_one_per_mine_while_active_section_2(rules: sw.Rules) -> None:
-    """§2 Dwarves: 3 regions (two of them Mines) score 3 + 2 = 5 coins; the bonus names
+    """Rule 2 Dwarves: 3 regions (two of them Mines) score 3 + 2 = 5 coins; the bonus names
     races/dwarves.swr."""
     game = _dwarves_on_two_mines(rules)
     scored = last(game, Scored)
@@ -52,7 +52,7 @@ def test_dwarves_score_one_per_mine_while_active_section_2(rules: sw.Rules) -> N
 
 
 def test_dwarves_without_mines_score_regions_only_section_2(rules: sw.Rules) -> None:
-    """§2 Dwarves (edge): regions without a Mine give no bonus — Farmland 1 and Hill 6."""
+    """Rule 2 Dwarves (edge): regions without a Mine give no bonus — Farmland 1 and Hill 6."""
     game = new_game(rules, [("dwarves", "bulky")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))
@@ -62,7 +62,7 @@ def test_dwarves_without_mines_score_regions_only_section_2(rules: sw.Rules) -> 
 
 
 def test_dwarves_mine_bonus_in_the_decline_turn_ruling_16(rules: sw.Rules) -> None:
-    """Ruling 16 / §2 Dwarves: in the turn they go into decline the Dwarves still score their
+    """Ruling 16 / rule 2 Dwarves: in the turn they go into decline the Dwarves still score their
     Mines: 3 regions + 2 Mines = 5."""
     game = _dwarves_on_two_mines(rules)  # player 0: 5 + 5 = 10
     game.apply(sw.PickCombo(0))
@@ -74,7 +74,7 @@ def test_dwarves_mine_bonus_in_the_decline_turn_ruling_16(rules: sw.Rules) -> No
 
 
 def test_declined_dwarves_keep_scoring_mines_section_2(rules: sw.Rules) -> None:
-    """§2 Dwarves ("works in decline") / §1.11: a later turn scores the declined Dwarves'
+    """Rule 2 Dwarves ("works in decline") / rule 1.11: a later turn scores the declined Dwarves'
     3 regions + 2 Mines, plus 1 for the new Ratmen region; the Mine under the Ratmen
     (Swamp 18) gives no bonus, as the Ratmen have none."""
     game = _dwarves_on_two_mines(rules)  # 10
@@ -96,7 +96,7 @@ def test_declined_dwarves_keep_scoring_mines_section_2(rules: sw.Rules) -> None:
 
 
 def test_dwarves_lose_the_bonus_of_a_lost_mine_section_2(rules: sw.Rules) -> None:
-    """§2 Dwarves (edge): only Mines the Dwarves occupy at the end of the turn count; a Mine
+    """Rule 2 Dwarves (edge): only Mines the Dwarves occupy at the end of the turn count; a Mine
     taken from them (Forest 2, by player 1's Crowd) no longer scores for them."""
     game = _dwarves_on_two_mines(rules)  # Dwarves: 5 (Mine), 1, 2 (Mine)
     game.put(3, 1, 5, race="crowd")  # player 1's Crowd next to Forest 2

@@ -1,4 +1,4 @@
-"""Elves (REFERENCE.md §2): active Elves keep every token when conquered; a Sorcerer
+"""Elves (rule 2): active Elves keep every token when conquered; a Sorcerer
 conversion still costs them the token (ruling 21); declined Elves lose tokens normally.
 
 2-player map: region 1 is an empty Farmland on the edge next to Forest 2; Swamp 3 (Lost
@@ -23,7 +23,7 @@ def elves_box(game: sw.Game) -> int:
 
 
 def test_elves_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 table / §1.1: the Elves banner gives 6 tokens; the box holds 11."""
+    """Rule 2 table / rule 1.1: the Elves banner gives 6 tokens; the box holds 11."""
     elves = rules.races["elves"]
     assert (elves.tokens, elves.box) == (6, 11)
     game = new_game(rules, [("elves", "plain")])
@@ -32,7 +32,7 @@ def test_elves_banner_and_box_section_2(rules: sw.Rules) -> None:
 
 
 def test_active_elves_keep_every_token_section_2(rules: sw.Rules) -> None:
-    """§2 Elves: conquered while active, the Elves lose nothing (the core loses 1, ruling 7):
+    """Rule 2 Elves: conquered while active, the Elves lose nothing (the core loses 1, ruling 7):
     all 3 tokens go back to their owner, who places them in his other Elf region."""
     game = new_game(rules, [("ratmen", "plain")])
     game.apply(sw.PickCombo(0))
@@ -53,7 +53,7 @@ def test_active_elves_keep_every_token_section_2(rules: sw.Rules) -> None:
 
 
 def test_lone_active_elf_is_kept_too_section_2(rules: sw.Rules) -> None:
-    """§2 Elves (edge) / ruling 9: even a lone Elf in the Elves' only region is not lost; with
+    """Rule 2 Elves (edge) / ruling 9: even a lone Elf in the Elves' only region is not lost; with
     no region left, its owner keeps it in hand and re-enters next turn."""
     game = new_game(rules, [("ratmen", "plain")])
     game.apply(sw.PickCombo(0))
@@ -85,7 +85,7 @@ def test_sorcerer_conversion_costs_the_elf_its_token_ruling_21(rules: sw.Rules) 
 
 
 def test_declined_elves_lose_tokens_normally_section_2(rules: sw.Rules) -> None:
-    """§2 Elves ("active only") / ruling 10: once in decline, the Elf in a conquered region
+    """Rule 2 Elves ("active only") / ruling 10: once in decline, the Elf in a conquered region
     goes back to the box, as for any declined race."""
     game = new_game(rules, [("elves", "plain"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
@@ -106,7 +106,7 @@ def test_declined_elves_lose_tokens_normally_section_2(rules: sw.Rules) -> None:
 
 
 def test_active_elves_conquered_in_a_real_turn_section_2(rules: sw.Rules) -> None:
-    """§2 Elves: the same Crowd attack on the Elves while they are still active takes no Elf
+    """Rule 2 Elves: the same Crowd attack on the Elves while they are still active takes no Elf
     out of the game (compare with the declined case above)."""
     game = new_game(rules, [("elves", "plain"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))

@@ -1,4 +1,4 @@
-"""Ghouls (REFERENCE.md §2): every token stays at decline; declined Ghouls take their own
+"""Ghouls (rule 2): every token stays at decline; declined Ghouls take their own
 conquest phase before the active race (ruling 37, A11), may attack their owner's active race,
 score 1 coin per region, do not act in a turn their owner declines again (A11), and have no
 special power in decline.
@@ -55,7 +55,7 @@ def _declined_ghouls(rules: sw.Rules, power: str = "plain", chance: str = "seede
 
 
 def test_ghouls_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 table / §1.1: the Ghouls banner gives 5 tokens; the box holds 10."""
+    """Rule 2 table / rule 1.1: the Ghouls banner gives 5 tokens; the box holds 10."""
     ghouls = rules.races["ghouls"]
     assert (ghouls.tokens, ghouls.box) == (5, 10)
     game = new_game(rules, [("ghouls", "plain")])
@@ -64,8 +64,8 @@ def test_ghouls_banner_and_box_section_2(rules: sw.Rules) -> None:
 
 
 def test_all_ghoul_tokens_stay_at_decline_section_2(rules: sw.Rules) -> None:
-    """§2 Ghouls / §1.12.3: on decline every Ghoul stays on the map (1 and 4 tokens, not 1 and
-    1); the decline turn scores 1 coin per region."""
+    """Rule 2 Ghouls / rule 1.12.3: on decline every Ghoul stays on the map (1 and 4 tokens, not 1
+    and 1); the decline turn scores 1 coin per region."""
     game = new_game(rules, [("ghouls", "plain"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))
@@ -173,7 +173,7 @@ def _ratmen_next_to_ghouls(rules: sw.Rules) -> sw.Game:
 
 
 def test_declined_ghouls_may_attack_their_own_active_race_ruling_37(rules: sw.Rules) -> None:
-    """Ruling 37 / §1.8: the declined Ghouls may conquer a region of their owner's active
+    """Ruling 37 / rule 1.8: the declined Ghouls may conquer a region of their owner's active
     Ratmen; the Ratmen lose 1 token, like any defender."""
     game = _ratmen_next_to_ghouls(rules)
     box = saved_state(game)["box"]["ratmen"]
@@ -193,7 +193,7 @@ def test_declined_ghouls_may_attack_their_own_active_race_ruling_37(rules: sw.Ru
 def test_active_race_may_not_attack_the_acting_ghouls_own_region_section_1_8(
     rules: sw.Rules,
 ) -> None:
-    """§1.8 (edge): the Ghouls never conquer their own region, and an active race may never
+    """Rule 1.8 (edge): the Ghouls never conquer their own region, and an active race may never
     conquer its own active region — only the declined Ghouls cross that line."""
     game = _ratmen_next_to_ghouls(rules)
     before = game.to_json()
@@ -211,7 +211,7 @@ def test_active_race_may_not_attack_the_acting_ghouls_own_region_section_1_8(
 
 
 def test_diplomat_truce_does_not_bind_declined_ghouls_ruling_26(rules: sw.Rules) -> None:
-    """Ruling 26 / §2 Ghouls: a truce binds only the active race: player 1's Diplomat ally
+    """Ruling 26 / rule 2 Ghouls: a truce binds only the active race: player 1's Diplomat ally
     choice stops player 0's Ratmen, not player 0's declined Ghouls."""
     game = new_game(rules, [("ghouls", "plain"), ("skeletons", "diplomat"), ("ratmen", "bulky")])
     game.apply(sw.PickCombo(0))
@@ -240,7 +240,7 @@ def test_diplomat_truce_does_not_bind_declined_ghouls_ruling_26(rules: sw.Rules)
 
 
 def test_ghouls_do_not_act_in_a_turn_their_owner_declines_a11(rules: sw.Rules) -> None:
-    """A11 / §1.12.1: when the owner's active Ratmen decline, the declined Ghouls do not act:
+    """A11 / rule 1.12.1: when the owner's active Ratmen decline, the declined Ghouls do not act:
     they leave the map first, and the turn scores only the Ratmen's 2 regions."""
     game = _ratmen_next_to_ghouls(rules)
     coins = game.coins(0)
@@ -257,7 +257,7 @@ def test_ghouls_do_not_act_in_a_turn_their_owner_declines_a11(rules: sw.Rules) -
 
 
 def test_no_decline_once_the_ghouls_have_acted_section_1_12(rules: sw.Rules) -> None:
-    """§1.12 / A11 (edge): declining replaces the whole turn; once the Ghouls have conquered,
+    """Rule 1.12 / A11 (edge): declining replaces the whole turn; once the Ghouls have conquered,
     the turn is an expansion turn and Decline is refused."""
     game = _ratmen_next_to_ghouls(rules)
     game.apply(sw.Conquer(6))
@@ -269,8 +269,8 @@ def test_no_decline_once_the_ghouls_have_acted_section_1_12(rules: sw.Rules) -> 
 
 
 def test_declined_ghouls_have_no_power_section_2(rules: sw.Rules) -> None:
-    """§2 Ghouls / §1.12.2: the badge is discarded at decline: Commando's −1 helps the active
-    Ghouls (an empty region costs 1) but not the declined ones (it costs 2 again)."""
+    """Rule 2 Ghouls / rule 1.12.2: the badge is discarded at decline: Commando's −1 helps the
+    active Ghouls (an empty region costs 1) but not the declined ones (it costs 2 again)."""
     game = new_game(rules, [("ghouls", "commando"), ("crowd", "plain2"), ("ratmen", "bulky")])
     game.apply(sw.PickCombo(0))  # 5 + 4 tokens
     assert game.conquest_cost(1) == 1

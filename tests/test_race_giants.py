@@ -1,5 +1,5 @@
-"""Giants (REFERENCE.md §2): −1 conquest cost next to a Mountain region a Giant occupies
-(ruling 24: a Mountain merely adjacent, not held, gives nothing); minimum 1 (§1.7).
+"""Giants (rule 2): −1 conquest cost next to a Mountain region a Giant occupies
+(ruling 24: a Mountain merely adjacent, not held, gives nothing); minimum 1 (rule 1.7).
 
 2-player map: Mountain 5 (edge) borders Farmland 1 (edge), Hill 6 (Lost Tribe) and Farmland 11
 (Lost Tribe, edge); Mountain 8 (interior) borders Forest 2, Swamp 3 (Lost Tribe) and Farmland
@@ -28,14 +28,14 @@ def giants(rules: sw.Rules, power: str = "plain") -> sw.Game:
 
 
 def test_giants_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 table / §1.1: the Giants banner gives 6 tokens; the box holds 11."""
+    """Rule 2 table / rule 1.1: the Giants banner gives 6 tokens; the box holds 11."""
     race = rules.races["giants"]
     assert (race.tokens, race.box) == (6, 11)
     assert giants(rules).hand(0) == 6
 
 
 def test_discount_next_to_a_held_mountain_section_2(rules: sw.Rules) -> None:
-    """§2 Giants: once a Giant stands on Mountain 5 (conquered this turn), each neighbour of 5
+    """Rule 2 Giants: once a Giant stands on Mountain 5 (conquered this turn), each neighbour of 5
     costs 1 less: empty Farmland 1 costs 1, Lost Tribe Hill 6 costs 2."""
     game = giants(rules)
     assert (game.conquest_cost(1), game.conquest_cost(11)) == (2, 3)  # no Mountain held yet
@@ -49,7 +49,8 @@ def test_discount_next_to_a_held_mountain_section_2(rules: sw.Rules) -> None:
 
 
 def test_explain_names_the_giants_rule_file_and_line_section_2(rules: sw.Rules) -> None:
-    """§2 Giants / DESIGN §4: the breakdown names races/giants.swr and the discount's line."""
+    """Rule 2 Giants, the hook points: the breakdown names races/giants.swr and the discount's
+    line."""
     game = giants(rules)
     game.apply(sw.Conquer(5))
     breakdown = game.explain_conquest_cost(6)
@@ -104,7 +105,7 @@ def test_discount_stops_when_the_mountain_is_lost_ruling_24(rules: sw.Rules) -> 
 
 
 def test_discount_is_clamped_to_one_section_1_7(rules: sw.Rules) -> None:
-    """§2 Giants / §1.7: with Commando too, an empty neighbour of the Giants' Mountain would
+    """Rule 2 Giants / rule 1.7: with Commando too, an empty neighbour of the Giants' Mountain would
     cost 2 − 1 − 1 = 0; the cost is clamped to 1, and a conquest still needs a token."""
     game = giants(rules, "commando")  # 6 + 4 tokens
     game.apply(sw.Conquer(5))  # 3 − 1 = 2
@@ -116,7 +117,7 @@ def test_discount_is_clamped_to_one_section_1_7(rules: sw.Rules) -> None:
 
 
 def test_declined_giants_give_no_discount_to_the_next_race_section_2(rules: sw.Rules) -> None:
-    """§2 Giants ("works in decline: no") / §1.11: the discount belongs to the Giants; the
+    """Rule 2 Giants ("works in decline: no") / rule 1.11: the discount belongs to the Giants; the
     owner's new race pays full price next to the declined Giants' Mountain."""
     game = new_game(rules, [("giants", "plain"), ("crowd", "plain2"), ("ratmen", "bulky")])
     game.apply(sw.PickCombo(0))

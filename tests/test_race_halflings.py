@@ -1,4 +1,4 @@
-"""Halflings (REFERENCE.md §2): first conquest anywhere; a Hole-in-the-Ground in each of the
+"""Halflings (rule 2): first conquest anywhere; a Hole-in-the-Ground in each of the
 first two regions the race ever conquers (ruling 29), making them immune to conquest and to
 racial and special powers (ruling 23: Dragon attacks, Sorcerer conversion); Holes are removed
 on decline or abandon and never replaced.
@@ -52,7 +52,7 @@ def _halflings_dug_in(rules: sw.Rules, opponent: tuple[str, str]) -> sw.Game:
 
 
 def test_halflings_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 table / §1.1: the Halflings banner gives 6 tokens; the box holds 11; the game has
+    """Rule 2 table / rule 1.1: the Halflings banner gives 6 tokens; the box holds 11; the game has
     2 Holes-in-the-Ground."""
     race = rules.races["halflings"]
     assert (race.tokens, race.box) == (6, 11)
@@ -63,7 +63,7 @@ def test_halflings_banner_and_box_section_2(rules: sw.Rules) -> None:
 
 
 def test_first_conquest_anywhere_section_2(rules: sw.Rules) -> None:
-    """§2 Halflings / §1.7: the first conquest may be any land region, interior ones too
+    """Rule 2 Halflings / rule 1.7: the first conquest may be any land region, interior ones too
     (a race without that right may not enter at interior 9); water stays closed."""
     game = new_game(rules, [("halflings", "plain"), ("ratmen", "plain2")])
     game.apply(sw.PickCombo(0))
@@ -78,7 +78,7 @@ def test_first_conquest_anywhere_section_2(rules: sw.Rules) -> None:
 
 
 def test_later_conquests_need_adjacency_section_2(rules: sw.Rules) -> None:
-    """§2 Halflings (edge) / ruling 2: only the entry is free; after it, conquests must be
+    """Rule 2 Halflings (edge) / ruling 2: only the entry is free; after it, conquests must be
     adjacent again (Swamp 16 is far from 9)."""
     game = new_game(rules, [("halflings", "plain")])
     game.apply(sw.PickCombo(0))
@@ -121,7 +121,7 @@ def test_holes_are_per_race_not_per_turn_ruling_29(rules: sw.Rules) -> None:
 
 
 def test_hole_regions_are_immune_to_conquest_ruling_23(rules: sw.Rules) -> None:
-    """Ruling 23 / §2 Halflings: an enemy may not conquer a Hole region (Hill 14), while the
+    """Ruling 23 / rule 2 Halflings: an enemy may not conquer a Hole region (Hill 14), while the
     Halflings' Forest 21 without a Hole is open to attack."""
     game = _halflings_dug_in(rules, ("ratmen", "plain"))
     game.apply(sw.PickCombo(0))
@@ -159,7 +159,7 @@ def test_hole_regions_are_immune_to_sorcerers_ruling_23(rules: sw.Rules) -> None
 
 
 def test_holes_removed_on_decline_ruling_29(rules: sw.Rules) -> None:
-    """Ruling 29 / §1.12.3: when the Halflings decline, their Holes leave the map (back to the
+    """Ruling 29 / rule 1.12.3: when the Halflings decline, their Holes leave the map (back to the
     supply) and the regions can be conquered again."""
     game = _halflings_dug_in(rules, ("ratmen", "plain"))
     game.apply(sw.PickCombo(0))

@@ -1,5 +1,5 @@
-"""Humans (REFERENCE.md §2): +1 coin per Farmland region occupied at the end of the turn,
-while active only (§1.11: no bonus in the decline turn nor in decline).
+"""Humans (rule 2): +1 coin per Farmland region occupied at the end of the turn,
+while active only (rule 1.11: no bonus in the decline turn nor in decline).
 
 2-player map: Farmlands are 1 (edge), 9 (interior), 11 (Lost Tribe, edge) and 13 (Lost
 Tribe, interior). Forest 2 (edge) borders 1; Swamp 20 (edge) is far from them.
@@ -34,7 +34,7 @@ def _humans_on_two_farmlands(rules: sw.Rules) -> sw.Game:
 
 
 def test_humans_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 table / §1.1: the Humans banner gives 5 tokens; the box holds 10."""
+    """Rule 2 table / rule 1.1: the Humans banner gives 5 tokens; the box holds 10."""
     humans = rules.races["humans"]
     assert (humans.tokens, humans.box) == (5, 10)
     game = new_game(rules, [("humans", "plain")])
@@ -43,7 +43,7 @@ def test_humans_banner_and_box_section_2(rules: sw.Rules) -> None:
 
 
 def test_humans_score_one_per_farmland_section_2(rules: sw.Rules) -> None:
-    """§2 Humans: 3 regions, 2 of them Farmland, score 3 + 2 = 5; the bonus names
+    """Rule 2 Humans: 3 regions, 2 of them Farmland, score 3 + 2 = 5; the bonus names
     races/humans.swr."""
     game = _humans_on_two_farmlands(rules)
     scored = next(e for e in game.log if isinstance(e, Scored) and e.player == 0)
@@ -54,7 +54,7 @@ def test_humans_score_one_per_farmland_section_2(rules: sw.Rules) -> None:
 
 
 def test_other_terrain_gives_no_bonus_section_2(rules: sw.Rules) -> None:
-    """§2 Humans (edge): only Farmland counts: Farmland 1, Forest 2 and Hill 6 score 3 + 1."""
+    """Rule 2 Humans (edge): only Farmland counts: Farmland 1, Forest 2 and Hill 6 score 3 + 1."""
     game = new_game(rules, [("humans", "bulky")])
     game.apply(sw.PickCombo(0))  # 10 tokens
     for region in (1, 2, 6):
@@ -64,7 +64,7 @@ def test_other_terrain_gives_no_bonus_section_2(rules: sw.Rules) -> None:
 
 
 def test_no_farmland_bonus_in_the_decline_turn_ruling_16(rules: sw.Rules) -> None:
-    """Ruling 16 / §1.11: in the decline turn the Humans score their 3 regions only."""
+    """Ruling 16 / rule 1.11: in the decline turn the Humans score their 3 regions only."""
     game = _humans_on_two_farmlands(rules)  # player 0: 10 coins
     game.apply(sw.Decline())
     assert game.declined_races(0) == ["humans"]
@@ -72,7 +72,7 @@ def test_no_farmland_bonus_in_the_decline_turn_ruling_16(rules: sw.Rules) -> Non
 
 
 def test_no_farmland_bonus_in_decline_section_2(rules: sw.Rules) -> None:
-    """§2 Humans ("works in decline: no"): later, the declined Humans score 1 per region
+    """Rule 2 Humans ("works in decline: no"): later, the declined Humans score 1 per region
     and no Farmland bonus; the new Ratmen on Swamp 16 score 1."""
     game = _humans_on_two_farmlands(rules)
     game.apply(sw.Decline())  # 10 + 3 = 13
@@ -86,7 +86,7 @@ def test_no_farmland_bonus_in_decline_section_2(rules: sw.Rules) -> None:
 
 
 def test_humans_score_farmland_held_at_turn_end_only_section_2(rules: sw.Rules) -> None:
-    """§2 Humans (edge): the bonus counts the Farmlands occupied at the end of the turn: after
+    """Rule 2 Humans (edge): the bonus counts the Farmlands occupied at the end of the turn: after
     abandoning Farmland 11 and taking Forest 2, the Humans score 3 regions + 1 Farmland."""
     game = _humans_on_two_farmlands(rules)  # 10 coins
     game.apply(sw.Abandon(11))

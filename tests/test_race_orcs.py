@@ -1,4 +1,4 @@
-"""Orcs (REFERENCE.md §2): +1 coin per non-empty region conquered this turn; Lost Tribe and
+"""Orcs (rule 2): +1 coin per non-empty region conquered this turn; Lost Tribe and
 declined regions count, empty ones (an empty Mountain too) do not (ruling 17).
 
 2-player map: Swamp 3 (Lost Tribe, edge) borders Hill 4 (edge), Forest 2 (edge) and Mountain 8;
@@ -24,7 +24,7 @@ def orcs(rules: sw.Rules, power: str = "bulky") -> sw.Game:
 
 
 def test_orcs_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 table / §1.1: the Orcs banner gives 5 tokens; the box holds 10."""
+    """Rule 2 table / rule 1.1: the Orcs banner gives 5 tokens; the box holds 10."""
     race = rules.races["orcs"]
     assert (race.tokens, race.box) == (5, 10)
     assert orcs(rules, "plain").hand(0) == 5
@@ -75,7 +75,7 @@ def test_empty_regions_do_not_count_ruling_17(rules: sw.Rules) -> None:
 
 
 def test_only_this_turns_conquests_count_section_2(rules: sw.Rules) -> None:
-    """§2 Orcs (edge): regions conquered in an earlier turn do not score the bonus again: the
+    """Rule 2 Orcs (edge): regions conquered in an earlier turn do not score the bonus again: the
     next turn, one new empty region (Hill 4) gives 3 regions and no bonus."""
     game = orcs(rules)
     game.apply(sw.Conquer(3))  # Lost Tribe

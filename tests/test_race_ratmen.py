@@ -1,4 +1,4 @@
-"""Ratmen (REFERENCE.md §2): no racial ability — 8 tokens, a box of 13.
+"""Ratmen (rule 2): no racial ability — 8 tokens, a box of 13.
 
 Positions are on the 2-player map: region 1 is an empty Farmland with a Magic Source on the
 edge, 2 an empty Forest with a Mine on the edge, 3 a Swamp with a Lost Tribe, 5 an empty
@@ -29,12 +29,12 @@ def _last(game: sw.Game, kind: type) -> object:
 
 
 def test_ratmen_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen: banner 8 tokens, 13 in the box."""
+    """Rule 2 Ratmen: banner 8 tokens, 13 in the box."""
     assert (rules.races["ratmen"].tokens, rules.races["ratmen"].box) == (8, 13)
 
 
 def test_ratmen_take_banner_plus_badge_up_to_the_box_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen / §1.5: the take is 8 + badge; with a 5-token badge it is exactly the 13 in
+    """Rule 2 Ratmen / rule 1.5: the take is 8 + badge; with a 5-token badge it is exactly the 13 in
     the box, leaving it empty."""
     game = _ratmen(rules)
     assert game.hand(0) == 8 and saved_state(game)["box"]["ratmen"] == 13 - 8
@@ -43,7 +43,7 @@ def test_ratmen_take_banner_plus_badge_up_to_the_box_section_2(rules: sw.Rules) 
 
 
 def test_ratmen_rule_file_declares_no_ability_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen: "no ability" — the rule file has no modifier, flag, piece, trigger,
+    """Rule 2 Ratmen: "no ability" — the rule file has no modifier, flag, piece, trigger,
     ability, link or conquest-only tokens."""
     ratmen = rules.races["ratmen"]
     assert all(not mods for mods in ratmen.modifiers.values())
@@ -53,7 +53,7 @@ def test_ratmen_rule_file_declares_no_ability_section_2(rules: sw.Rules) -> None
 
 
 def test_ratmen_conquest_costs_have_only_core_contributions_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen / §1.7: every conquest cost is the core formula, with no race discount:
+    """Rule 2 Ratmen / rule 1.7: every conquest cost is the core formula, with no race discount:
     2, +1 per Lost Tribe token, +1 on a Mountain; every contribution comes from the core."""
     game = _ratmen(rules)
     expected = {1: 2, 2: 2, 3: 3, 5: 3, 17: 2, 20: 2, 19: 3, 16: 3}
@@ -65,7 +65,7 @@ def test_ratmen_conquest_costs_have_only_core_contributions_section_2(rules: sw.
 
 
 def test_ratmen_regions_have_no_extra_defence_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen / §1.7: an enemy pays 2 + the Ratmen tokens (+1 Mountain), nothing more."""
+    """Rule 2 Ratmen / rule 1.7: an enemy pays 2 + the Ratmen tokens (+1 Mountain), nothing more."""
     game = _ratmen(rules)
     game.apply(sw.Conquer(5))  # a Mountain, 3 tokens
     game.apply(sw.Conquer(1))  # 2 tokens
@@ -81,7 +81,7 @@ def test_ratmen_regions_have_no_extra_defence_section_2(rules: sw.Rules) -> None
 
 
 def test_ratmen_score_one_coin_per_region_only_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen / §1.11: a Magic Source, a Mine, a Farmland and a Forest bring nothing
+    """Rule 2 Ratmen / rule 1.11: a Magic Source, a Mine, a Farmland and a Forest bring nothing
     extra: exactly 1 coin per region (5 + 3 = 8)."""
     game = _ratmen(rules)
     game.apply(sw.Conquer(1))  # Farmland + Magic Source
@@ -94,7 +94,7 @@ def test_ratmen_score_one_coin_per_region_only_section_2(rules: sw.Rules) -> Non
 
 
 def test_ratmen_lose_exactly_one_token_when_conquered_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen / ruling 7: nothing changes their losses: one token to the box, the rest
+    """Rule 2 Ratmen / ruling 7: nothing changes their losses: one token to the box, the rest
     withdraw."""
     game = _ratmen(rules)
     game.apply(sw.Conquer(1))
@@ -111,7 +111,7 @@ def test_ratmen_lose_exactly_one_token_when_conquered_section_2(rules: sw.Rules)
 
 
 def test_ratmen_have_no_ability_to_use_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen (edge): no UseAbility is ever offered, and using one is refused, changing
+    """Rule 2 Ratmen (edge): no UseAbility is ever offered, and using one is refused, changing
     nothing."""
     game = _ratmen(rules)
     game.put(2, 1, 1, race="crowd")  # a lone enemy token next to region 1
@@ -124,8 +124,8 @@ def test_ratmen_have_no_ability_to_use_section_2(rules: sw.Rules) -> None:
 
 
 def test_declined_ratmen_score_their_regions_only_section_2(rules: sw.Rules) -> None:
-    """§2 Ratmen / §1.11–1.12: in the decline turn and afterwards the Ratmen score 1 coin per
-    region (here 2), nothing else."""
+    """Rule 2 Ratmen / rule 1.11–1.12: in the decline turn and afterwards the Ratmen score 1 coin
+    per region (here 2), nothing else."""
     game = _ratmen(rules)
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))

@@ -1,4 +1,4 @@
-"""Skeletons (REFERENCE.md §2): at redeployment, +1 token from the box per 2 non-empty regions
+"""Skeletons (rule 2): at redeployment, +1 token from the box per 2 non-empty regions
 conquered this turn — rulings 17, 18 and 40.
 
 Positions are on the 2-player map. Region 11 is a Farmland with a Lost Tribe on the edge; its
@@ -36,14 +36,14 @@ def _box(game: sw.Game) -> int:
 
 
 def test_skeletons_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 Skeletons: banner 6 tokens, 20 in the box."""
+    """Rule 2 Skeletons: banner 6 tokens, 20 in the box."""
     assert (rules.races["skeletons"].tokens, rules.races["skeletons"].box) == (6, 20)
     game = _skeletons(rules, "plain")
     assert game.hand(0) == 6 and _box(game) == 20 - 6
 
 
 def test_two_gained_for_four_non_empty_regions_ruling_17(rules: sw.Rules) -> None:
-    """§2 Skeletons / ruling 17: three Lost Tribe regions and a declined region are four
+    """Rule 2 Skeletons / ruling 17: three Lost Tribe regions and a declined region are four
     non-empty regions: 4 // 2 = 2 new Skeletons from the box at redeployment."""
     game = _skeletons(rules)
     game.put(17, 1, 1, declined=True, race="crowd")
@@ -59,7 +59,7 @@ def test_two_gained_for_four_non_empty_regions_ruling_17(rules: sw.Rules) -> Non
 def test_gain_is_rounded_down_and_empty_mountain_does_not_count_ruling_17(
     rules: sw.Rules,
 ) -> None:
-    """§2 Skeletons / ruling 17: an empty Mountain is an empty region, so three non-empty
+    """Rule 2 Skeletons / ruling 17: an empty Mountain is an empty region, so three non-empty
     regions and the Mountain give 3 // 2 = 1 token, not 2."""
     game = _skeletons(rules)
     for region in (11, 16, 12, 5):  # 3 Lost Tribes + the empty Mountain, 2 tokens each
@@ -70,7 +70,7 @@ def test_gain_is_rounded_down_and_empty_mountain_does_not_count_ruling_17(
 
 
 def test_one_non_empty_region_gains_nothing_section_2(rules: sw.Rules) -> None:
-    """§2 Skeletons (edge): one non-empty region and an empty one gain nothing (1 // 2 = 0):
+    """Rule 2 Skeletons (edge): one non-empty region and an empty one gain nothing (1 // 2 = 0):
     no token leaves the box."""
     game = _skeletons(rules)
     game.apply(sw.Conquer(11))  # a Lost Tribe, 2 tokens
@@ -164,7 +164,7 @@ def test_ending_conquests_with_an_empty_hand_leaves_the_gain_to_place_ruling_18(
 
 
 def test_declined_skeletons_gain_nothing_section_2(rules: sw.Rules) -> None:
-    """§2 Skeletons (not in decline): after the Skeletons decline, the player's new race
+    """Rule 2 Skeletons (not in decline): after the Skeletons decline, the player's new race
     conquers two non-empty regions that turn; the declined Skeletons gain no token."""
     game = _skeletons(rules, "plain")
     game.apply(sw.Conquer(1))

@@ -1,4 +1,4 @@
-"""Sorcerers (REFERENCE.md §2): the ``convert`` ability — rulings 19–23, A7 and A8.
+"""Sorcerers (rule 2): the ``convert`` ability — rulings 19–23, A7 and A8.
 
 Positions are on the 2-player map unless said otherwise. The Sorcerers enter at region 1 (an
 empty Farmland on the edge), whose neighbours are 2 (an empty Forest), 5 (an empty Mountain)
@@ -47,7 +47,7 @@ def _last(game: sw.Game, kind: type) -> object:
 
 
 def test_sorcerers_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 Sorcerers: banner 5 tokens, 18 in the box."""
+    """Rule 2 Sorcerers: banner 5 tokens, 18 in the box."""
     assert (rules.races["sorcerers"].tokens, rules.races["sorcerers"].box) == (5, 18)
     game = _sorcerers(rules)
     assert game.hand(0) == 5 and _box(game, "sorcerers") == 18 - 5
@@ -169,7 +169,7 @@ def test_convert_needs_adjacency_ruling_19(rules: sw.Rules) -> None:
 
 
 def test_no_conversion_on_water_section_1_7(rules: sw.Rules) -> None:
-    """§1.7 / ruling 19 (edge): a lone Seafaring Ratman on Sea 0 cannot be converted by
+    """Rule 1.7 / ruling 19 (edge): a lone Seafaring Ratman on Sea 0 cannot be converted by
     Sorcerers who may not enter water; the lone Ratman on the shore next to it can."""
     game = new_game(rules, [("sorcerers", "plain"), ("ratmen", "seafaring")])
     game.apply(sw.PickCombo(0))
@@ -252,7 +252,7 @@ def test_immune_regions_cannot_be_converted_ruling_23(rules: sw.Rules, piece: st
 
 
 def test_convert_takes_the_last_sorcerer_from_the_box_ruling_40(rules: sw.Rules) -> None:
-    """§2 Sorcerers / ruling 40: the new Sorcerer comes from the box: with one left the
+    """Rule 2 Sorcerers / ruling 40: the new Sorcerer comes from the box: with one left the
     conversion works and empties it."""
     game = _sorcerers(rules)
     game.put(1, 0, 12)  # box: 13 → 1
@@ -263,7 +263,7 @@ def test_convert_takes_the_last_sorcerer_from_the_box_ruling_40(rules: sw.Rules)
 
 
 def test_convert_impossible_with_an_empty_box_ruling_40(rules: sw.Rules) -> None:
-    """§2 Sorcerers / ruling 40 (edge): with all 18 Sorcerers out of the box the conversion
+    """Rule 2 Sorcerers / ruling 40 (edge): with all 18 Sorcerers out of the box the conversion
     is refused."""
     game = _sorcerers(rules)
     game.put(1, 0, 13)  # box: 13 → 0
@@ -285,7 +285,7 @@ def test_converted_elf_loses_its_token_ruling_21(rules: sw.Rules) -> None:
     event = _last(game, Conquered)
     assert (event.defender_race, event.lost, event.returned) == ("elves", 1, 0)
     assert _box(game, "elves") == box + 1
-    conquered.apply(sw.Conquer(2))  # cost 3: the Elves keep their token (§2 Elves)
+    conquered.apply(sw.Conquer(2))  # cost 3: the Elves keep their token (rule 2 Elves)
     event = _last(conquered, Conquered)
     assert (event.lost, event.returned) == (0, 1) and _box(conquered, "elves") == box
 
@@ -345,7 +345,7 @@ def test_no_conversion_in_redeployment_a8(rules: sw.Rules) -> None:
 
 
 def test_declined_sorcerers_cannot_convert_section_2(rules: sw.Rules) -> None:
-    """§2 Sorcerers: the ability works only while active — after the decline the player's
+    """Rule 2 Sorcerers: the ability works only while active — after the decline the player's
     new race has no ``convert``, even next to the declined Sorcerers."""
     game = new_game(rules, [("sorcerers", "plain"), ("crowd", "plain2"), ("ratmen", "hill")])
     game.apply(sw.PickCombo(0))

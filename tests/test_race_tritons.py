@@ -1,4 +1,4 @@
-"""Tritons (REFERENCE.md §2): −1 to conquer coastal regions (next to a Sea or the Lake), min 1;
+"""Tritons (rule 2): −1 to conquer coastal regions (next to a Sea or the Lake), min 1;
 no discount on the water itself (A3).
 
 Positions are on the 2-player map: Sea 0 borders regions 1 and 5, Sea 22 borders 15, 20 and
@@ -36,13 +36,13 @@ def _discount_line(rules: sw.Rules) -> int:
 
 
 def test_tritons_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 Tritons: banner 6 tokens, 11 in the box."""
+    """Rule 2 Tritons: banner 6 tokens, 11 in the box."""
     assert (rules.races["tritons"].tokens, rules.races["tritons"].box) == (6, 11)
     assert _tritons(rules).hand(0) == 6
 
 
 def test_coastal_regions_cost_one_less_section_2(rules: sw.Rules) -> None:
-    """§2 Tritons: a region next to a Sea (1, 21) or the Lake (2) costs 2 − 1 = 1, a coastal
+    """Rule 2 Tritons: a region next to a Sea (1, 21) or the Lake (2) costs 2 − 1 = 1, a coastal
     Mountain (5) 3 − 1 = 2; regions away from the water (3, 17) pay the full cost."""
     game = _tritons(rules)
     costs = {r: game.conquest_cost(r) for r in (1, 2, 5, 21, 3, 17)}
@@ -50,7 +50,7 @@ def test_coastal_regions_cost_one_less_section_2(rules: sw.Rules) -> None:
 
 
 def test_explanation_names_the_rule_file_and_line_section_2(rules: sw.Rules) -> None:
-    """§2 Tritons / issue 3: explain_conquest_cost names races/tritons.swr and the line of
+    """Rule 2 Tritons / issue 3: explain_conquest_cost names races/tritons.swr and the line of
     its discount; a non-coastal region's breakdown has no Tritons contribution."""
     game = _tritons(rules)
     b = game.explain_conquest_cost(5)
@@ -65,7 +65,7 @@ def test_explanation_names_the_rule_file_and_line_section_2(rules: sw.Rules) -> 
 
 
 def test_conquest_spends_the_discounted_tokens_section_2(rules: sw.Rules) -> None:
-    """§2 Tritons: the discount is what is paid: 1 token into region 1, 2 into the Lake-shore
+    """Rule 2 Tritons: the discount is what is paid: 1 token into region 1, 2 into the Lake-shore
     Lost Tribe region 12 (reached through the non-coastal 11, which costs the full 3)."""
     game = _tritons(rules)
     game.apply(sw.Conquer(1))
@@ -79,7 +79,7 @@ def test_conquest_spends_the_discounted_tokens_section_2(rules: sw.Rules) -> Non
 
 
 def test_discount_on_defended_coastal_region_section_2(rules: sw.Rules) -> None:
-    """§2 Tritons: the discount also applies against an enemy: 2 Crowd tokens on the Sea
+    """Rule 2 Tritons: the discount also applies against an enemy: 2 Crowd tokens on the Sea
     shore region 1 cost 2 + 2 − 1 = 3."""
     game = _tritons(rules)
     game.put(1, 1, 2, race="crowd")
@@ -89,7 +89,7 @@ def test_discount_on_defended_coastal_region_section_2(rules: sw.Rules) -> None:
 
 
 def test_discount_never_below_one_section_2(rules: sw.Rules) -> None:
-    """§2 Tritons (edge): with Commando an empty coastal region would cost 2 − 1 − 1 = 0;
+    """Rule 2 Tritons (edge): with Commando an empty coastal region would cost 2 − 1 − 1 = 0;
     at least 1 token is still required."""
     game = _tritons(rules, "commando")
     b = game.explain_conquest_cost(1)
@@ -116,7 +116,7 @@ def test_no_discount_on_water_a3(rules: sw.Rules) -> None:
 
 
 def test_enemies_get_no_discount_against_coastal_tritons_section_2(rules: sw.Rules) -> None:
-    """§2 Tritons (edge): the discount is the Tritons' own: an enemy attacking a coastal
+    """Rule 2 Tritons (edge): the discount is the Tritons' own: an enemy attacking a coastal
     Triton region pays the full 2 + tokens."""
     game = _tritons(rules)
     game.apply(sw.Conquer(1))
@@ -135,7 +135,7 @@ COASTAL_2P = {1, 2, 5, 6, 8, 12, 13, 15, 20, 21}
 def test_exactly_the_coastal_land_regions_are_discounted_section_1_15(
     rules: sw.Rules, region: int
 ) -> None:
-    """§1.15 / §2 Tritons / A3: each land region of the 2p map bordering a Sea or the Lake
+    """Rule 1.15 / rule 2 Tritons / A3: each land region of the 2p map bordering a Sea or the Lake
     gets exactly one Tritons discount of 1; other land regions and the water get none."""
     game = _tritons(rules)
     subs = [

@@ -1,4 +1,4 @@
-"""Trolls (REFERENCE.md §2): a Lair in every region they conquer (+1 defence); the Lairs stay
+"""Trolls (rule 2): a Lair in every region they conquer (+1 defence); the Lairs stay
 in decline and are removed when their region is abandoned or conquered — ruling 31; a Lair
 does not protect a lone token from the Sorcerers — ruling 19.
 
@@ -46,7 +46,7 @@ def _first_turns(game: sw.Game) -> None:
 
 
 def test_trolls_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 Trolls: banner 5 tokens, 10 in the box; the 10 Lairs of §1.1."""
+    """Rule 2 Trolls: banner 5 tokens, 10 in the box; the 10 Lairs of rule 1.1."""
     assert (rules.races["trolls"].tokens, rules.races["trolls"].box) == (5, 10)
     assert rules.pieces["lair"].supply == 10
     game = _trolls(rules)
@@ -54,7 +54,7 @@ def test_trolls_banner_and_box_section_2(rules: sw.Rules) -> None:
 
 
 def test_lair_in_every_conquered_region_section_2(rules: sw.Rules) -> None:
-    """§2 Trolls: each region the Trolls conquer, empty or not, gets one Lair at once."""
+    """Rule 2 Trolls: each region the Trolls conquer, empty or not, gets one Lair at once."""
     game = _trolls(rules)
     game.apply(sw.Conquer(1))
     assert game.region(1).pieces == {"lair": 1}
@@ -67,7 +67,7 @@ def test_lair_in_every_conquered_region_section_2(rules: sw.Rules) -> None:
 
 
 def test_lair_placed_after_a_final_die_conquest_section_2(rules: sw.Rules) -> None:
-    """§2 Trolls / ruling 5: a region taken with the reinforcement die gets a Lair too; a
+    """Rule 2 Trolls / ruling 5: a region taken with the reinforcement die gets a Lair too; a
     failed attempt places none."""
     game = _trolls(rules, chance="explicit")
     game.apply(sw.Conquer(1))
@@ -81,7 +81,7 @@ def test_lair_placed_after_a_final_die_conquest_section_2(rules: sw.Rules) -> No
 
 
 def test_lair_adds_one_defence_section_2(rules: sw.Rules) -> None:
-    """§2 Trolls: a Lair is +1 defence, like an extra token: 4 Trolls in region 1 cost an
+    """Rule 2 Trolls: a Lair is +1 defence, like an extra token: 4 Trolls in region 1 cost an
     enemy 2 + 4 + 1 = 7; the breakdown names races/trolls.swr and the Lair's line."""
     game = _trolls(rules)
     game.apply(sw.Conquer(1))
@@ -115,7 +115,7 @@ def test_lair_removed_when_region_conquered_ruling_31(rules: sw.Rules) -> None:
 
 
 def test_lair_removed_when_region_abandoned_ruling_31(rules: sw.Rules) -> None:
-    """Ruling 31 / §1.6: abandoning a Troll region removes its Lair."""
+    """Ruling 31 / rule 1.6: abandoning a Troll region removes its Lair."""
     game = _trolls(rules)
     _first_turns(game)
     assert game.active_player == 0 and _lairs(game) == {1, 2}
@@ -139,7 +139,7 @@ def test_lairs_stay_and_defend_in_decline_ruling_31(rules: sw.Rules) -> None:
 
 
 def test_declined_trolls_place_no_new_lair_section_2(rules: sw.Rules) -> None:
-    """§2 Trolls (edge): the Lairs are the active Trolls' — after the decline the player's new
+    """Rule 2 Trolls (edge): the Lairs are the active Trolls' — after the decline the player's new
     race conquers without placing any Lair."""
     game = new_game(rules, [("trolls", "plain"), ("crowd", "plain2"), ("ratmen", "hill")])
     game.apply(sw.PickCombo(0))
@@ -153,7 +153,7 @@ def test_declined_trolls_place_no_new_lair_section_2(rules: sw.Rules) -> None:
 
 
 def test_lair_does_not_protect_from_sorcerers_ruling_19(rules: sw.Rules) -> None:
-    """Ruling 19 / §2 Trolls: a lone Troll in a Lair region can be converted by Sorcerers
+    """Ruling 19 / rule 2 Trolls: a lone Troll in a Lair region can be converted by Sorcerers
     (who could not afford the ordinary 2 + 1 + 1 = 4); the Lair goes back to the supply."""
     game = _trolls(rules, second="sorcerers")
     _first_turns_with_entry(game, 3)  # the Sorcerers enter at 3, next to region 2

@@ -1,4 +1,4 @@
-"""Wizards (REFERENCE.md §2): +1 coin per Magic Source region occupied at the end of the turn,
+"""Wizards (rule 2): +1 coin per Magic Source region occupied at the end of the turn,
 while active only.
 
 Positions are on the 2-player map. Magic Sources: region 1 (an empty Farmland on the edge),
@@ -29,13 +29,13 @@ def _scored(game: sw.Game) -> Scored:
 
 
 def test_wizards_banner_and_box_section_2(rules: sw.Rules) -> None:
-    """§2 Wizards: banner 5 tokens, 10 in the box."""
+    """Rule 2 Wizards: banner 5 tokens, 10 in the box."""
     assert (rules.races["wizards"].tokens, rules.races["wizards"].box) == (5, 10)
     assert _wizards(rules).hand(0) == 5
 
 
 def test_one_coin_per_magic_source_section_2(rules: sw.Rules) -> None:
-    """§2 Wizards: region 1 (Magic Source) and 2 score 2 regions + 1 Magic Source = 3
+    """Rule 2 Wizards: region 1 (Magic Source) and 2 score 2 regions + 1 Magic Source = 3
     coins: 5 + 3 = 8."""
     game = _wizards(rules)
     game.apply(sw.Conquer(1))
@@ -47,7 +47,7 @@ def test_one_coin_per_magic_source_section_2(rules: sw.Rules) -> None:
 
 
 def test_several_magic_sources_section_2(rules: sw.Rules) -> None:
-    """§2 Wizards: two Magic Sources (10, 13) among three regions: 3 + 2 = 5 coins."""
+    """Rule 2 Wizards: two Magic Sources (10, 13) among three regions: 3 + 2 = 5 coins."""
     game = _wizards(rules, "bulky")  # 5 + 5 tokens
     for region in (10, 14, 13):  # Lost Tribes, 3 each
         game.apply(sw.Conquer(region))
@@ -56,7 +56,7 @@ def test_several_magic_sources_section_2(rules: sw.Rules) -> None:
 
 
 def test_no_magic_source_no_bonus_section_2(rules: sw.Rules) -> None:
-    """§2 Wizards (edge): without a Magic Source the Wizards score their regions only: 20 and
+    """Rule 2 Wizards (edge): without a Magic Source the Wizards score their regions only: 20 and
     21 are not Magic Sources, and the neighbouring Magic Source 13, held by the enemy, is not
     theirs: 2 coins."""
     game = _wizards(rules)
@@ -68,7 +68,7 @@ def test_no_magic_source_no_bonus_section_2(rules: sw.Rules) -> None:
 
 
 def test_no_bonus_in_the_decline_turn_or_after_section_2(rules: sw.Rules) -> None:
-    """§2 Wizards / §1.11–1.12 (edge): the bonus stops in decline: in the decline turn the
+    """Rule 2 Wizards / rule 1.11–1.12 (edge): the bonus stops in decline: in the decline turn the
     Wizards on 1 (Magic Source) and 2 score 2, and the turn after, the declined Wizards still
     score 2 plus the new race's 1 region."""
     game = _wizards(rules)

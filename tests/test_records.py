@@ -61,7 +61,7 @@ def record(game: sw.Game) -> dict[str, Any]:
 def test_record_holds_the_setup_and_every_step(game: sw.Game, record: dict[str, Any]) -> None:
     """The record names its format and version, the rules (with a hash per file), the set-up
     and one step per action; the dice of the steps are the die faces of the log in order."""
-    assert record["format"] == "smallworld_rules/record" and record["version"] == 1
+    assert record["format"] == "smallworld_rules/record" and record["version"] == 2
     assert (record["players"], record["map"], record["seed"]) == (3, "3p", 12)
     assert record["chance"] == "seeded" and record["options"] == game.options
     assert record["combos"] is None
@@ -247,7 +247,7 @@ def test_a_rule_change_that_does_not_alter_the_game_is_only_noted(
         ("not json", "invalid JSON"),
         ('{"format": "smallworld_rules/game"}', "format"),
         ('{"format": "smallworld_rules/record", "version": 99}', "version"),
-        ('{"format": "smallworld_rules/record", "version": 1}', "missing"),
+        ('{"format": "smallworld_rules/record", "version": 2}', "missing"),
     ],
 )
 def test_malformed_records_are_rules_errors(text: str, message: str) -> None:

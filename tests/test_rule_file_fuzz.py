@@ -1,7 +1,7 @@
 """Rule-file robustness: no input crashes the loader with anything but RuleFileError.
 
-What each property guards (DESIGN.md §7 "Grammar fuzzing: no input crashes the loader with
-anything but RuleFileError", §5 "Errors point at file:line:column"):
+What each property guards ("no input crashes the loader with anything but
+RuleFileError", "errors point at file:line:column"):
 
 * ``test_grammar_generated_files``: files generated from the grammar itself (read at test time
   from ``smallworld_rules/dsl/grammar.lark`` through ``build_parser``, so the fuzzer follows the
@@ -21,7 +21,7 @@ anything but RuleFileError", §5 "Errors point at file:line:column"):
   triggers and pieces), or a plausible generated race or power: a random game whose market
   starts with it runs to the end without an error, somebody able to act at every step (the
   compiled rules can never crash the engine).
-* ``test_hostile_files_are_refused_fast`` (issue 6 §5): a 5 MB file, parentheses nested 10,000
+* ``test_hostile_files_are_refused_fast`` (issue 6 part 5): a 5 MB file, parentheses nested 10,000
   deep, 10,000 ``not``, a 10,000-digit integer, unknown unicode, NUL, a lone surrogate, an
   empty file: each refused by ``load_rules`` within a second with a positioned RuleFileError.
 * Regression tests and ``xfail(strict=True)`` reproductions of what the fuzzers found (see each
@@ -126,7 +126,7 @@ MATCH_EXAMPLES_CRASHES = [
 
 @pytest.mark.parametrize("source", MATCH_EXAMPLES_CRASHES)
 def test_syntax_error_labelling_never_crashes(source: str) -> None:
-    """§7: no input crashes the parser with anything but RuleFileError (regression: Lark's
+    """No input crashes the parser with anything but RuleFileError (regression: Lark's
     UnexpectedInput.match_examples raised TypeError while labelling these)."""
     with pytest.raises(sw.RuleFileError) as info:
         parse(source)
@@ -134,7 +134,7 @@ def test_syntax_error_labelling_never_crashes(source: str) -> None:
 
 
 def test_bad_encoding_position_counts_every_line_break() -> None:
-    """§5: errors point at file:line:column, counting lines alike for every error (regression,
+    """Errors point at file:line:column, counting lines alike for every error (regression,
     found by test_grammar_generated_files: a bad-encoding error counted only \\n and put the
     caret past the end of the line shown)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -155,7 +155,7 @@ CLASHES = {
 
 @pytest.mark.parametrize("source", list(CLASHES.values()), ids=list(CLASHES))
 def test_clash_with_an_official_file_is_a_rule_file_error(source: str) -> None:
-    """Issue 6 §4: the loader raises only RuleFileError, with a line and column (regression:
+    """Issue 6 part 4: the loader raises only RuleFileError, with a line and column (regression:
     a piece or game option clashing with an official one was a plain RulesError)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "clash.swr"
@@ -359,7 +359,7 @@ FUZZ = settings(
     )
 )
 def test_grammar_generated_files(source: str) -> None:
-    """§7: files the grammar generates load or are refused with a positioned RuleFileError."""
+    """Files the grammar generates load or are refused with a positioned RuleFileError."""
     load_file(source, stem_for(source))
 
 
@@ -385,7 +385,7 @@ def renumbered_files(draw: st.DrawFn) -> tuple[str, str]:
     chance=st.sampled_from(["seeded", "explicit"]),
 )
 def test_loaded_files_play(variant: tuple[str, str], players: int, seed: int, chance: str) -> None:
-    """§5: a rule file that loads can be played: with its race or power at the top of the
+    """A rule file that loads can be played: with its race or power at the top of the
     market, random games never make the engine raise, and somebody can always act."""
     source, stem = variant
     rules = load_file(source, stem)
@@ -478,7 +478,7 @@ def mutated_files(draw: st.DrawFn) -> tuple[str | bytes, str]:
 @settings(FUZZ, max_examples=budget(BUDGETS, "mutated"))
 @given(mutated=mutated_files())
 def test_mutated_shipped_files(mutated: tuple[str | bytes, str]) -> None:
-    """§7: a damaged official file loads or is refused with a positioned RuleFileError."""
+    """A damaged official file loads or is refused with a positioned RuleFileError."""
     source, stem = mutated
     load_file(source, stem)
 
@@ -500,7 +500,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("source", list(HOSTILE.values()), ids=list(HOSTILE))
 def test_hostile_files_are_refused_fast(source: str) -> None:
-    """Issue 6 §5: hostile rule files are refused by load_rules within a second, with a
+    """Issue 6 part 5: hostile rule files are refused by load_rules within a second, with a
     RuleFileError pointing into the file."""
     started = time.perf_counter()
     assert load_file(source, "hostile") is None

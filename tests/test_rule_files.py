@@ -1,5 +1,5 @@
 """The shipped rule files: each parses, and each of the six first files does what its race or
-power says (REFERENCE.md §2 and §3), through the hook it proves."""
+power says (rule 2 and rule 3), through the hook it proves."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_every_shipped_rule_file_parses(path: Path) -> None:
 
 
 def test_official_numbers() -> None:
-    """§2/§3 tables: tokens and box maximums of the files written so far."""
+    """Rules 2/3 tables: tokens and box maximums of the files written so far."""
     rules = sw.load_rules()
     races = {r: (d.tokens, d.box) for r, d in rules.races.items()}
     powers = {p: d.tokens for p, d in rules.powers.items()}
@@ -54,7 +54,7 @@ def test_official_numbers() -> None:
 
 
 def test_ratmen_have_no_ability(rules: sw.Rules) -> None:
-    """§2 Ratmen: no racial power: no modifier, no flag, no piece; plain costs and scores."""
+    """Rule 2 Ratmen: no racial power: no modifier, no flag, no piece; plain costs and scores."""
     ratmen = rules.races["ratmen"]
     assert not any(ratmen.modifiers.values()) and not ratmen.flags and not ratmen.pieces
     game = new_game(rules, [("ratmen", "plain")])
@@ -70,7 +70,7 @@ def test_ratmen_have_no_ability(rules: sw.Rules) -> None:
 
 
 def test_elves_keep_all_tokens_when_conquered_while_active(rules: sw.Rules) -> None:
-    """§2 Elves: an active Elf region conquered: the owner keeps every token (losses 0)."""
+    """Rule 2 Elves: an active Elf region conquered: the owner keeps every token (losses 0)."""
     game = new_game(rules, [("ratmen", "plain")])
     game.apply(sw.PickCombo(0))
     game.put(4, 1, 3, race="elves")
@@ -86,7 +86,7 @@ def test_elves_keep_all_tokens_when_conquered_while_active(rules: sw.Rules) -> N
 
 
 def test_declined_elves_lose_a_token_normally(rules: sw.Rules) -> None:
-    """§2 Elves (active only): declined Elves lose one token like any race (ruling 7)."""
+    """Rule 2 Elves (active only): declined Elves lose one token like any race (ruling 7)."""
     game = new_game(rules, [("ratmen", "plain")])
     game.apply(sw.PickCombo(0))
     game.put(4, 1, 1, declined=True, race="elves")
@@ -99,7 +99,7 @@ def test_declined_elves_lose_a_token_normally(rules: sw.Rules) -> None:
 
 
 def test_giants_discount_next_to_a_mountain_they_hold(rules: sw.Rules) -> None:
-    """§2 Giants / ruling 24: −1 to conquer a region adjacent to a Mountain the Giants occupy;
+    """Rule 2 Giants / ruling 24: −1 to conquer a region adjacent to a Mountain the Giants occupy;
     the Breakdown names giants.swr and its line."""
     game = new_game(rules, [("giants", "plain")])
     game.apply(sw.PickCombo(0))
@@ -125,7 +125,7 @@ def test_giants_no_discount_from_a_mountain_held_by_others(rules: sw.Rules) -> N
 
 
 def test_giants_and_commando_clamp_once_at_one(rules: sw.Rules) -> None:
-    """§1.7: discounts are cumulative and the cost clamps once at 1 (2 − 1 − 1 → 1)."""
+    """Rule 1.7: discounts are cumulative and the cost clamps once at 1 (2 − 1 − 1 → 1)."""
     game = new_game(rules, [("giants", "commando")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(5))
@@ -138,7 +138,7 @@ def test_giants_and_commando_clamp_once_at_one(rules: sw.Rules) -> None:
 
 
 def test_commando_costs_one_less_everywhere(rules: sw.Rules) -> None:
-    """§3 Commando: −1 on any conquest, minimum 1 (an empty region costs 1, a Lost Tribe 2)."""
+    """Rule 3 Commando: −1 on any conquest, minimum 1 (an empty region costs 1, a Lost Tribe 2)."""
     game = new_game(rules, [("ratmen", "commando")])
     game.apply(sw.PickCombo(0))
     assert game.hand(0) == 12
@@ -151,7 +151,7 @@ def test_commando_costs_one_less_everywhere(rules: sw.Rules) -> None:
 
 
 def test_commando_does_not_apply_to_the_opponent(rules: sw.Rules) -> None:
-    """§3: a power works for its own race only: the other player pays full price."""
+    """Rule 3: a power works for its own race only: the other player pays full price."""
     game = new_game(rules, [("ratmen", "commando"), ("giants", "plain")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))
@@ -164,7 +164,7 @@ def test_commando_does_not_apply_to_the_opponent(rules: sw.Rules) -> None:
 
 
 def test_forest_scores_forest_regions_while_active(rules: sw.Rules) -> None:
-    """§3 Forest: +1 coin per Forest region occupied at the end of the turn."""
+    """Rule 3 Forest: +1 coin per Forest region occupied at the end of the turn."""
     game = new_game(rules, [("ratmen", "forest")])
     game.apply(sw.PickCombo(0))  # 8 + 4
     for region in (2, 1, 6, 12):  # Forest, Farmland, Hill, Forest
@@ -176,7 +176,7 @@ def test_forest_scores_forest_regions_while_active(rules: sw.Rules) -> None:
 
 
 def test_forest_gives_nothing_in_decline(rules: sw.Rules) -> None:
-    """§3 Forest is lost in decline: the decline turn scores regions only (ruling 16)."""
+    """Rule 3 Forest is lost in decline: the decline turn scores regions only (ruling 16)."""
     game = new_game(rules, [("ratmen", "forest"), ("giants", "plain")])
     both_enter(game, 2, 19)
     coins = game.coins(0)
@@ -188,7 +188,7 @@ def test_forest_gives_nothing_in_decline(rules: sw.Rules) -> None:
 
 
 def test_wealthy_pays_seven_once_ruling_36(rules: sw.Rules) -> None:
-    """§3 Wealthy / ruling 36: +7 at the end of the race's first turn, and never again."""
+    """Rule 3 Wealthy / ruling 36: +7 at the end of the race's first turn, and never again."""
     game = new_game(rules, [("ratmen", "wealthy"), ("giants", "plain")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))

@@ -1,4 +1,4 @@
-"""Issue 10 §3 / DESIGN.md §5: rule files are data, and a stranger's file is safe to load.
+"""Rule files are data, and a stranger's file is safe to load.
 
 Proved three ways:
 1. by construction: the grammar has no construct that imports, reads a file, calls Python or

@@ -1,4 +1,4 @@
-"""Random games as a Hypothesis state machine: the game never breaks (DESIGN.md §7 invariants).
+"""Random games as a Hypothesis state machine: the game never breaks (the invariants of the game).
 
 A :class:`RuleBasedStateMachine` plays games by drawing from ``legal_actions()`` (and from
 ``chance_outcomes()`` at chance nodes with ``chance="explicit"``) over 2–5 players, every map
@@ -9,29 +9,29 @@ rule files of tests/rules/, and the Necromancer Island expansion whenever
 plays whole turns, undoes a few steps and plays on differently, restores the game from its own
 JSON and plays on, clones it, and sets positions up with ``put``/``clear``/``set_coins``.
 
-What each property guards (DESIGN.md §7 "Invariants (Hypothesis)", REFERENCE.md sections):
+What each property guards (the invariants, and the rules they come from):
 
 * after every step, the engine's own ``check_invariants`` and an independent count through the
   public API (``game.region``, ``game.hand``, the saved game's box and hands, ``game.zone``):
-  - every held region has ≥ 1 token, and no region holds tokens of two owners (§1.10);
-  - tokens are conserved per race: box + hands + held back + map (+ zones) == supply (§1.1);
+  - every held region has ≥ 1 token, and no region holds tokens of two owners (rule 1.10);
+  - tokens are conserved per race: box + hands + held back + map (+ zones) == supply (rule 1.1);
   - pieces are conserved per kind: supply + on the map == the declared supply;
-  - coins are never negative (§1.5);
+  - coins are never negative (rule 1.5);
   - at most one declined race per player that is not exempt from the limit, the exemption read
-    from the compiled flags of the race's and its power's rule files (§1.12, A12);
-  - the market shows ≤ 6 distinct combos with ≥ 0 coins on each (§1.5);
+    from the compiled flags of the race's and its power's rule files (rule 1.12, A12);
+  - the market shows ≤ 6 distinct combos with ≥ 0 coins on each (rule 1.5);
   - somebody can always act: ``legal_actions()`` is non-empty, duplicate-free and matches
     ``chance_outcomes()`` at a chance node, until the game is over;
 * ``to_json`` → ``from_json`` → ``to_json`` is identical, and the restored game offers the same
-  legal actions (§6 saving);
-* ``clone()`` is independent: playing on the clone leaves the original's JSON unchanged (§6);
+  legal actions (saving);
+* ``clone()`` is independent: playing on the clone leaves the original's JSON unchanged;
 * ``undo()`` after any action or set-up call restores the previous ``to_json`` exactly, and
-  re-applying the action gives the same position again (§6);
+  re-applying the action gives the same position again;
 * every action in ``legal_actions()`` applies without error (a few sampled per step, on
   clones), including ``Deploy`` counts between 1 and "all" that are ``in`` but not listed;
 * a set-up call that is refused raises ``RulesError`` and changes nothing;
 * the game ends after the turn track: ``is_over`` with a non-empty list of winners, and one
-  ``TurnEnded`` per player per space of the track (§1.3, §1.14).
+  ``TurnEnded`` per player per space of the track (rule 1.3, rule 1.14).
 
 A separate, cheaper property plays many whole games with the per-action checks only: it is the
 one the ``thorough`` profile scales to ten thousand games.
@@ -147,7 +147,7 @@ def zone_tokens(game: sw.Game) -> dict[str, int]:
 
 
 def check_roles(game: sw.Game, state: dict[str, Any], zones: dict[str, int]) -> None:
-    """§4.2.5: a role's tokens on the map + in its zones + in reserve are exactly its supply
+    """Rule 4.2.5: a role's tokens on the map + in its zones + in reserve are exactly its supply
     (14 Ghosts, minus the difficulty setting); the role never declines nor picks a combo."""
     for role_id in game.rules.roles:
         role = game.rules.roles[role_id]
@@ -165,7 +165,7 @@ def check_roles(game: sw.Game, state: dict[str, Any], zones: dict[str, int]) -> 
 
 
 def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
-    """Every §7 invariant of one position, via check_invariants and via the public API."""
+    """Every invariant of one position, via check_invariants and via the public API."""
     engine_check(game)
     rules = game.rules
     if doc is None:
@@ -173,7 +173,7 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
     state = doc["state"]
     players = range(game.players)
 
-    # Regions: ≥ 1 token where held, one owner per region (§1.10).
+    # Regions: ≥ 1 token where held, one owner per region (rule 1.10).
     on_map: dict[str, int] = {}
     placed: dict[str, int] = {}
     for r in range(len(game.map.regions)):
@@ -195,7 +195,7 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
             assert count >= 1 and name in rules.pieces, f"region {r}: pieces {view.pieces}"
             placed[name] = placed.get(name, 0) + count
 
-    # Tokens per race: box + hand + held + map (+ zones) == supply (§1.1).
+    # Tokens per race: box + hand + held + map (+ zones) == supply (rule 1.1).
     zones = zone_tokens(game)
     check_roles(game, state, zones)
     races = state["races"]
@@ -213,7 +213,7 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
         assert supply >= 0
         assert supply + placed.get(name, 0) == piece.supply, f"piece {name} not conserved"
 
-    # Players: coins ≥ 0, hands, at most one non-exempt declined race (§1.5, §1.12, A12).
+    # Players: coins ≥ 0, hands, at most one non-exempt declined race (rule 1.5, rule 1.12, A12).
     for p in players:
         assert game.coins(p) >= 0
         active = game.active_race(p)
@@ -232,7 +232,7 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
         ]
         assert len(counted) <= 1, f"player {p} has {counted} in decline"
 
-    # Market (§1.5).
+    # Market (rule 1.5).
     market = game.market
     assert len(market) <= 6
     assert len({r for r, _, _ in market}) == len(market)
@@ -259,7 +259,7 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
 
 
 def check_round_trip(game: sw.Game, text: str) -> None:
-    """§6: ``to_json`` → ``from_json`` → ``to_json`` is identical; the copy plays the same."""
+    """``to_json`` → ``from_json`` → ``to_json`` is identical; the copy plays the same."""
     restored = sw.Game.from_json(text, rules=game.rules)
     assert restored.to_json() == text
     assert list(restored.legal_actions()) == list(game.legal_actions())
@@ -267,8 +267,8 @@ def check_round_trip(game: sw.Game, text: str) -> None:
 
 
 def check_finished(game: sw.Game) -> None:
-    """§1.3, §1.14: the game ends after the turn track, with winners; or at once when a role
-    meets its win condition (§4.3 d, A18)."""
+    """Rule 1.3, rule 1.14: the game ends after the turn track, with winners; or at once when a role
+    meets its win condition (rule 4.3 d, A18)."""
     assert game.is_over and game.to_move is None
     assert game.winners and all(0 <= p < game.players for p in game.winners)
     coins = [game.coins(p) for p in range(game.players)]
@@ -344,7 +344,7 @@ def new_game(config: dict[str, Any]) -> sw.Game:
 
 
 class GamePlay(RuleBasedStateMachine):
-    """Plays one game per run and checks every §7 invariant after every step."""
+    """Plays one game per run and checks every invariant after every step."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -364,7 +364,8 @@ class GamePlay(RuleBasedStateMachine):
         event(f"rules: {config['rule_set']}")
         event(f"players: {config['players']}, map: {self.game.map_name}")
         assert self.game.players == config["players"]
-        # §1.2: the start player begins, unless a role first chooses its drafted powers (§4.1).
+        # Rule 1.2: the start player begins, unless a role first chooses its drafted powers (rule
+        # 4.1).
         first = self.game.players - 1 if self.game.rules.roles else 0
         assert self.game.round == 1 and self.game.active_player == first
         assert self.game.to_move == first
@@ -413,7 +414,7 @@ class GamePlay(RuleBasedStateMachine):
     @rule(data=st.data())
     def play_one(self, data: st.DataObject) -> None:
         game = self.g
-        if game.is_over:  # §1.14: nothing is legal any more, and nothing changes
+        if game.is_over:  # Rule 1.14: nothing is legal any more, and nothing changes
             before = game.to_json()
             assert not list(game.legal_actions())
             with pytest.raises(sw.IllegalAction):
@@ -559,7 +560,7 @@ TestGamePlay = GamePlay.TestCase
 )
 @given(config=game_configs(), seed=st.integers(0, 2**32))
 def test_whole_games_keep_every_invariant(config: dict[str, Any], seed: int) -> None:
-    """§7: whole random games (every rule set, 2–5 players, every map, random markets and
+    """Whole random games (every rule set, 2–5 players, every map, random markets and
     options, both chance modes) keep every invariant after every action and end after the
     turn track; the final position round-trips through JSON."""
     game = new_game(config)

@@ -14,6 +14,7 @@ import difflib
 import functools
 import importlib.resources
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -278,6 +279,13 @@ def parse_file(path: str | Path) -> ast.RuleFile:
     """
     name = str(path)
     try:
+        if not stat.S_ISREG(Path(path).stat().st_mode):  # a FIFO or a device could block forever
+            raise RuleFileError(
+                "cannot read the file: not a regular file",
+                path=name,
+                label="unreadable-file",
+                hint="give a rule file (or, to the command line, a folder of them)",
+            )
         with open(path, "rb") as handle:
             # Read one byte past the limit: enough to refuse a huge file without loading it.
             data = handle.read(MAX_SOURCE_BYTES + 1)

@@ -2,7 +2,8 @@
 
 The engine knows no race or power by name. It reads what a race or power changes from its
 compiled rule file: modifiers folded into the hook points (conquest cost, defence, losses,
-score), flags, and pieces.
+score), flags, and pieces. Rule numbers in comments ("rule 1.7") point at the Core rules page
+of the docs for the rule implemented.
 
 One :class:`Engine` class (``core.py``) binds the rules, each in the module named after it:
 

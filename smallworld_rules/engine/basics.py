@@ -26,16 +26,16 @@ _REDEPLOY, _WITHDRAWAL, _OVER = Phase.REDEPLOY, Phase.WITHDRAWAL, Phase.OVER
 #: Each phase's name as rule files write it (``phase.value`` is an enum property, as slow).
 _PHASE_NAMES = {phase: phase.value for phase in Phase}
 
-#: Faces of the reinforcement die (§1.1).
+#: Faces of the reinforcement die (rule 1.1).
 DIE_FACES = (0, 0, 0, 1, 2, 3)
-#: Coins each player starts with (§1.2).
+#: Coins each player starts with (rule 1.2).
 STARTING_COINS = 5
-#: Combos visible in the market (§1.2).
+#: Combos visible in the market (rule 1.2).
 MARKET_SIZE = 6
-#: How many tokens short a final die attempt may be (§1.9).
+#: How many tokens short a final die attempt may be (rule 1.9).
 DIE_REACH = 3
 BASE_COST = 2
-#: Lost Tribe tokens in the box (§1.1).
+#: Lost Tribe tokens in the box (rule 1.1).
 LOST_TRIBE_TOKENS = 18
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
-    """Tokens ``race`` needs to conquer ``region`` (§1.7), with every contribution."""
+    """Tokens ``race`` needs to conquer ``region`` (rule 1.7), with every contribution."""
     parts: list[Contribution] = []
     occupant, tokens = s.region_race[region], s.region_tokens[region]
     if occupant is not None and tokens:
@@ -124,7 +124,7 @@ def _applying(self: Engine, s: State, race: str, hook: str) -> _Applying:
 
 
 def losses(self: Engine, s: State, race: str, region: int) -> Breakdown:
-    """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
+    """Tokens ``race`` loses for good when ``region`` is conquered from it (rule 1.8)."""
     parts = self._contributions(s, race, "losses", region)
     if not parts and s.region_tokens[region]:  # the common case: one token, no fold
         return Breakdown(1, 1)
@@ -149,7 +149,7 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
                 action,
             )
     elif not self._may_abandon(s):
-        raise IllegalAction("regions are abandoned before the first conquest (§1.6)", action)
+        raise IllegalAction("regions are abandoned before the first conquest (rule 1.6)", action)
     tokens = s.region_tokens[r]
     rs.hand += tokens
     self._empty_region(s, r)
@@ -188,7 +188,7 @@ def _conquer(self: Engine, s: State, action: Conquer, log: Log) -> None:
 def _take_region(
     self: Engine, s: State, rs: RaceState, r: int, cost: int, tokens: int, log: Log
 ) -> None:
-    """Move ``tokens`` from hand into ``r``; the defender loses and withdraws (§1.8)."""
+    """Move ``tokens`` from hand into ``r``; the defender loses and withdraws (rule 1.8)."""
     occupant, held = s.region_race[r], s.region_tokens[r]
     lost = self.losses(s, occupant, r).value if occupant in s.races else held
     self._seize(s, rs, r, lost, tokens, cost, log)
@@ -223,7 +223,7 @@ def _seize(
         else:
             self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
         if occupant == self.role_race:
-            # §4.2.4: only the returned tokens are placed at the withdrawal; those in the
+            # Rule 4.2.4: only the returned tokens are placed at the withdrawal; those in the
             # hand zone wait aside (held) until the turn ends.
             drs.held += drs.hand
             drs.hand = 0

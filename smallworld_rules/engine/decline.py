@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def _may_decline(self: Engine, s: State) -> bool:
     """Decline in place of expanding: before anything is done in a turn not begun by a
-    pick (§1.12); a role never declines."""
+    pick (rule 1.12); a role never declines."""
     race = s.players[s.active].active
     return race is not None and not s.picked and not s.acted and race != self.role_race
 
@@ -45,7 +45,7 @@ def _decline(self: Engine, s: State, action: Decline, log: Log) -> None:
         if s.picked:
             raise IllegalAction("a race cannot decline in the turn it was picked", action)
         raise IllegalAction(
-            "decline is chosen instead of expanding, before any abandon or conquest (§1.12)",
+            "decline is chosen instead of expanding, before any abandon or conquest (rule 1.12)",
             action,
         )
     s.decline_at_end = True
@@ -57,8 +57,8 @@ def _decline(self: Engine, s: State, action: Decline, log: Log) -> None:
 
 
 def _decline_now(self: Engine, s: State, log: Log) -> None:
-    """§1.12: a whole turn spent going into decline, then scoring."""
-    # Tokens readied at the start of the turn go back where they were (§1.12.3 counts
+    """Rule 1.12: a whole turn spent going into decline, then scoring."""
+    # Tokens readied at the start of the turn go back where they were (rule 1.12.3 counts
     # what is on the map).
     if s.acting is not None:
         acting = s.own_race(s.acting)
@@ -74,10 +74,10 @@ def _decline_now(self: Engine, s: State, log: Log) -> None:
 
 def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     """The active race flips: the previous declined race leaves, one token per region
-    stays (all, for a race that keeps them), the badge is discarded (§1.12)."""
+    stays (all, for a race that keeps them), the badge is discarded (rule 1.12)."""
     player = s.own_player(rs.owner)
     keeps_all = self.has_flag(s, rs.race, "keeps_tokens_in_decline")
-    # §1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
+    # Rule 1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
     # race that is exempt itself displaces nobody (A12: at most one non-exempt race).
     removed = []
     if not self._exempt(s, rs.race):
@@ -92,14 +92,14 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
             s.region_tokens[r] = 1
         self._remove_pieces(s, r, keep_survivors=True)
     if self.has_flag(s, rs.race, "decline_surplus_is_lost"):
-        self._lose(s, rs.race, surplus, log)  # §4.2.3, A16
+        self._lose(s, rs.race, surplus, log)  # Rule 4.2.3, A16
     else:
         s.to_box(rs.race, surplus)
     s.to_box(rs.race, rs.hand + rs.held)
     rs.hand = rs.held = 0
     rs.declined = True
     if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
-        s.power_discard = (*s.power_discard, rs.power)  # §1.12.2: the badge is discarded
+        s.power_discard = (*s.power_discard, rs.power)  # Rule 1.12.2: the badge is discarded
         rs.power = None
     player.active = None
     player.declined = (*player.declined, rs.race)

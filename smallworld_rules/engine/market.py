@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 
 def _refill_market(self: Engine, s: State) -> None:
-    """Slide combos up and reveal new ones while banners and badges last (§1.5, §1.13)."""
+    """Slide combos up and reveal new ones while banners and badges last (rules 1.5
+    and 1.13)."""
     while len(s.market) < MARKET_SIZE and s.race_stack:
         if not s.power_stack and s.power_discard:
             # Ruling 38: the badges ran out, so the discards are shuffled into a new stack.
@@ -42,7 +43,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
         raise IllegalAction(
             f"the combo at position {i} costs {i} coins and you have {player.coins}", action
         )
-    # §1.5: one coin on each combo above the chosen one; take the coins lying on it.
+    # Rule 1.5: one coin on each combo above the chosen one; take the coins lying on it.
     market = list(s.market)
     for j in range(i):
         above_race, above_power, coins = market[j]
@@ -52,7 +53,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     player.coins += collected - i
     defs = (self.race_defs[race], self.rules.powers[power])
     wanted = sum(d.tokens + d.conquest_tokens for d in defs)
-    tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
+    tokens = min(wanted, s.box[race])  # Rule 1.1: the tray is a hard cap
     s.to_box(race, -tokens)
     s.races[race] = RaceState(race, power, s.active, False, tokens, 0, gen=s.gen)
     player.active = race

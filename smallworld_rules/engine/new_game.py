@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
-    """The position before the first turn (§1.2)."""
+    """The position before the first turn (rule 1.2)."""
     s = State.__new__(State)
     s.gen = new_generation()
     state = rng.seed_state(seed)

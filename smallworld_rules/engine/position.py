@@ -77,7 +77,7 @@ def race_for_put(self: Engine, s: State, player: int, declined: bool, race: str 
         if not declined and ps.active is not None:
             raise RulesError(f"player {player} already has an active race ({ps.active})")
         if declined and any(not self._exempt(s, old) for old in ps.declined):
-            raise RulesError(f"player {player} already has a race in decline (§1.12)")
+            raise RulesError(f"player {player} already has a race in decline (rule 1.12)")
         for i, (market_race, power, _) in enumerate(s.market):
             if market_race == race:
                 s.market = s.market[:i] + s.market[i + 1 :]

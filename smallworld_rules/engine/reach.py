@@ -90,7 +90,7 @@ def adjacent_mask(self: Engine, regions: int) -> int:
 
 
 def reach_mask(self: Engine, s: State, race: str) -> int:
-    """Every region ``race`` may attack now, tokens aside (§1.7, flags, links, immunity)."""
+    """Every region ``race`` may attack now, tokens aside (rule 1.7, flags, links, immunity)."""
     return self._reach(s, race, self._combo_of(s, race), self._occupied(s, race))
 
 
@@ -137,6 +137,6 @@ def target_problem(self: Engine, s: State, race: str, region: int) -> str | None
     if not self.mask_of(s, race):
         return (
             f"region {region} is not a border region: a race with no region on the map "
-            "must enter at the edge or on the shore of an edge Sea (§1.7)"
+            "must enter at the edge or on the shore of an edge Sea (rule 1.7)"
         )
     return f"region {region} is not adjacent to a region your race holds"

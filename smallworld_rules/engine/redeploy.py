@@ -52,7 +52,7 @@ def _may_end_conquest(
 
 
 def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool = True) -> None:
-    """Conquests end (§1.10): every token beyond one per region goes back to hand and the
+    """Conquests end (rule 1.10): every token beyond one per region goes back to hand and the
     race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
     stands); then the race's redeploy triggers run."""
     if lift:

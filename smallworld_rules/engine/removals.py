@@ -38,7 +38,7 @@ def _empty_region(self: Engine, s: State, r: int) -> None:
 
 
 def _retire(self: Engine, s: State, race: str, log: Log) -> None:
-    """§1.13: the race's last tokens leave; its banner goes under the race stack."""
+    """Rule 1.13: the race's last tokens leave; its banner goes under the race stack."""
     rs = s.races.pop(race)
     for r in self.regions_of(s, race):
         s.to_box(race, s.region_tokens[r])

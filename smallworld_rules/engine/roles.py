@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def _set_up_role(self: Engine, s: State, role: RoleDef) -> None:
     """The role's seat: its tokens (the rest in reserve), coins, and drafted powers, of
-    which it chooses at once (§4.1)."""
+    which it chooses at once (rule 4.1)."""
     race = role.race.id
     hand = role.start_hand
     s.box = {**s.box, race: self.role_supply - hand}
@@ -53,7 +53,7 @@ def purchase_problem(self: Engine, s: State, item: str, power: str | None) -> st
     if s.active != self.role_seat or s.phase is not _CONQUEST:
         return f"the {role.name} buys in his turn, before conquering"
     if s.acting != self.role_race or s.conquered:
-        return "purchases come before the first conquest of the turn (§4.3)"
+        return "purchases come before the first conquest of the turn (rule 4.3)"
     if self.role_purchases and s.purchases >= self.role_purchases:
         return f"at most {self.role_purchases} purchase(s) a turn (option)"
     price = self.price(s, item)
@@ -121,7 +121,7 @@ def _choose_power(self: Engine, s: State, action: ChoosePower, log: Log) -> None
 
 def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
     """After every turn: the role's harvest (its own turn), the exchange, the instant win
-    (§4.2.5, §4.3 c–d, A18). Returns whether the role has won."""
+    (rule 4.2.5, rule 4.3 c–d, A18). Returns whether the role has won."""
     role, race = self.role, self.role_race
     assert role is not None and race is not None
     rs = s.own_race(race)
@@ -155,7 +155,7 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
 
 def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
     """Take ``count`` tokens: ``first``'s kind first, then anonymous ones, then the
-    oldest others (REFERENCE §4.5)."""
+    oldest others (rule 4.5)."""
     taken: list[str] = []
     for wanted in (first, SOUL, None):
         i = 0

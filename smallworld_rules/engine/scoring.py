@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def score(self: Engine, s: State, race: str) -> Breakdown:
-    """Coins a race scores at the end of its owner's turn (§1.11)."""
+    """Coins a race scores at the end of its owner's turn (rule 1.11)."""
     regions = s.race_masks.get(race, 0).bit_count()
     parts = self._contributions(s, race, "score")
     if not parts:  # most races: the regions held, nothing to fold or clamp
@@ -23,7 +23,7 @@ def score(self: Engine, s: State, race: str) -> Breakdown:
 
 
 def _score_and_advance(self: Engine, s: State, log: Log) -> None:
-    """§1.11 scoring, then the next player's turn or the end of the game (§1.14)."""
+    """Rule 1.11 scoring, then the next player's turn or the end of the game (rule 1.14)."""
     p = s.active
     player = s.own_player(p)
     details = []
@@ -54,7 +54,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
 
 
 def _game_over(self: Engine, s: State, log: Log, winners: list[int] | None = None) -> None:
-    """§1.14: most coins; ties broken by race tokens on the map; then shared (A14).
+    """Rule 1.14: most coins; ties broken by race tokens on the map; then shared (A14).
     ``winners``: a player who won at once (a role's win condition, A18)."""
     coins = [p.coins for p in s.players]
     if winners is not None:

@@ -74,7 +74,7 @@ def _next_acting(self: Engine, s: State) -> str | None:
 
 
 def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = True) -> int:
-    """A race starts acting: §1.6 ready troops (every token but one per region goes back
+    """A race starts acting: rule 1.6 ready troops (every token but one per region goes back
     into hand; conquest-only tokens come back), then its conquests. Returns the tokens
     readied; ``announce`` logs :class:`RaceActs` (a turn's first race is announced by
     :class:`TurnStarted` instead)."""
@@ -130,7 +130,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     rs = self._acting_race(s, action)
     own = self.regions_of(s, rs.race)
     hold = self._hold(s, rs)
-    # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
+    # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
     keeps_hand = rs.race == self.role_race
     if s.phase is _CONQUEST:
         surplus = self._surplus(s, own)

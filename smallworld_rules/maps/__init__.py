@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from smallworld_rules.errors import MapError
+from smallworld_rules.errors import MapError, excerpt
 
 TERRAINS = frozenset({"farmland", "forest", "hill", "mountain", "swamp", "sea", "lake"})
 WATER_TERRAINS = frozenset({"sea", "lake"})
@@ -57,7 +57,7 @@ class GameMap:
         water_mask: Seas and the Lake.
         coastal_mask: land regions bordering a Sea or the Lake.
         entry_mask: regions a first conquest may target: touching the edge, or the shore of a
-            Sea that touches the edge (REFERENCE.md §1.7, ruling 1). Seas themselves are on the
+            Sea that touches the edge (rule 1.7, ruling 1). Seas themselves are on the
             edge and so included; whether water may be entered at all is decided elsewhere.
         lost_tribe_mask: regions with a Lost Tribe at setup.
     """
@@ -117,7 +117,8 @@ def _fail(where: str, msg: str) -> MapError:
 
 
 def build_map(doc: Mapping[str, Any], name: str) -> GameMap:
-    """Validate a map document (the JSON layout of ``shared/maps``) and precompute its tables.
+    """Validate a map document (the JSON layout of ``smallworld_rules/maps/*.json``) and precompute
+    its tables.
 
     Raises:
         MapError: naming the map and the region at fault.
@@ -129,9 +130,9 @@ def build_map(doc: Mapping[str, Any], name: str) -> GameMap:
             raise _fail(name, f"missing key {key!r}")
     players, turns, raw = doc["players"], doc["turns"], doc["regions"]
     if not isinstance(players, int) or not 1 <= players <= 8:
-        raise _fail(name, f"'players' must be a whole number from 1 to 8, not {players!r}")
+        raise _fail(name, f"'players' must be a whole number from 1 to 8, not {excerpt(players)}")
     if not isinstance(turns, int) or not 1 <= turns <= 99:
-        raise _fail(name, f"'turns' must be a whole number from 1 to 99, not {turns!r}")
+        raise _fail(name, f"'turns' must be a whole number from 1 to 99, not {excerpt(turns)}")
     if not isinstance(raw, list) or not raw or len(raw) > 60:
         raise _fail(name, "'regions' must be a list of 1 to 60 regions")
     n = len(raw)
@@ -144,10 +145,14 @@ def build_map(doc: Mapping[str, Any], name: str) -> GameMap:
             raise MapError(f"{where}: 'id' must equal its position in the list ({index})")
         terrain = r.get("terrain")
         if terrain not in TERRAINS:
-            raise MapError(f"{where}: unknown terrain {terrain!r} (known: {sorted(TERRAINS)})")
+            raise MapError(
+                f"{where}: unknown terrain {excerpt(terrain)} (known: {sorted(TERRAINS)})"
+            )
         features = r.get("features", [])
         if not isinstance(features, list) or any(f not in FEATURES for f in features):
-            raise MapError(f"{where}: unknown feature in {features!r} (known: {sorted(FEATURES)})")
+            raise MapError(
+                f"{where}: unknown feature in {excerpt(features)} (known: {sorted(FEATURES)})"
+            )
         adjacent = r.get("adjacent")
         if not isinstance(adjacent, list) or any(
             not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < n or a == index
