@@ -426,7 +426,7 @@ def _summary(game: Game, bots: Sequence[str], record: str | None) -> dict[str, o
         "players": game.players,
         "seed": game.seed,
         "bots": list(bots),
-        "expansions": sorted(game.rules.expansions),
+        "expansions": list(game.rules.expansion_ids),
         "options": game.options,
         "rounds": game.round,
         "coins": [game.coins(p) for p in players],

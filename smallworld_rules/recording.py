@@ -88,7 +88,7 @@ def rules_fingerprint(rules: Rules) -> dict[str, Any]:
     files = dict(sorted(files.items()))
     overall = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
     return {
-        "expansions": sorted(rules.expansions),
+        "expansions": list(rules.expansion_ids),
         "packs": list(getattr(rules, "packs", ())),
         "hash": overall,
         "files": files,
