@@ -23,18 +23,21 @@ import math
 import os
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import NoReturn
 
 from smallworld_rules import events as ev
+from smallworld_rules import svg
 from smallworld_rules.actions import Action
 from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
 from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.dsl.formatter import format_source
 from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.game import Game
+from smallworld_rules.htmlview import replay_html
+from smallworld_rules.maps import load_map, map_for_players
 from smallworld_rules.packs import ENTRY_POINT_GROUP, available_packs
 from smallworld_rules.records import (
     RecordMismatch,
@@ -46,6 +49,10 @@ from smallworld_rules.records import (
 from smallworld_rules.ruledefs import RuleDef
 from smallworld_rules.rules import Rules, id_conflict, load_rules
 from smallworld_rules.state import LOST_TRIBE, SOUL
+from smallworld_rules.terminal import play_in_terminal
+
+#: The name in ``--bots`` of a seat played at the keyboard.
+HUMAN = "human"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -232,8 +239,9 @@ def _bot_list(text: str) -> list[str]:
     if not names:
         raise RulesError(f"--bots names no bot (known bots: {', '.join(sorted(BOTS))})")
     for name in names:
-        if name not in BOTS:
-            raise RulesError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
+        if name not in BOTS and name != HUMAN:
+            known = ", ".join(sorted([*BOTS, HUMAN]))
+            raise RulesError(f"unknown bot {name!r} (known bots: {known})")
     return names
 
 
@@ -283,9 +291,13 @@ def _play(args: argparse.Namespace) -> int:
     rules = _load(_spec(args))
     game = Game.new(players=args.players, seed=args.seed, rules=rules)
     names = _bot_names(args.bots, game.players)
-    bots: list[Bot] = [make_bot(n, args.seed * 100 + p, rules) for p, n in enumerate(names)]
+    bots: list[Bot | None] = [
+        None if n == HUMAN else make_bot(n, args.seed * 100 + p, rules)
+        for p, n in enumerate(names)
+    ]
     printed = len(game.log)
     zones = _zones_line(game)
+    picture = _pictures(args.svg_dir, game)
 
     def report(g: Game, action: Action) -> None:
         nonlocal printed, zones
@@ -302,6 +314,11 @@ def _play(args: argparse.Namespace) -> int:
             zones = now
             _print_events(g, events[cut:])
         printed = len(g.log)
+        picture(g)
+
+    def rewound(g: Game) -> None:
+        nonlocal printed
+        printed = len(g.log)
 
     if not args.quiet:
         _print_header(game, args.seed)
@@ -309,7 +326,14 @@ def _play(args: argparse.Namespace) -> int:
         if zones:
             print(f"[{zones}]")
         _print_events(game, game.log)
-    play_game(game, bots, on_action=report, chance_seed=args.seed)
+    if HUMAN in names:
+        if not play_in_terminal(
+            game, bots, on_action=report, on_undo=rewound, chance_seed=args.seed
+        ):
+            return 0
+    else:
+        play_game(game, [b for b in bots if b is not None], on_action=report,
+                  chance_seed=args.seed)
     _print_ranking(game)
     if args.record:
         text = dump_record(game.to_record())
@@ -320,6 +344,57 @@ def _play(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"\nRecord written to {args.record}")
     return 0
+
+
+def _pictures(folder: str | None, game: Game) -> Callable[[Game], None]:
+    """``--svg-dir``: a picture of the board when the game starts and after every turn."""
+    if folder is None:
+        return lambda g: None
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RulesError(f"cannot write pictures to {folder}: {exc.strerror}") from None
+    written = [-1]
+
+    def write(g: Game) -> None:
+        turn = sum(isinstance(e, ev.TurnStarted) for e in g.log) - 1
+        if turn > written[0] or g.is_over:
+            name = "end" if g.is_over else f"turn-{turn:03d}"
+            (target / f"{name}.svg").write_text(svg.board(g), encoding="utf-8")
+            written[0] = turn
+
+    write(game)
+    return write
+
+
+def _show_map(args: argparse.Namespace) -> int:
+    """``show map --players N [--svg FILE]``: the region key (and a picture) of a board."""
+    game_map = load_map(map_for_players(args.players or 2))
+    print(f"The {game_map.name} map: {len(game_map)} regions, {game_map.turns} turns")
+    for r in game_map.regions:
+        marks = [r.terrain, *sorted(r.features)]
+        marks += ["edge"] * r.edge + ["Lost Tribe"] * r.lost_tribe
+        print(f"{r.id:4} {', '.join(marks):<38} borders {', '.join(map(str, r.adjacent))}")
+    if args.svg:
+        _write_text(args.svg, svg.board(game_map), "the picture")
+        print(f"picture written to {args.svg}")
+    return 0
+
+
+def _write_text(path: str, text: str, what: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"cannot write {what} to {path}: {exc.strerror}") from None
+
+
+def _replay_page(args: argparse.Namespace, game: Game) -> None:
+    """``replay --html FILE``: the viewer page of the replayed game."""
+    if args.html:
+        page = replay_html(game, lambda e: _describe(game, e), f"{args.file}: {game.map_name}")
+        _write_text(args.html, page, "the replay page")
+        print(f"replay page written to {args.html}")
 
 
 # ---------------------------------------------------------------------- replay
@@ -347,6 +422,7 @@ def _replay(args: argparse.Namespace) -> int:
     _print_ranking(game)
     steps = len(record["steps"])
     print(f"\n{args.file}: {_plural(steps, 'step')} replayed, every one as recorded")
+    _replay_page(args, game)
     if changed:
         print(
             f"note: rule files changed since the record was made ({', '.join(changed)}), "
@@ -445,6 +521,8 @@ def _find(rules: Rules, wanted: str) -> RuleDef:
 
 
 def _show(args: argparse.Namespace) -> int:
+    if args.id == "map":
+        return _show_map(args)
     rules = _load(_spec(args))
     rule = _find(rules, args.id)
     print(f"{rule.name} ({rule.kind} {rule.id})")
@@ -601,6 +679,7 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_options(play)
     play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the final ranking")
+    play.add_argument("--svg-dir", metavar="DIR", help="write a picture after every turn")
     play.set_defaults(run=_play)
 
     replay = sub.add_parser("replay", help="replay a game record and verify every step")
@@ -609,6 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--rules", action="append", metavar="PATH", help="extra rule file or folder (repeatable)"
     )
     replay.add_argument("--quiet", action="store_true", help="print only the verdict")
+    replay.add_argument("--html", metavar="FILE", help="write a replay viewer page to FILE")
     replay.set_defaults(run=_replay)
 
     check_cmd = sub.add_parser("check", help="validate rule files")
@@ -626,8 +706,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fmt.set_defaults(run=_fmt)
 
-    show = sub.add_parser("show", help="print a race's or power's rules and source")
-    show.add_argument("id", metavar="ID")
+    show = sub.add_parser("show", help="print a race's or power's rules and source, or a map")
+    show.add_argument("id", metavar="ID", help="a race or power, or 'map'")
+    show.add_argument("--players", type=int, help="show map: the board for N players")
+    show.add_argument("--svg", metavar="FILE", help="show map: write its picture to FILE")
     _rules_options(show)
     show.set_defaults(run=_show)
 

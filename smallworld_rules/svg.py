@@ -134,9 +134,8 @@ def _last_regions(game: Game) -> list[int]:
     return [r for r in found if isinstance(r, int) and 0 <= r < len(game.map.regions)]
 
 
-def _region(
-    game: Game | None, game_map: GameMap, shape: dict[str, Any], names: dict[str, str]
-) -> str:
+def _region(game_map: GameMap, shape: dict[str, Any], printed_tribes: bool) -> str:
+    """A region as printed: its shape, id and symbols (and the Lost Tribe symbol if asked)."""
     spec = game_map.regions[shape["id"]]
     x, y = shape["label"]
     water = spec.terrain in ("sea", "lake")
@@ -150,17 +149,15 @@ def _region(
     symbols = (["mountain"] if spec.terrain == "mountain" else []) + sorted(spec.features)
     for i, kind in enumerate(symbols):
         out.append(_symbol(kind, x - 12 * (len(symbols) - 1) + 24 * i, y - 36))
-    if game is None and spec.lost_tribe:  # the map alone: the Lost Tribe symbol printed there
+    if printed_tribes and spec.lost_tribe:
         out.append(_text(x, y + 12, "Lost Tribe", "occupant-race"))
-    if game is not None:
-        out.append(_occupant(game, spec.id, x, y + 10, names))
     out.append("</g>")
     return "".join(out)
 
 
 def _occupant(game: Game, region: int, x: float, y: float, names: dict[str, str]) -> str:
     view = game.region(region)
-    out = []
+    out = [f'<g class="contents" data-region="{region}">']
     if view.tokens:
         if view.lost_tribe:
             fill, label, owner, cls = "#6b6b6b", "Lost Tribe", "", "occupant lost-tribe"
@@ -192,6 +189,7 @@ def _occupant(game: Game, region: int, x: float, y: float, names: dict[str, str]
                     data_piece=name, data_count=str(count),
                 )
             )
+    out.append("</g>")
     return "".join(out)
 
 
@@ -242,7 +240,7 @@ def _panel(game: Game | None, game_map: GameMap, x: float, height: float) -> str
         if swatch:
             out.append(f'<rect x="{x + 12}" y="{y - 13}" width="18" height="16" fill="{swatch}"'
                        ' stroke="#2b2b2b"/>')
-        for i, part in enumerate(textwrap.wrap(text, 34 if cls == "heading" else 38)[:3]):
+        for i, part in enumerate(textwrap.wrap(text, 34 if cls == "heading" else 36)[:3]):
             indent = 12 if i else 0
             out.append(
                 f'<text x="{tx + indent}" y="{y:.1f}" class="{cls}">{escape(part)}</text>'
@@ -255,6 +253,47 @@ def _panel(game: Game | None, game_map: GameMap, x: float, height: float) -> str
         out.append(f'<text x="{sx - 8}" y="{y + 26:.1f}" class="legend">{label}</text>')
     out.append("</g>")
     return "".join(out)
+
+
+def _drawing(game_map: GameMap) -> tuple[dict[str, Any], int, int]:
+    geometry = _geometry(game_map)
+    return geometry, geometry["width"] + _PANEL, geometry["height"]
+
+
+def base(game_map: GameMap, *, printed_tribes: bool = False, size: int | None = None) -> str:
+    """The opening of the SVG document with what never changes: the regions as printed.
+
+    :func:`board` is ``base`` + :func:`overlay` + ``"</svg>"``; the replay viewer draws the
+    base once and swaps the overlay at every step.
+    """
+    geometry, width, height = _drawing(game_map)
+    shown = f' width="{size}" height="{round(size * height / width)}"' if size else ""
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="smallworld-board" role="img"'
+        f' viewBox="0 0 {width} {height}"{shown}>',
+        f"<title>Small World, the {escape(game_map.name)} map</title><style>{_STYLE}</style>",
+        f'<rect x="0" y="0" width="{geometry["width"]}" height="{height}" fill="#fbf7ec"/>',
+    ]
+    out += [_region(game_map, shape, printed_tribes) for shape in geometry["regions"]]
+    return "\n".join(out)
+
+
+def overlay(game: Game | None, game_map: GameMap, highlight: Iterable[int] = ()) -> str:
+    """What stands on the board now, the outlines and the side panel (see :func:`base`)."""
+    geometry, _, height = _drawing(game_map)
+    shapes = geometry["regions"]
+    wanted = {r for r in highlight if isinstance(r, int) and 0 <= r < len(game_map.regions)}
+    out = ['<g class="overlay">']
+    if game is not None:
+        names = token_names(game.rules)
+        out += [
+            _occupant(game, s["id"], s["label"][0], s["label"][1] + 10, names) for s in shapes
+        ]
+        out += [_outline(shapes[r], "last-action") for r in _last_regions(game)]
+    out += [_outline(shapes[r], "highlight") for r in sorted(wanted)]
+    out.append(_panel(game, game_map, geometry["width"], height))
+    out.append("</g>")
+    return "\n".join(out)
 
 
 def board(
@@ -283,25 +322,9 @@ def board(
         game_map = game_or_map
     else:
         game_map = load_map(game_or_map)
-    geometry = _geometry(game_map)
-    width, height = geometry["width"] + _PANEL, geometry["height"]
-    wanted = {r for r in highlight if isinstance(r, int) and 0 <= r < len(game_map.regions)}
-    names = token_names(game.rules) if game is not None else {}
-    shown = f' width="{size}" height="{round(size * height / width)}"' if size else ""
-    title = f"Small World, {game_map.name} map" + (
-        f": {status_line(game)}" if game is not None else ""
-    )
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="smallworld-board" role="img"'
-        f' viewBox="0 0 {width} {height}"{shown}>',
-        f"<title>{escape(title)}</title><style>{_STYLE}</style>",
-        f'<rect x="0" y="0" width="{geometry["width"]}" height="{height}" fill="#fbf7ec"/>',
+    parts = [
+        base(game_map, printed_tribes=game is None, size=size),
+        overlay(game, game_map, highlight),
+        "</svg>",
     ]
-    out += [_region(game, game_map, shape, names) for shape in geometry["regions"]]
-    shapes = geometry["regions"]
-    if game is not None:
-        out += [_outline(shapes[r], "last-action") for r in _last_regions(game)]
-    out += [_outline(shapes[r], "highlight") for r in sorted(wanted)]
-    out.append(_panel(game, game_map, geometry["width"], height))
-    out.append("</svg>")
-    return "\n".join(out)
+    return "\n".join(parts)

@@ -11,7 +11,6 @@ True
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
 from smallworld_rules.rules import Rules
@@ -88,9 +87,13 @@ def market_line(game: Game) -> str:
     for i, (race, power, coins) in enumerate(game.market):
         extra = f" +{coins}" if coins else ""
         items.append(f"{i}. {rules.powers[power].name} {rules.races[race].name}{extra}")
-    return textwrap.fill(
-        "Market: " + (", ".join(items) or "empty"), width=88, subsequent_indent="  "
-    )
+    lines = ["Market:"]
+    for item in items or ["empty"]:  # a combo is never split across lines
+        if len(lines[-1]) + len(item) + 2 > 88:
+            lines[-1] += ","
+            lines.append(" ")
+        lines[-1] += ("," if lines[-1][-1] not in ": " else "") + " " + item
+    return "\n".join(lines)
 
 
 def zone_lines(game: Game) -> list[str]:

@@ -42,7 +42,7 @@ def occupants(root: ET.Element) -> dict[int, int]:
     """Tokens drawn per region (read back from the occupant groups)."""
     drawn: dict[int, int] = {}
     for group in root.iter(f"{NS}g"):
-        if "region" in group.get("class", "").split():
+        if group.get("class") == "contents":
             region = int(group.get("data-region", "-1"))
             for sub in group.iter(f"{NS}g"):
                 if "occupant" in sub.get("class", "").split():
@@ -118,7 +118,7 @@ def test_declined_races_lost_tribes_and_pieces_are_shown() -> None:
     root = check_picture(svg.board(game), game.map)
     classes = {
         int(region.get("data-region", "-1")): g.get("class")
-        for region in root.iter(f"{NS}g") if region.get("data-region")
+        for region in root.iter(f"{NS}g") if region.get("class") == "contents"
         for g in region.iter(f"{NS}g") if "occupant" in (g.get("class") or "")
     }
     assert classes[1] == "occupant declined"
