@@ -52,7 +52,7 @@ from smallworld_rules.state import LOST_TRIBE, SOUL
 from smallworld_rules.terminal import play_in_terminal
 
 #: The name in ``--bots`` of a seat played at the keyboard.
-HUMAN = "human"
+KEYBOARD = "human"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -239,8 +239,8 @@ def _bot_list(text: str) -> list[str]:
     if not names:
         raise RulesError(f"--bots names no bot (known bots: {', '.join(sorted(BOTS))})")
     for name in names:
-        if name not in BOTS and name != HUMAN:
-            known = ", ".join(sorted([*BOTS, HUMAN]))
+        if name not in BOTS and name != KEYBOARD:
+            known = ", ".join(sorted([*BOTS, KEYBOARD]))
             raise RulesError(f"unknown bot {name!r} (known bots: {known})")
     return names
 
@@ -292,7 +292,7 @@ def _play(args: argparse.Namespace) -> int:
     game = Game.new(players=args.players, seed=args.seed, rules=rules)
     names = _bot_names(args.bots, game.players)
     bots: list[Bot | None] = [
-        None if n == HUMAN else make_bot(n, args.seed * 100 + p, rules)
+        None if n == KEYBOARD else make_bot(n, args.seed * 100 + p, rules)
         for p, n in enumerate(names)
     ]
     printed = len(game.log)
@@ -326,7 +326,7 @@ def _play(args: argparse.Namespace) -> int:
         if zones:
             print(f"[{zones}]")
         _print_events(game, game.log)
-    if HUMAN in names:
+    if KEYBOARD in names:
         if not play_in_terminal(
             game, bots, on_action=report, on_undo=rewound, chance_seed=args.seed
         ):

@@ -146,7 +146,7 @@ def play_in_terminal(
     if len(bots) != game.players:
         raise RulesError(f"{game.players} players need {game.players} seats, not {len(bots)}")
     chance = random.Random(chance_seed)
-    marks: list[int] = []  # how many actions had been played before each human action
+    marks: list[int] = []  # actions played before each action typed at the keyboard
     while not game.is_over:
         mover = game.to_move
         assert mover is not None
