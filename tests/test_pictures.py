@@ -45,3 +45,17 @@ def test_readme_position_is_a_checked_board(module: ModuleType) -> None:
     assert occupants(root) == expected
     readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
     assert "](docs/images/position.svg)" in readme
+
+
+def test_turn_flow_diagram_names_every_phase(module: ModuleType) -> None:
+    """The turn-flow diagram is valid SVG and has a box for every phase of a game."""
+    import xml.etree.ElementTree as ET
+
+    import smallworld_rules as sw
+
+    root = ET.fromstring((DOCS / "images" / "turn-flow.svg").read_text(encoding="utf-8"))
+    words = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    for phase in sw.Phase:
+        assert phase.value.upper() in words, phase
+    page = (DOCS / "turn.md").read_text(encoding="utf-8")
+    assert "](images/turn-flow.svg)" in page
