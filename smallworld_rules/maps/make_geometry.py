@@ -284,7 +284,7 @@ def build(doc: dict[str, Any]) -> dict[str, Any]:
 
     for v, (a, b) in pinched.items():
         pos[v] = _carve(points, polys, v, a, b, pos)
-    _relax(points, polys, pos)
+    _relax(points, polys, pos, [set(r["adjacent"]) for r in regions])
 
     out_regions = []
     for v in range(n):
@@ -336,8 +336,17 @@ def _carve(
     return (sum(c[0] for c in corners) / 4, sum(c[1] for c in corners) / 4)
 
 
-def _relax(points: dict[Any, Point], polys: list[list[Any]], pos: list[Point]) -> None:
-    """Move face centres towards their polygon neighbours, never folding a polygon."""
+def _relax(
+    points: dict[Any, Point], polys: list[list[Any]], pos: list[Point], degree: list[set[int]]
+) -> None:
+    """Even out the drawing, never folding a polygon.
+
+    Each round moves every shared point towards the average of its neighbours along the
+    polygons (smoothing: half-way in the first rounds, a tenth later), then a few pixels
+    away from the middle of each region smaller than the mean and towards that of each
+    larger one (evening out the sizes). A move that would make a polygon cross itself or
+    turn the other way is not made.
+    """
     near: dict[Any, set[Any]] = {}
     owners: dict[Any, set[int]] = {}
     for v, keys in enumerate(polys):
@@ -345,23 +354,55 @@ def _relax(points: dict[Any, Point], polys: list[list[Any]], pos: list[Point]) -
             owners.setdefault(k, set()).add(v)
             near.setdefault(k, set()).update((keys[i - 1], keys[(i + 1) % len(keys)]))
     signs = [_area([points[k] for k in keys]) < 0 for keys in polys]
-    movable = sorted((k for k in near if k[0] in ("face", "mid")), key=repr)
-    for _ in range(40):
-        for k in movable:
-            old = points[k]
-            xs = [points[j][0] for j in near[k]]
-            ys = [points[j][1] for j in near[k]]
-            target = (sum(xs) / len(xs), sum(ys) / len(ys))
-            points[k] = (old[0] * 0.5 + target[0] * 0.5, old[1] * 0.5 + target[1] * 0.5)
-            if not all(
-                _fine([points[j] for j in polys[v]], pos[v], signs[v]) for v in owners[k]
+    movable = sorted((k for k in near if k[0] in ("face", "mid", "carve")), key=repr)
+
+    def move(k: Any, to: Point, keep_inside: bool) -> None:
+        old = points[k]
+        points[k] = to
+        for v in owners[k]:
+            shape = [points[j] for j in polys[v]]
+            if (_area(shape) < 0) != signs[v] or not _simple(shape) or (
+                keep_inside and not _inside(pos[v], shape)
             ):
                 points[k] = old
+                return
 
-
-def _fine(poly: list[Point], centre: Point, negative: bool) -> bool:
-    """A polygon stays simple, turning the same way, with its region point inside."""
-    return (_area(poly) < 0) == negative and _simple(poly) and _inside(centre, poly)
+    # A region with few neighbours is drawn smaller (the printed boards' are, too).
+    mean = WIDTH * HEIGHT / len(polys)
+    wanted = [mean * min(1.0, (len(degree[v]) + 1) / 5) for v in range(len(polys))]
+    for round_ in range(110):
+        # Smoothing also flattens small bumps, so it is gentle once the sizes are evened out.
+        share = 0.5 if round_ < 20 else 0.1
+        for k in movable:
+            if round_ >= 20 and k[0] == "carve":  # a carved region would be flattened away
+                continue
+            xs = [points[j][0] for j in near[k]]
+            ys = [points[j][1] for j in near[k]]
+            old = points[k]
+            target = (sum(xs) / len(xs), sum(ys) / len(ys))
+            move(k, (old[0] + (target[0] - old[0]) * share, old[1] + (target[1] - old[1]) * share),
+                 keep_inside=round_ < 20)
+        if round_ < 20:
+            continue
+        shapes = [[points[k] for k in keys] for keys in polys]
+        areas = [abs(_area(shape)) for shape in shapes]
+        middles = [
+            (sum(p[0] for p in shape) / len(shape), sum(p[1] for p in shape) / len(shape))
+            for shape in shapes
+        ]
+        for k in movable:
+            old = points[k]
+            dx = dy = 0.0
+            for v in owners[k]:
+                mx, my = middles[v]
+                length = math.hypot(old[0] - mx, old[1] - my) or 1.0
+                push = max(-1.0, min(1.0, 1 - areas[v] / wanted[v]))
+                dx += push * (old[0] - mx) / length
+                dy += push * (old[1] - my) / length
+            step = math.hypot(dx, dy)
+            if step > 1e-9:
+                scale = min(4.0, 4.0 * step) / step
+                move(k, (old[0] + dx * scale, old[1] + dy * scale), keep_inside=False)
 
 
 def _inside(p: Point, poly: list[Point]) -> bool:
