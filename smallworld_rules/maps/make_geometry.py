@@ -20,8 +20,14 @@ The method, from the topology alone (the maps record no positions):
    therefore share the boundary piece *centre, middle, centre* exactly when they share a
    border, and regions on a common face meet at one point only. Edge regions are extended
    outwards to a rectangular frame.
-4. **Relaxation**: the face centres are moved a few times towards the average of their
-   polygon neighbours (a move that would fold a polygon is not made), which evens out sizes.
+   An inner region with just two neighbours that border each other (a peninsula) would be
+   drawn flat between them; it is left out of the drawing and carved out of their shared
+   border afterwards, so it touches those two only.
+4. **Relaxation**: the shared points are smoothed (moved towards their neighbours along the
+   polygons), then pushed a few pixels at a time out of regions smaller than their share of
+   the board and into larger ones (regions with few neighbours get a smaller share). A move
+   that would make a polygon cross itself or turn the other way is not made, so the shapes
+   keep tiling the frame and touching exactly as before.
 
 The JSON holds, per region, the polygon (integer coordinates in a ``width`` × ``height``
 frame) and a label point inside it. ``tests/test_geometry.py`` checks for all four maps that
