@@ -4,10 +4,13 @@
   [--rules PATH ...] [--record FILE] [--quiet]`` plays a full game between bots and prints it
   turn by turn (combos, conquests with their costs and losses, declines, coins scored), then a
   final table of coins and tokens; ``--record`` writes the game's record.
+  ``--svg-dir DIR`` draws the board after every turn; ``--bots human,greedy`` lets a person
+  play a seat at the keyboard (numbered choices with their costs, ``u`` to undo).
 * ``smallworld replay FILE`` replays a record and verifies every step, saying where it
-  diverges (exit status 1 if it does).
+  diverges (exit status 1 if it does); ``--html PAGE`` writes a replay viewer.
 * ``smallworld check PATH...`` validates rule files, reporting every error.
-* ``smallworld show ID`` prints a race's or power's rules text, numbers and source file.
+* ``smallworld show ID`` prints a race's or power's rules text, numbers and source file;
+  ``smallworld show map --players N [--svg FILE]`` a board's region key (and picture).
 * ``smallworld tournament --games N --players P --bots greedy,random [--workers K]`` plays many
   seeded games in parallel processes, then prints each bot's win rate and mean coins with 95%
   confidence intervals.
