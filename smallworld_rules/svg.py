@@ -69,6 +69,10 @@ _STYLE = f"""
 """
 
 
+#: Drawings made for custom maps, by their map document (a drawing takes a second or two).
+_DRAWN: dict[str, dict[str, Any]] = {}
+
+
 def _geometry(game_map: GameMap) -> dict[str, Any]:
     """The drawing of a board: shipped for the official maps, made on the fly otherwise."""
     geometry = load_geometry(game_map.name)
@@ -76,12 +80,16 @@ def _geometry(game_map: GameMap) -> dict[str, Any]:
         return geometry
     from smallworld_rules.maps.make_geometry import build
 
-    try:
-        return build(game_map.to_dict())
-    except (ValueError, KeyError, ZeroDivisionError):
-        raise MapError(
-            f"cannot draw the {game_map.name} map: its edge regions form no ring"
-        ) from None
+    key = repr(game_map.to_dict())
+    if key not in _DRAWN:
+        try:
+            _DRAWN[key] = build(game_map.to_dict())
+        except (ValueError, KeyError, ZeroDivisionError):
+            raise MapError(
+                f"cannot draw the {game_map.name} map: its edge regions form no ring "
+                "around the others"
+            ) from None
+    return _DRAWN[key]
 
 
 def _text(x: float, y: float, text: str, cls: str, **attrs: str) -> str:

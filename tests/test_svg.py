@@ -12,7 +12,7 @@ import pytest
 
 import smallworld_rules as sw
 from smallworld_rules import svg
-from smallworld_rules.maps import MAP_NAMES
+from smallworld_rules.maps import MAP_NAMES, build_map
 
 NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = '<script>alert("x")</script> & "Bad" Folk'
@@ -178,3 +178,28 @@ def test_jupyter_and_unknown_map() -> None:
     assert game._repr_svg_() == svg.board(game)
     with pytest.raises(sw.MapError):
         svg.board("9p")
+
+
+def test_custom_map_is_drawn_from_its_topology() -> None:
+    """A board of one's own is drawn by the same method: shapes touch iff adjacent."""
+    ring = [0, 1, 2, 3, 4]  # edge regions around one inner region 5
+    regions = []
+    for i in ring:
+        adjacent = sorted({ring[(i + 1) % 5], ring[(i - 1) % 5], 5})
+        terrain = "sea" if i == 0 else "hill"
+        regions.append({"id": i, "terrain": terrain, "border": True, "adjacent": adjacent})
+    regions.append({"id": 5, "terrain": "forest", "border": False, "adjacent": ring})
+    game_map = build_map({"players": 2, "turns": 5, "regions": regions}, "ring")
+    check_picture(svg.board(game_map), game_map)
+
+
+def test_a_map_without_an_edge_ring_is_refused() -> None:
+    """A custom board whose edge regions form no ring cannot be drawn: a MapError says so."""
+    regions = [
+        {"id": 0, "terrain": "hill", "border": True, "adjacent": [1]},
+        {"id": 1, "terrain": "hill", "border": True, "adjacent": [0, 2]},
+        {"id": 2, "terrain": "hill", "border": False, "adjacent": [1]},
+    ]
+    game_map = build_map({"players": 2, "turns": 5, "regions": regions}, "path")
+    with pytest.raises(sw.MapError, match="cannot draw the path map"):
+        svg.board(game_map)
