@@ -109,7 +109,7 @@ class SwrLexer(RegexLexer):
             (r"#[^\n]*", Comment.Single),
             (r'"(?:[^"\\]|\\["\\])*"', String.Double),
             (r'"[^\n]*', String.Double),  # an unterminated string, to the end of the line
-            # A header is the word, an id and a display name (`power flying "Flying"`); the
+            # A header is the word, an id and a display name (`power thrifty "Thrifty"`); the
             # same words elsewhere (`buy power price …`) are plain keywords.
             (
                 r"\b(" + "|".join(_HEADER_WORDS) + r")\b([ \t\r\n]+)([a-z][a-z0-9_]*)"
