@@ -763,7 +763,7 @@ def expansion_markdown(rule: Any, page: str) -> str:
         )
     for role in roles:
         facts.append(("role", f"[{md_escape(role.name)}](#role-{role.id}), the last seat"))
-    out.append(table(["", ""], facts))
+    out.append(table(["fact", "value"], facts))
     if zones:
         out.append("## Zones\n")
         out.append(
@@ -997,7 +997,7 @@ def ambiguities_markdown() -> str:
                 ", ".join(f"[{md_escape(r.name)}]({page_of(r)})" for r in concerned) or "core",
             )
         )
-    return table(["", "question", "our default", "option", "concerns"], rows)
+    return table(["ambiguity", "question", "our default", "option", "concerns"], rows)
 
 
 def implementations_markdown() -> str:
@@ -1018,7 +1018,7 @@ def implementations_markdown() -> str:
         )
     if not rows:
         return "None.\n"
-    return table(["", "our default", "how the engine does it", "option"], rows)
+    return table(["ambiguity", "our default", "how the engine does it", "option"], rows)
 
 
 def calls_markdown() -> str:
@@ -1038,7 +1038,7 @@ def calls_markdown() -> str:
             )
     if not rows:
         return "None.\n"
-    return table(["", "what the engine does", "concerns"], rows)
+    return table(["our call", "what the engine does", "concerns"], rows)
 
 
 # --------------------------------------------------------------------------- error catalogue

@@ -71,3 +71,34 @@ def test_code_lines_fit_the_page() -> None:
     ]
     assert wide == []
     assert DOCS.is_dir()
+
+
+def _header_cells(text: str) -> list[list[str]]:
+    """The header row of every Markdown table in ``text``."""
+    lines = text.splitlines()
+    return [
+        [cell.strip() for cell in lines[i].strip().strip("|").split("|")]
+        for i in range(len(lines) - 1)
+        if lines[i].lstrip().startswith("|") and set(lines[i + 1].strip()) <= set("|-: ")
+        and "-" in lines[i + 1]
+    ]
+
+
+def test_tables_have_named_columns() -> None:
+    """No table has a blank header cell: in the hand-written pages, and in the pages the
+    generator makes (the options page's tables, an expansion's facts, a map's region key)."""
+    pytest.importorskip("mkdocs_gen_files")
+    from tests.test_docs import _generator
+
+    generator = _generator()
+    written: dict[str, str] = {}
+    generator.write = lambda name, text, edit=None: written.__setitem__(name, text)
+    texts = [page.read_text(encoding="utf-8") for page in PAGES]
+    texts += [generator.options_markdown(), generator.ambiguities_markdown(),
+              generator.implementations_markdown(), generator.calls_markdown(),
+              generator.maps_markdown().replace("\n    ", "\n")]
+    texts += [generator.rule_page(rule) for rule in generator.all_rule_defs()]
+    headers = [row for text in texts for row in _header_cells(text)]
+    assert len(headers) > 20
+    assert [row for row in headers if "" in row] == []
+    assert any(name.startswith("images/map-") for name in written)
