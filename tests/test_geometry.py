@@ -133,7 +133,7 @@ def test_ids_read_left_to_right_top_to_bottom(board: tuple[sw.GameMap, dict[str,
         (b[1] > a[1]) if abs(b[1] - a[1]) > geometry["height"] / 10 else (b[0] > a[0])
         for a, b in pairs
     )
-    assert ordered / len(pairs) > 0.8
+    assert ordered / len(pairs) > 0.9  # measured: 0.92 (5p) to 0.97 (3p)
 
 
 @pytest.mark.slow
