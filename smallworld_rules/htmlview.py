@@ -25,7 +25,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.events import Event
-from smallworld_rules.svg import PLAYER_COLOURS, base, overlay
+from smallworld_rules.svg import PLAYER_COLOURS, base, overlay_parts
 from smallworld_rules.textboard import combo_name, status_line
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ _JS = """
     i = Math.max(0, Math.min(data.steps - 1, i));
     slider.value = i;
     var frame = data.frames[i];
-    layer.innerHTML = data.overlays[frame.overlay];
+    layer.innerHTML = frame.overlay.map(function (k) { return data.parts[k]; }).join('');
     label.textContent = 'step ' + i + ' / ' + (data.steps - 1) + ': ' + frame.action;
     scores.textContent = '';
     var head = document.createElement('tr');
@@ -164,7 +164,7 @@ def replay_html(
     describe = describe or (lambda e: type(e).__name__)
     walker = game.clone()
     frames: list[dict[str, Any]] = []
-    pictures: list[str] = []
+    pictures: list[list[str]] = []
     while True:
         start = 0
         if walker.action_stack:
@@ -172,26 +172,28 @@ def replay_html(
             before.undo()
             start = len(before.log)
         frame = _frame(walker, describe, start)
-        pictures.append(overlay(walker, walker.map))
+        pictures.append(overlay_parts(walker, walker.map))
         frames.append(frame)
         if not walker.action_stack:
             break
         walker.undo()
     frames.reverse()
     pictures.reverse()
-    # Steps that leave the picture unchanged share it.
+    # A region's contents mostly stay the same from step to step: each distinct piece of a
+    # picture is stored once, and a step lists the pieces it is made of.
     index: dict[str, int] = {}
-    overlays: list[str] = []
+    parts: list[str] = []
     for frame, picture in zip(frames, pictures, strict=True):
-        if picture not in index:
-            index[picture] = len(overlays)
-            overlays.append(picture)
-        frame["overlay"] = index[picture]
+        for part in picture:
+            if part not in index:
+                index[part] = len(parts)
+                parts.append(part)
+        frame["overlay"] = [index[part] for part in picture]
     data = {
         "steps": len(frames),
         "colours": list(PLAYER_COLOURS),
         "frames": frames,
-        "overlays": overlays,
+        "parts": parts,
     }
     blob = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     heading = title or f"Small World replay: the {game.map_name} map, {game.players} players"

@@ -248,7 +248,7 @@ def _panel(game: Game | None, game_map: GameMap, x: float, height: float) -> str
         if swatch:
             out.append(f'<rect x="{x + 12}" y="{y - 13}" width="18" height="16" fill="{swatch}"'
                        ' stroke="#2b2b2b"/>')
-        for i, part in enumerate(textwrap.wrap(text, 34 if cls == "heading" else 36)[:3]):
+        for i, part in enumerate(textwrap.wrap(text, 30 if cls == "heading" else 36)[:3]):
             indent = 12 if i else 0
             out.append(
                 f'<text x="{tx + indent}" y="{y:.1f}" class="{cls}">{escape(part)}</text>'
@@ -286,12 +286,18 @@ def base(game_map: GameMap, *, printed_tribes: bool = False, size: int | None = 
     return "\n".join(out)
 
 
-def overlay(game: Game | None, game_map: GameMap, highlight: Iterable[int] = ()) -> str:
-    """What stands on the board now, the outlines and the side panel (see :func:`base`)."""
+def overlay_parts(
+    game: Game | None, game_map: GameMap, highlight: Iterable[int] = ()
+) -> list[str]:
+    """The pieces of :func:`overlay`: each region's contents, the outlines, the panel.
+
+    Most of them stay the same from one step of a game to the next, so the replay viewer
+    stores each distinct piece once.
+    """
     geometry, _, height = _drawing(game_map)
     shapes = geometry["regions"]
     wanted = {r for r in highlight if isinstance(r, int) and 0 <= r < len(game_map.regions)}
-    out = ['<g class="overlay">']
+    out = []
     if game is not None:
         names = token_names(game.rules)
         out += [
@@ -300,8 +306,12 @@ def overlay(game: Game | None, game_map: GameMap, highlight: Iterable[int] = ())
         out += [_outline(shapes[r], "last-action") for r in _last_regions(game)]
     out += [_outline(shapes[r], "highlight") for r in sorted(wanted)]
     out.append(_panel(game, game_map, geometry["width"], height))
-    out.append("</g>")
-    return "\n".join(out)
+    return out
+
+
+def overlay(game: Game | None, game_map: GameMap, highlight: Iterable[int] = ()) -> str:
+    """What stands on the board now, the outlines and the side panel (see :func:`base`)."""
+    return "\n".join(['<g class="overlay">', *overlay_parts(game, game_map, highlight), "</g>"])
 
 
 def board(

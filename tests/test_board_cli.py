@@ -128,9 +128,9 @@ def test_replay_page_escapes_hostile_names(tmp_path: Path) -> None:
     assert page.count("<script") == 3  # the error catcher, the data, the viewer
     before = re.findall(r"(.{0,16})alert\(", page)
     assert before and all(b.endswith(("&lt;script&gt;", "\\u003cscript>")) for b in before)
-    overlays = page_data(page)["overlays"]
-    assert isinstance(overlays, list)
-    assert any("&lt;script&gt;alert(" in o for o in overlays)
+    parts = page_data(page)["parts"]
+    assert isinstance(parts, list)
+    assert any("&lt;script&gt;alert(" in part for part in parts)
 
 
 # ---------------------------------------------------------------------- at the keyboard
