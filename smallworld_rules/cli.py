@@ -51,8 +51,8 @@ from smallworld_rules.records import (
 )
 from smallworld_rules.ruledefs import RuleDef
 from smallworld_rules.rules import Rules, id_conflict, load_rules
-from smallworld_rules.state import LOST_TRIBE, SOUL
 from smallworld_rules.terminal import play_in_terminal
+from smallworld_rules.textboard import seat_name, token_names
 
 #: The name in ``--bots`` of a seat played at the keyboard.
 KEYBOARD = "human"
@@ -68,20 +68,8 @@ class _Parser(argparse.ArgumentParser):
 # ---------------------------------------------------------------------- printing a game
 
 
-def _token_names(rules: Rules) -> dict[str, str]:
-    """Display names of every kind of token: races, roles' tokens, and the core's own."""
-    names = {race: rd.name for race, rd in rules.races.items()}
-    names.update({role.race.id: role.race.name for role in rules.roles.values()})
-    names.update({LOST_TRIBE: "Lost Tribe", SOUL: "soul"})
-    return names
-
-
-def _seat(game: Game, player: int) -> str:
-    """``player 3`` or, for the seat a role plays, ``player 3 (Role Name)``."""
-    role = next(iter(game.rules.roles.values()), None)
-    if role is not None and player == game.players - 1:
-        return f"player {player} ({role.name})"
-    return f"player {player}"
+_token_names = token_names
+_seat = seat_name
 
 
 def _zones_line(game: Game) -> str:

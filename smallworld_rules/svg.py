@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.errors import MapError
 from smallworld_rules.maps import GameMap, load_geometry, load_map
-from smallworld_rules.textboard import combo_name, status_line, token_names
+from smallworld_rules.textboard import combo_name, seat_name, status_line, token_names
 
 if TYPE_CHECKING:
     from smallworld_rules.game import Game
@@ -218,7 +218,7 @@ def _panel(game: Game | None, game_map: GameMap, x: float, height: float) -> str
         lines.append((status_line(game), "heading", None))
         for p in range(game.players):
             what = combo_name(game, p) or "no race yet"
-            lines.append((f"player {p}: {what}, {game.coins(p)} coins", "player",
+            lines.append((f"{seat_name(game, p)}: {what}, {game.coins(p)} coins", "player",
                           PLAYER_COLOURS[p % len(PLAYER_COLOURS)]))
             for declined in game.declined_races(p):
                 lines.append((f"    in decline: {names.get(declined, declined)}", "", None))

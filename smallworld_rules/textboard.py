@@ -37,6 +37,14 @@ def token_names(rules: Rules) -> dict[str, str]:
     return names
 
 
+def seat_name(game: Game, player: int) -> str:
+    """``player 3`` or, for the seat a role plays, ``player 3 (Role Name)``."""
+    role = next(iter(game.rules.roles.values()), None)
+    if role is not None and player == game.players - 1:
+        return f"player {player} ({role.name})"
+    return f"player {player}"
+
+
 def status_line(game: Game) -> str:
     """Map, round and who must do what, e.g. ``2p map: round 1 of 10, player 0 to …``."""
     where = f"{game.map_name} map: round {game.round} of {game.map.turns}"
@@ -76,7 +84,7 @@ def player_lines(game: Game, viewer: int | None = None) -> list[str]:
         coins = "?" if viewer is not None and viewer != p else str(game.coins(p))
         mark = "*" if p == game.active_player and not game.is_over else " "
         what = "; ".join(parts) or "no race yet"
-        lines.append(f"{mark} player {p}: {what}; {coins} coins")
+        lines.append(f"{mark} {seat_name(game, p)}: {what}; {coins} coins")
     return lines
 
 
