@@ -773,7 +773,7 @@ def expansion_markdown(rule: Any, page: str) -> str:
         )
     for role in roles:
         facts.append(("role", f"[{md_escape(role.name)}](#role-{role.id}), the last seat"))
-    out.append(table(["", ""], facts))
+    out.append(table(["fact", "value"], facts))
     if zones:
         out.append("## Zones\n")
         out.append(
@@ -1073,7 +1073,7 @@ def ambiguities_markdown() -> str:
                 ", ".join(f"[{md_escape(r.name)}]({page_of(r)})" for r in concerned) or "core",
             )
         )
-    return table(["", "question", "our default", "option", "concerns"], rows)
+    return table(["ambiguity", "question", "our default", "option", "concerns"], rows)
 
 
 def implementations_markdown() -> str:
@@ -1094,7 +1094,7 @@ def implementations_markdown() -> str:
         )
     if not rows:
         return "None.\n"
-    return table(["", "our default", "how the engine does it", "option"], rows)
+    return table(["ambiguity", "our default", "how the engine does it", "option"], rows)
 
 
 def calls_markdown() -> str:
@@ -1114,7 +1114,7 @@ def calls_markdown() -> str:
             )
     if not rows:
         return "None.\n"
-    return table(["", "what the engine does", "concerns"], rows)
+    return table(["our call", "what the engine does", "concerns"], rows)
 
 
 # --------------------------------------------------------------------------- error catalogue
@@ -1195,6 +1195,57 @@ def errors_page() -> str:
     return "\n".join(out)
 
 
+# --------------------------------------------------------------------------- maps
+
+
+def maps_markdown() -> str:
+    """Each official board: its picture (written beside the page) and its region key."""
+    from smallworld_rules import svg
+    from smallworld_rules.maps import MAP_NAMES
+
+    out = []
+    for name in MAP_NAMES:
+        board = sw.load_map(name)
+        write(f"images/map-{name}.svg", svg.board(name))
+        out.append(f"## The {name} map\n")
+        out.append(
+            f"For {board.players} players, {board.turns} turns, {len(board)} regions. "
+            f"`smallworld show map --players {board.players} --svg {name}.svg` prints this "
+            "key and writes the picture.\n"
+        )
+        out.append(f"![The {name} map](images/map-{name}.svg){{ .board }}\n")
+        rows = [
+            (
+                r.id,
+                r.terrain,
+                ", ".join(sorted(r.features)) or "–",
+                "edge" if r.edge else "",
+                "Lost Tribe" if r.lost_tribe else "",
+                ", ".join(map(str, r.adjacent)),
+            )
+            for r in board.regions
+        ]
+        key = table(["region", "terrain", "symbols", "edge", "at setup", "borders"], rows)
+        out.append(f'??? info "Region key of the {name} map"\n')
+        out.append("\n".join("    " + line for line in key.splitlines()) + "\n")
+    return "\n".join(out)
+
+
+def tutorial_pictures() -> None:
+    """The tutorial's positions, played as it plays them."""
+    from smallworld_rules import svg
+
+    game = sw.Game.new(
+        players=2, seed=1, combos=[("ratmen", "forest"), ("giants", "commando")]
+    )
+    game.apply(sw.PickCombo(0))
+    targets = [a.region for a in game.legal_actions() if isinstance(a, sw.Conquer)]
+    write("images/tutorial-targets.svg", svg.board(game, highlight=targets))
+    for region in (2, 6, 12):
+        game.apply(sw.Conquer(region))
+    write("images/tutorial-conquests.svg", svg.board(game))
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -1210,6 +1261,8 @@ def main() -> None:
         "rule-language.md",
         {"grammar": grammar_markdown, "vocabulary": vocabulary_markdown},
     )
+    fill("maps.md", {"maps": maps_markdown})
+    tutorial_pictures()
     fill(
         "expansions.md",
         {"expansion_counts": expansion_counts_markdown, "expansion_catalogue": expansion_catalogue_markdown},

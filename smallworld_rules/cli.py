@@ -5,11 +5,15 @@
   [--quiet | --json]`` plays a full game between bots and prints it turn by turn (combos,
   conquests with their costs and losses, declines, coins scored), then a final table of coins
   and tokens; ``--record`` writes the game's record, ``--json`` prints one JSON object instead.
+  ``--svg-dir DIR`` draws the board after every turn; ``--bots human,greedy`` lets a person
+  play a seat at the keyboard (numbered choices with their costs, ``u`` to undo).
 * ``smallworld replay FILE [--quiet]`` replays a record and verifies every step, saying where
-  it diverges (exit status 1 if it does); ``--quiet`` prints nothing but errors.
+  it diverges (exit status 1 if it does); ``--quiet`` prints nothing but errors;
+  ``--html PAGE`` writes a replay viewer.
 * ``smallworld check PATH...`` validates rule files (a folder: every file in it), reporting
   every error; ``smallworld fmt PATH...`` rewrites them in the canonical layout.
-* ``smallworld show ID`` prints a race's or power's rules text, numbers and source file.
+* ``smallworld show ID`` prints a race's or power's rules text, numbers and source file;
+  ``smallworld show map --players N [--svg FILE]`` a board's region key (and picture).
 * ``smallworld tournament --games N --players P --bots greedy,random [--workers K]`` plays many
   seeded games in parallel processes, then prints each bot's win rate and mean coins with 95%
   confidence intervals.
@@ -27,12 +31,12 @@ import math
 import os
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import NoReturn
 
-from smallworld_rules import __version__
+from smallworld_rules import __version__, svg
 from smallworld_rules import events as ev
 from smallworld_rules.actions import Action
 from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
@@ -40,7 +44,8 @@ from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.dsl.formatter import format_source
 from smallworld_rules.errors import RuleFileError, RulesError, excerpt
 from smallworld_rules.game import Game
-from smallworld_rules.maps import MAP_NAMES
+from smallworld_rules.htmlview import replay_html
+from smallworld_rules.maps import MAP_NAMES, load_map, map_for_players
 from smallworld_rules.packs import ENTRY_POINT_GROUP, available_packs
 from smallworld_rules.records import (
     RecordMismatch,
@@ -56,7 +61,11 @@ from smallworld_rules.rules import (
     load_rules,
     rule_files,
 )
-from smallworld_rules.state import LOST_TRIBE, SOUL
+from smallworld_rules.terminal import play_in_terminal
+from smallworld_rules.textboard import seat_name, token_names
+
+#: The name in ``--bots`` of a seat played at the keyboard.
+KEYBOARD = "human"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,20 +78,8 @@ class _Parser(argparse.ArgumentParser):
 # ---------------------------------------------------------------------- printing a game
 
 
-def _token_names(rules: Rules) -> dict[str, str]:
-    """Display names of every kind of token: races, roles' tokens, and the core's own."""
-    names = {race: rd.name for race, rd in rules.races.items()}
-    names.update({role.race.id: role.race.name for role in rules.roles.values()})
-    names.update({LOST_TRIBE: "Lost Tribe", SOUL: "soul"})
-    return names
-
-
-def _seat(game: Game, player: int) -> str:
-    """``player 3`` or, for the seat a role plays, ``player 3 (Role Name)``."""
-    role = next(iter(game.rules.roles.values()), None)
-    if role is not None and player == game.players - 1:
-        return f"player {player} ({role.name})"
-    return f"player {player}"
+_token_names = token_names
+_seat = seat_name
 
 
 def _zones_line(game: Game) -> str:
@@ -315,8 +312,9 @@ def _bot_list(text: str) -> list[str]:
     if not names:
         raise RulesError(f"--bots names no bot (known bots: {', '.join(sorted(BOTS))})")
     for name in names:
-        if name not in BOTS:
-            raise RulesError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
+        if name not in BOTS and name != KEYBOARD:
+            known = ", ".join(sorted([*BOTS, KEYBOARD]))
+            raise RulesError(f"unknown bot {name!r} (known bots: {known})")
     return names
 
 
@@ -371,9 +369,13 @@ def _play(args: argparse.Namespace) -> int:
     )
     names = _bot_names(args.bots, game.players)
     quiet = args.quiet or args.json
-    bots: list[Bot] = [make_bot(n, args.seed * 100 + p, rules) for p, n in enumerate(names)]
+    bots: list[Bot | None] = [
+        None if n == KEYBOARD else make_bot(n, args.seed * 100 + p, rules)
+        for p, n in enumerate(names)
+    ]
     printed = len(game.log)
     zones = _zones_line(game)
+    picture = _pictures(args.svg_dir, game)
 
     def report(g: Game, action: Action) -> None:
         nonlocal printed, zones
@@ -390,6 +392,11 @@ def _play(args: argparse.Namespace) -> int:
             zones = now
             _print_events(g, events[cut:])
         printed = len(g.log)
+        picture(g)
+
+    def rewound(g: Game) -> None:
+        nonlocal printed
+        printed = len(g.log)
 
     if not quiet:
         _print_header(game, args.seed)
@@ -397,7 +404,14 @@ def _play(args: argparse.Namespace) -> int:
         if zones:
             print(f"[{zones}]")
         _print_events(game, game.log)
-    play_game(game, bots, on_action=report, chance_seed=args.seed)
+    if KEYBOARD in names:
+        if not play_in_terminal(
+            game, bots, on_action=report, on_undo=rewound, chance_seed=args.seed
+        ):
+            return 0
+    else:
+        play_game(game, [b for b in bots if b is not None], on_action=report,
+                  chance_seed=args.seed)
     if not args.json:
         _print_ranking(game)
     if args.record:
@@ -437,6 +451,56 @@ def _summary(game: Game, bots: Sequence[str], record: str | None) -> dict[str, o
     }
 
 
+def _pictures(folder: str | None, game: Game) -> Callable[[Game], None]:
+    """``--svg-dir``: a picture of the board when the game starts and after every turn."""
+    if folder is None:
+        return lambda g: None
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RulesError(f"cannot write pictures to {folder}: {exc.strerror}") from None
+    written = [-1]
+
+    def write(g: Game) -> None:
+        turn = sum(isinstance(e, ev.TurnStarted) for e in g.log) - 1
+        if turn > written[0] or g.is_over:
+            name = "end" if g.is_over else f"turn-{turn:03d}"
+            (target / f"{name}.svg").write_text(svg.board(g), encoding="utf-8")
+            written[0] = turn
+
+    write(game)
+    return write
+
+
+def _show_map(args: argparse.Namespace) -> int:
+    """``show map --players N [--svg FILE]``: the region key (and a picture) of a board."""
+    game_map = load_map(map_for_players(args.players or 2))
+    print(f"The {game_map.name} map: {len(game_map)} regions, {game_map.turns} turns")
+    for r in game_map.regions:
+        marks = [r.terrain, *sorted(r.features)]
+        marks += ["edge"] * r.edge + ["Lost Tribe"] * r.lost_tribe
+        print(f"{r.id:4} {', '.join(marks):<38} borders {', '.join(map(str, r.adjacent))}")
+    if args.svg:
+        _write_text(args.svg, svg.board(game_map), "the picture")
+        print(f"picture written to {args.svg}")
+    return 0
+
+
+def _write_text(path: str, text: str, what: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"cannot write {what} to {path}: {exc.strerror}") from None
+
+
+def _replay_page(args: argparse.Namespace, game: Game) -> None:
+    """``replay --html FILE``: the viewer page of the replayed game."""
+    if args.html:
+        page = replay_html(game, lambda e: _describe(game, e), f"{args.file}: {game.map_name}")
+        _write_text(args.html, page, "the replay page")
+
+
 # ---------------------------------------------------------------------- replay
 
 
@@ -462,6 +526,7 @@ def _replay(args: argparse.Namespace) -> int:
     except RecordMismatch as exc:
         print(f"smallworld: {args.file}: {exc}", file=sys.stderr)
         return 1
+    _replay_page(args, game)
     if args.quiet:
         return 0
     _print_header(game, game.seed, record["market"])
@@ -469,6 +534,8 @@ def _replay(args: argparse.Namespace) -> int:
     _print_ranking(game)
     steps = len(record["steps"])
     print(f"\n{args.file}: {_plural(steps, 'step')} replayed, every one as recorded")
+    if args.html:
+        print(f"replay page written to {args.html}")
     if changed:
         print(
             f"note: rule files changed since the record was made ({', '.join(changed)}), "
@@ -582,6 +649,8 @@ def _find(rules: Rules, wanted: str) -> RuleDef:
 
 
 def _show(args: argparse.Namespace) -> int:
+    if args.id == "map":
+        return _show_map(args)
     rules = _load(_spec(args))
     rule = _find(rules, args.id)
     print(f"{rule.name} ({rule.kind} {rule.id})")
@@ -756,6 +825,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true",
         help="print only one JSON object: set-up, coins, tokens, ranking, winners",
     )
+    play.add_argument("--svg-dir", metavar="DIR", help="write a picture after every turn")
     play.set_defaults(run=_play)
 
     replay = sub.add_parser("replay", help="replay a game record and verify every step")
@@ -765,6 +835,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--quiet", action="store_true",
         help="print nothing but errors (the exit status is the verdict)",
     )
+    replay.add_argument("--html", metavar="FILE", help="write a replay viewer page to FILE")
     replay.set_defaults(run=_replay)
 
     check_cmd = sub.add_parser("check", help="validate rule files")
@@ -782,8 +853,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fmt.set_defaults(run=_fmt)
 
-    show = sub.add_parser("show", help="print a race's or power's rules and source")
-    show.add_argument("id", metavar="ID")
+    show = sub.add_parser("show", help="print a race's or power's rules and source, or a map")
+    show.add_argument("id", metavar="ID", help="a race or power, or 'map'")
+    show.add_argument("--players", type=int, help="show map: the board for N players")
+    show.add_argument("--svg", metavar="FILE", help="show map: write its picture to FILE")
     _rules_options(show)
     show.set_defaults(run=_show)
 

@@ -608,6 +608,18 @@ class Game:
             f"active={self.active_player} phase={self.phase.value}>"
         )
 
+    def __str__(self) -> str:
+        """The position as text: regions, races, market, coins (:mod:`.textboard`)."""
+        from smallworld_rules.textboard import render
+
+        return render(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, for Jupyter (:func:`smallworld_rules.svg.board`)."""
+        from smallworld_rules.svg import board
+
+        return board(self)
+
     # ------------------------------------------------------------------ hidden information, records
 
     def observation(self, player: int) -> dict[str, Any]:

@@ -109,10 +109,14 @@ class SwrLexer(RegexLexer):
             (r"#[^\n]*", Comment.Single),
             (r'"(?:[^"\\]|\\["\\])*"', String.Double),
             (r'"[^\n]*', String.Double),  # an unterminated string, to the end of the line
+            # A header is the word, an id and a display name (`power thrifty "Thrifty"`); the
+            # same words elsewhere (`buy power price …`) are plain keywords.
             (
-                r"\b(" + "|".join(_HEADER_WORDS) + r")\b([ \t\r\n]+)([a-z][a-z0-9_]*)",
+                r"\b(" + "|".join(_HEADER_WORDS) + r")\b([ \t\r\n]+)([a-z][a-z0-9_]*)"
+                r'(?=[ \t]+")',
                 bygroups(Keyword.Declaration, Whitespace, Name.Class),  # type: ignore[no-untyped-call]
             ),
+            (r"\b(?:" + "|".join(_HEADER_WORDS) + r")\b", Keyword),
             *_word_rules(
                 (_HOOKS, Keyword.Type),
                 (_OPERATORS, Operator.Word),

@@ -37,6 +37,11 @@ def _docstring_lines(source: str) -> set[int]:
     return lines
 
 
+#: Tokens that match a name but are none: ``--bots human`` names a seat played at the keyboard
+#: (a kind of player, not the race), once, in the command line.
+NOT_NAMES = {("cli.py", '"human"')}
+
+
 def _offending(path: Path) -> list[str]:
     source = path.read_text(encoding="utf-8")
     if path.suffix == ".lark":
@@ -48,6 +53,8 @@ def _offending(path: Path) -> list[str]:
         if tok.start[0] in skip:
             continue
         kinds = (tokenize.NAME, tokenize.STRING, tokenize.COMMENT)
+        if (path.name, tok.string) in NOT_NAMES:
+            continue
         if tok.type in kinds and NAMES.search(tok.string):
             hits.append(f"{path}:{tok.start[0]}: {tok.string}")
     return hits

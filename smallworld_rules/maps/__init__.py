@@ -233,3 +233,25 @@ def map_for_players(players: int) -> str:
     if not 2 <= players <= 5:
         raise MapError(f"the official boards are for 2 to 5 players, not {players}")
     return f"{players}p"
+
+
+_GEOMETRY: dict[str, dict[str, Any]] = {}
+
+
+def load_geometry(name: str) -> dict[str, Any] | None:
+    """The drawing of an official board (``maps/geometry/<name>.json``), or ``None``.
+
+    It holds ``width``, ``height`` and per region a ``polygon`` and a ``label`` point; polygons
+    share a boundary segment exactly when the regions are adjacent (made by
+    ``python -m smallworld_rules.maps.make_geometry``).
+
+    >>> g = load_geometry("2p")
+    >>> g["width"], len(g["regions"])
+    (1200, 23)
+    """
+    if name not in MAP_NAMES:
+        return None
+    if name not in _GEOMETRY:
+        text = resources.files(__name__).joinpath(f"geometry/{name}.json").read_text("utf-8")
+        _GEOMETRY[name] = json.loads(text)
+    return _GEOMETRY[name]
