@@ -331,15 +331,16 @@ def board(
     Raises:
         MapError: a map name that is not known, or a custom map that cannot be drawn.
     """
-    from smallworld_rules.game import Game
-
-    game = game_or_map if isinstance(game_or_map, Game) else None
-    if isinstance(game_or_map, Game):
-        game_map = game_or_map.map
-    elif isinstance(game_or_map, GameMap):
+    # Anything but a map or a map's name is a game: svg sits above the façade, which draws
+    # itself through this module, so it does not import Game back.
+    game: Game | None = None
+    if isinstance(game_or_map, GameMap):
         game_map = game_or_map
-    else:
+    elif isinstance(game_or_map, str):
         game_map = load_map(game_or_map)
+    else:
+        game = game_or_map
+        game_map = game.map
     parts = [
         base(game_map, printed_tribes=game is None, size=size),
         overlay(game, game_map, highlight),
