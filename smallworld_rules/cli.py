@@ -4,13 +4,16 @@
   [--rules PATH ...] [--record FILE] [--quiet]`` plays a full game between bots and prints it
   turn by turn (combos, conquests with their costs and losses, declines, coins scored), then a
   final table of coins and tokens; ``--record`` writes the game's record.
-* ``smallworld replay FILE`` replays a record and verifies every step, saying where it
-  diverges (exit status 1 if it does).
+* ``smallworld replay FILE`` replays a record (or every game of a tournament's records) and
+  verifies every step, saying where it diverges (exit status 1 if it does).
 * ``smallworld check PATH...`` validates rule files, reporting every error.
 * ``smallworld show ID`` prints a race's or power's rules text, numbers and source file.
-* ``smallworld tournament --games N --players P --bots greedy,random [--workers K]`` plays many
-  seeded games in parallel processes, then prints each bot's win rate and mean coins with 95%
-  confidence intervals.
+* ``smallworld tournament --games N --players P --bots greedy,random [--workers K]
+  [--backend local|ray] [--records FILE [--resume]]`` plays many seeded games in parallel
+  (:mod:`smallworld_rules.tournament`), then prints each bot's and seat's win rate, mean coins
+  and rank with 95% confidence intervals, and the bots' Elo-style ratings.
+* ``smallworld selfplay --games N --out DIR`` writes self-play training data
+  (:mod:`smallworld_rules.selfplay`).
 
 Every mistake (an unknown id, bot or option, a bad file) is reported as one line on stderr with
 a non-zero exit status (2; 1 for ``check`` errors and diverging records), never a traceback.
@@ -19,18 +22,19 @@ a non-zero exit status (2; 1 for ``check`` errors and diverging records), never 
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import os
-import statistics
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import NoReturn
 
 from smallworld_rules import events as ev
+from smallworld_rules import tournament
 from smallworld_rules.actions import Action
+from smallworld_rules.backends import BACKENDS
 from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
+from smallworld_rules.cli_args import parse_combos, parse_options
 from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.dsl.formatter import format_source
 from smallworld_rules.errors import RuleFileError, RulesError
@@ -46,6 +50,9 @@ from smallworld_rules.records import (
 from smallworld_rules.ruledefs import RuleDef
 from smallworld_rules.rules import Rules, id_conflict, load_rules
 from smallworld_rules.state import LOST_TRIBE, SOUL
+from smallworld_rules.tournament import mean_interval, wilson_interval
+
+__all__ = ["build_parser", "main", "mean_interval", "wilson_interval"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -270,6 +277,17 @@ def _pack_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _combo_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--combos", metavar="RACE:POWER,...",
+        help="fix the top of the market, e.g. ratmen:forest,giants:commando",
+    )
+    parser.add_argument(
+        "--options", metavar="NAME=VALUE,...",
+        help="game options (true, false or a number), e.g. flying_enters_anywhere=false",
+    )
+
+
 # ---------------------------------------------------------------------- play
 
 
@@ -331,6 +349,8 @@ def _replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise RulesError(f"cannot read {args.file}: {reason}") from None
+    if text.startswith('{"format":"' + tournament.FORMAT + '"'):
+        return _replay_tournament(args)
     try:
         record = load_record(text)
     except RulesError as exc:
@@ -352,6 +372,17 @@ def _replay(args: argparse.Namespace) -> int:
             f"note: rule files changed since the record was made ({', '.join(changed)}), "
             "but the game replays identically"
         )
+    return 0
+
+
+def _replay_tournament(args: argparse.Namespace) -> int:
+    """Verify every game of a tournament's records (``tournament --records FILE``)."""
+    try:
+        games = tournament.verify_records(args.file, args.rules or ())
+    except RecordMismatch as exc:
+        print(f"smallworld: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: {_plural(games, 'game')} replayed, every step as recorded")
     return 0
 
 
@@ -483,102 +514,42 @@ def _show(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- tournament
 
-_WORKER_RULES: dict[_Spec, Rules] = {}
-
-
-def _tournament_game(
-    job: tuple[int, int, int, tuple[str, ...], _Spec],
-) -> tuple[int, list[str], list[int], list[int]]:
-    """Play one tournament game (in a worker process): (index, bots by seat, coins, winners)."""
-    index, seed, players, seats, spec = job
-    if spec not in _WORKER_RULES:
-        _WORKER_RULES[spec] = _load(spec)
-    rules = _WORKER_RULES[spec]
-    game = Game.new(players=players, seed=seed, rules=rules)
-    bots = [make_bot(name, seed * 100 + p, rules) for p, name in enumerate(seats)]
-    play_game(game, bots, chance_seed=seed)
-    return index, list(seats), [game.coins(p) for p in range(players)], game.winners
-
-
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    bar = "#" * filled + "-" * (width - filled)
-    end = "\n" if done == total else ""
-    print(f"\r[{bar}] {done}/{total} games", end=end, file=sys.stderr, flush=True)
-
-
-def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for the default ``z``)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def mean_interval(values: Sequence[float], z: float = 1.959964) -> tuple[float, float, float]:
-    """Mean and its normal-approximation interval (95% for the default ``z``)."""
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = z * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
 
 def _tournament(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise RulesError(f"--games must be at least 1, not {args.games}")
     if args.workers is not None and args.workers < 1:
         raise RulesError(f"--workers must be at least 1, not {args.workers}")
-    names = _bot_list(args.bots)
-    spec = _spec(args)
-    rules = _load(spec)  # report mistakes before starting
-    Game.new(players=args.players, seed=args.seed, rules=rules)  # checks the player count
-    workers = args.workers or min(os.cpu_count() or 1, 4)
-    jobs = []
-    for i in range(args.games):
-        seats = tuple(names[(s + i) % len(names)] for s in range(args.players))
-        jobs.append((i, args.seed + i, args.players, seats, spec))
-    results: list[tuple[int, list[str], list[int], list[int]]] = []
-    _progress(0, len(jobs))
-    if workers == 1:
-        for job in jobs:
-            results.append(_tournament_game(job))
-            _progress(len(results), len(jobs))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_tournament_game, job) for job in jobs]
-            for future in as_completed(futures):
-                results.append(future.result())
-                _progress(len(results), len(jobs))
-    results.sort()
-    coins: dict[str, list[float]] = {n: [] for n in dict.fromkeys(names)}
-    wins: dict[str, int] = dict.fromkeys(coins, 0)
-    for _, seated, game_coins, winners in results:
-        for seat, name in enumerate(seated):
-            coins[name].append(game_coins[seat])
-            wins[name] += seat in winners
-    last = args.seed + args.games - 1
-    print(
-        f"Tournament: {_plural(args.games, 'game')} of {args.players} players "
-        f"(seeds {args.seed} to {last}), bots {', '.join(coins)}"
-    )
-    print(f"{'bot':<10} {'seats':>6} {'wins':>6}  {'win rate (95% CI)':<26} mean coins (95% CI)")
-    for name, values in coins.items():
-        n = len(values)
-        if n == 0:
-            continue
-        low, high = wilson_interval(wins[name], n)
-        mean, mlow, mhigh = mean_interval(values)
-        rate = f"{100 * wins[name] / n:.1f}% ({100 * low:.1f}% to {100 * high:.1f}%)"
-        print(
-            f"{name:<10} {n:>6} {wins[name]:>6}  {rate:<26} "
-            f"{mean:.1f} ({mlow:.1f} to {mhigh:.1f})"
+    if args.address is not None and args.backend != "ray":
+        raise RulesError("--address is a Ray cluster's: it needs --backend ray")
+    if args.resume and not args.records:
+        raise RulesError("--resume needs --records FILE, the records of the tournament")
+    expansions, paths, packs, override = _spec(args)
+    try:
+        result = tournament.run(
+            _bot_list(args.bots), games=args.games, players=args.players, seed=args.seed,
+            rules=tournament.RulesSpec(expansions, paths, packs, override),
+            combos=parse_combos(args.combos) if args.combos else None,
+            options=parse_options(args.options) if args.options else None,
+            backend=args.backend, workers=args.workers, address=args.address,
+            records=args.records, resume=args.resume, progress=args.progress,
         )
-    print("Shared wins count as a win for each player sharing them.")
+    except tournament.TournamentInterrupted as stop:
+        where = (
+            f" in {stop.records}; run the same command with --resume to play the other "
+            f"{stop.total - stop.recorded}"
+            if stop.records is not None else " (give --records FILE to be able to resume)"
+        )
+        print(
+            f"smallworld: interrupted: {_plural(stop.recorded, 'game')} of {stop.total} "
+            f"recorded{where}",
+            file=sys.stderr,
+        )
+        return 130
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=1))
+    else:
+        print(result.table())
     return 0
 
 
@@ -640,7 +611,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tournament.add_argument("--seed", type=int, default=0, help="seed of the first game")
     tournament.add_argument(
-        "--workers", type=int, default=None, metavar="K", help="processes (default: up to 4)"
+        "--workers", type=int, default=None, metavar="K",
+        help="local processes (default: up to 4); with Ray, the games in flight per worker",
+    )
+    tournament.add_argument(
+        "--backend", choices=BACKENDS, default="local",
+        help="local: processes on this machine (default); ray: tasks on a Ray cluster",
+    )
+    tournament.add_argument(
+        "--address", metavar="ADDR",
+        help="the Ray cluster to join (default: a Ray started for the run)",
+    )
+    tournament.add_argument(
+        "--records", metavar="FILE", help="write every game's record to FILE (JSON lines)"
+    )
+    tournament.add_argument(
+        "--resume", action="store_true",
+        help="carry on from the games already in --records FILE",
+    )
+    tournament.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    _combo_options(tournament)
+    tournament.add_argument(
+        "--json", action="store_true", help="print the results as JSON instead of tables"
     )
     _rules_options(tournament)
     tournament.set_defaults(run=_tournament)
