@@ -52,6 +52,9 @@ def _ignore_sigint() -> None:
     # Ctrl-C reaches every process of the terminal's group: the parent alone handles it (it
     # stops the pool), so the workers print no traceback of their own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker forked from a process with Ray running inherits Ray's SIGTERM handler, which
+    # prints a stack dump when the pool stops its workers.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _call(function: Callable[[J], R], job: J, exit_once: str | None) -> R:

@@ -553,6 +553,40 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _selfplay(args: argparse.Namespace) -> int:
+    from smallworld_rules import selfplay  # needs NumPy, an optional extra
+
+    if args.workers is not None and args.workers < 1:
+        raise RulesError(f"--workers must be at least 1, not {args.workers}")
+    if args.address is not None and args.backend != "ray":
+        raise RulesError("--address is a Ray cluster's: it needs --backend ray")
+    expansions, paths, packs, override = _spec(args)
+    files = selfplay.generate(
+        args.out, games=args.games, players=args.players, seed=args.seed,
+        bots=_bot_list(args.bots), rules=tournament.RulesSpec(expansions, paths, packs, override),
+        combos=parse_combos(args.combos) if args.combos else None,
+        options=parse_options(args.options) if args.options else None,
+        backend=args.backend, workers=args.workers, address=args.address,
+    )
+    print(f"{_plural(len(files), 'game')} of self-play data in {args.out}")
+    return 0
+
+
+def _backend_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workers", type=int, default=None, metavar="K",
+        help="local processes (default: up to 4); with Ray, the games in flight per worker",
+    )
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="local",
+        help="local: processes on this machine (default); ray: tasks on a Ray cluster",
+    )
+    parser.add_argument(
+        "--address", metavar="ADDR",
+        help="the Ray cluster to join (default: a Ray started for the run)",
+    )
+
+
 # ---------------------------------------------------------------------- the parser
 
 
@@ -610,18 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated bots; seats rotate from game to game (default greedy,random)",
     )
     tournament.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    tournament.add_argument(
-        "--workers", type=int, default=None, metavar="K",
-        help="local processes (default: up to 4); with Ray, the games in flight per worker",
-    )
-    tournament.add_argument(
-        "--backend", choices=BACKENDS, default="local",
-        help="local: processes on this machine (default); ray: tasks on a Ray cluster",
-    )
-    tournament.add_argument(
-        "--address", metavar="ADDR",
-        help="the Ray cluster to join (default: a Ray started for the run)",
-    )
+    _backend_options(tournament)
     tournament.add_argument(
         "--records", metavar="FILE", help="write every game's record to FILE (JSON lines)"
     )
@@ -639,6 +662,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _rules_options(tournament)
     tournament.set_defaults(run=_tournament)
+
+    selfplay = sub.add_parser("selfplay", help="write self-play training data (NumPy .npz)")
+    selfplay.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
+    selfplay.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    selfplay.add_argument("--players", type=int, default=2, help="players per game")
+    selfplay.add_argument(
+        "--bots", default="greedy", metavar="NAMES",
+        help="comma-separated bots; seats rotate from game to game (default greedy)",
+    )
+    selfplay.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    _backend_options(selfplay)
+    _combo_options(selfplay)
+    _rules_options(selfplay)
+    selfplay.set_defaults(run=_selfplay)
     return parser
 
 
