@@ -349,7 +349,7 @@ def _replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise RulesError(f"cannot read {args.file}: {reason}") from None
-    if text.startswith('{"format":"' + tournament.FORMAT + '"'):
+    if tournament.is_records(text):
         return _replay_tournament(args)
     try:
         record = load_record(text)

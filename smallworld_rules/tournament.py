@@ -375,6 +375,15 @@ def _header(
     }
 
 
+def is_records(text: str) -> bool:
+    """Whether ``text`` starts like a tournament's records file (its first line's format)."""
+    try:
+        first = json.loads(text.split("\n", 1)[0])
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(first, dict) and first.get("format") == FORMAT
+
+
 def read_records(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]], int]:
     """A records file: (its header or ``None`` if empty, its game lines, the length in bytes
     of its complete lines: a last line cut short by an interruption is not counted).
@@ -635,6 +644,7 @@ __all__ = [
     "TournamentInterrupted",
     "default_workers",
     "elo_ratings",
+    "is_records",
     "mean_interval",
     "play_match",
     "ranks",
