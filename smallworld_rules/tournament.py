@@ -194,10 +194,13 @@ def mean_interval(values: Sequence[float], z: float = _Z95) -> tuple[float, floa
 def elo_ratings(games: Iterable[GameResult], bots: Sequence[str]) -> dict[str, float]:
     """Elo-style ratings of ``bots`` from the games (the method is in the module's text).
 
+    Two wins of ``a`` over ``b`` and the virtual draw: ``a`` scores 2.5 of 3, odds of 5 to 1,
+    400 × log10(5) ≈ 280 points apart:
+
     >>> g = GameResult(0, 0, ("a", "b"), (9, 5), (3, 3), (0,), 10)
     >>> r = elo_ratings([g, attrs.evolve(g, index=1)], ["a", "b"])
     >>> round(r["a"] - r["b"]), round(r["a"] + r["b"])
-    (278, 3000)
+    (280, 3000)
     """
     names = list(dict.fromkeys(bots))
     at = {name: i for i, name in enumerate(names)}
