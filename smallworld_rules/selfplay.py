@@ -270,9 +270,17 @@ def generate(
     Args:
         folder: where the files go (created if missing; it may hold this run's files
             already: the games still missing are played).
-        games, players, seed, bots, rules, combos, options: as for
-            :func:`smallworld_rules.tournament.run`.
-        backend, workers, address, retries: as for :func:`smallworld_rules.tournament.run`.
+        games: how many games.
+        players: players per game.
+        seed: the first game's seed.
+        bots: bot names; seats rotate over them.
+        rules: what to load (default: the official rules).
+        combos: fixes the top of every game's market.
+        options: game options.
+        backend: ``"local"`` or ``"ray"``, as for :func:`smallworld_rules.tournament.run`.
+        workers: local processes; Ray: tasks in flight are bounded by it.
+        address: the Ray cluster to join.
+        retries: attempts after the first for a game that fails or whose worker is lost.
 
     Returns:
         The files of every game, in game order.
