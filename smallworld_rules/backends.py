@@ -21,6 +21,7 @@ returns, so a job's outcome never depends on the backend or the worker that ran 
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 from collections.abc import Callable, Iterator, Mapping
@@ -205,14 +206,22 @@ def _execute_ray(
         ) from None
     started = not ray.is_initialized()
     if started:
-        ray_options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        ray_options: dict[str, Any] = {
+            "include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
+        }
         if address is None:
             ray_options["num_cpus"] = workers or default_workers()
+        # The Ray processes started here inherit Ctrl-C ignored: the terminal sends it to the
+        # whole group, and a raylet or worker killed by it would fail the run instead of
+        # letting this process stop it cleanly.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             ray.init(address=address, **ray_options)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise RulesError(f"cannot start or join Ray at {address or 'this machine'}: "
                              f"{' '.join(str(exc).split())[:200]}") from None
+        finally:
+            signal.signal(signal.SIGINT, previous)
     return _ray_jobs(ray, function, jobs, workers, retries, markers, started)
 
 

@@ -561,13 +561,23 @@ def _selfplay(args: argparse.Namespace) -> int:
     if args.address is not None and args.backend != "ray":
         raise RulesError("--address is a Ray cluster's: it needs --backend ray")
     expansions, paths, packs, override = _spec(args)
-    files = selfplay.generate(
-        args.out, games=args.games, players=args.players, seed=args.seed,
-        bots=_bot_list(args.bots), rules=tournament.RulesSpec(expansions, paths, packs, override),
-        combos=parse_combos(args.combos) if args.combos else None,
-        options=parse_options(args.options) if args.options else None,
-        backend=args.backend, workers=args.workers, address=args.address,
-    )
+    try:
+        files = selfplay.generate(
+            args.out, games=args.games, players=args.players, seed=args.seed,
+            bots=_bot_list(args.bots),
+            rules=tournament.RulesSpec(expansions, paths, packs, override),
+            combos=parse_combos(args.combos) if args.combos else None,
+            options=parse_options(args.options) if args.options else None,
+            backend=args.backend, workers=args.workers, address=args.address,
+        )
+    except KeyboardInterrupt:
+        written = len(list(Path(args.out).glob("game-*[0-9].npz")))
+        print(
+            f"smallworld: interrupted: {_plural(written, 'game')} of {args.games} written in "
+            f"{args.out}; run the same command again to play the others",
+            file=sys.stderr,
+        )
+        return 130
     print(f"{_plural(len(files), 'game')} of self-play data in {args.out}")
     return 0
 

@@ -111,3 +111,12 @@ def test_cli_starts_its_own_ray_when_none_is_running(
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == json.loads(json.dumps(result.to_dict()))
+
+
+def test_ctrl_c_stops_a_ray_tournament_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C to a tournament on the Ray it started (Ray's own processes are in the same
+    process group) stops it with no traceback and says how many games are recorded."""
+    from test_tournament import check_interrupted, interrupt
+
+    path = tmp_path / "games.jsonl"
+    check_interrupted(path, *interrupt(path, "--backend", "ray", "--workers", "1"))
