@@ -58,7 +58,15 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _call(function: Callable[[J], R], job: J, exit_once: str | None) -> R:
+class _Refused:
+    """A job's :class:`RulesError` (bad input: trying again would fail the same way), sent
+    back as a value so that no backend retries it; the parent raises it again."""
+
+    def __init__(self, error: RulesError) -> None:
+        self.message = str(error)  # the text alone: not every RulesError pickles whole
+
+
+def _call(function: Callable[[J], R], job: J, exit_once: str | None) -> R | _Refused:
     """Run one job. ``exit_once`` (tests only) names a marker file: if it does not exist yet,
     the worker creates it and dies at once, as a lost worker would."""
     if exit_once is not None:
@@ -69,7 +77,16 @@ def _call(function: Callable[[J], R], job: J, exit_once: str | None) -> R:
             pass
         else:
             os._exit(70)
-    return function(job)
+    try:
+        return function(job)
+    except RulesError as error:
+        return _Refused(error)
+
+
+def _result(result: R | _Refused) -> R:
+    if isinstance(result, _Refused):
+        raise RulesError(result.message)
+    return result
 
 
 def execute(
@@ -124,7 +141,7 @@ def _execute_here(
     for key, job in jobs.items():
         for attempt in range(retries + 1):
             try:
-                result = function(job)
+                result = _result(_call(function, job, None))
                 break
             except RulesError:
                 raise
@@ -147,7 +164,7 @@ def _execute_local(
     breaks = 0
     while todo:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-        running: dict[Future[R], int] = {}
+        running: dict[Future[R | _Refused], int] = {}
         broken = False
         try:
             while todo or running:
@@ -159,7 +176,7 @@ def _execute_local(
                 for future in sorted(done, key=running.__getitem__):
                     key = running.pop(future)
                     try:
-                        result = future.result()
+                        result = _result(future.result())
                     except BrokenProcessPool:
                         todo.append(key)
                         broken = True
@@ -249,11 +266,8 @@ def _ray_jobs(
                 ready, _ = ray.wait(list(running), num_returns=1)
                 key = running.pop(ready[0])
                 try:
-                    result = ray.get(ready[0])
+                    result = _result(ray.get(ready[0]))
                 except ray.exceptions.RayError as exc:
-                    cause = getattr(exc, "cause", None)
-                    if isinstance(cause, RulesError):
-                        raise cause from None
                     reason = " ".join(str(exc).split())[:300]
                     raise JobFailed(f"job {key} failed {retries + 1} times: {reason}") from None
                 yield key, result

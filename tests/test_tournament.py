@@ -365,3 +365,43 @@ def test_ctrl_c_stops_cleanly_and_says_how_many_games_are_recorded(tmp_path: Pat
     line saying how many games are recorded; the file holds exactly those games."""
     path = tmp_path / "games.jsonl"
     check_interrupted(path, *interrupt(path, "--workers", "2"))
+
+
+# ---------------------------------------------------------------------- the backends' retries
+
+
+def fails_first(marker: str) -> str:
+    """A job that fails on its first attempt only (the marker file remembers it)."""
+    try:
+        with open(marker, "x"):
+            pass
+    except FileExistsError:
+        return f"done {Path(marker).name}"
+    raise OSError("a transient failure")
+
+
+def always_fails(_: str) -> str:
+    raise OSError("a bug that fails every time")
+
+
+def refuses(calls: str) -> str:
+    with open(calls, "a") as fh:
+        fh.write("called\n")
+    raise sw.RulesError("a bad argument")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failed_job_is_retried(tmp_path: Path, workers: int) -> None:
+    """A job that raises is submitted again; one that fails every time stops the run after
+    ``retries`` more attempts, saying so; a ``RulesError`` (bad input) is not retried."""
+    from smallworld_rules.backends import JobFailed, execute
+
+    jobs = {i: str(tmp_path / f"job{i}") for i in range(4)}
+    results = dict(execute(fails_first, jobs, workers=workers))
+    assert results == {i: f"done job{i}" for i in range(4)}
+    with pytest.raises(JobFailed, match=r"job 0 failed 3 times.*fails every time"):
+        list(execute(always_fails, {0: "x"}, workers=workers, retries=2))
+    calls = tmp_path / "calls"
+    with pytest.raises(sw.RulesError, match="a bad argument"):
+        list(execute(refuses, {0: str(calls)}, workers=workers))
+    assert calls.read_text() == "called\n"

@@ -120,3 +120,26 @@ def test_ctrl_c_stops_a_ray_tournament_cleanly(tmp_path: Path) -> None:
 
     path = tmp_path / "games.jsonl"
     check_interrupted(path, *interrupt(path, "--backend", "ray", "--workers", "1"))
+
+
+def test_a_failed_ray_task_is_retried(tmp_path: Path) -> None:
+    """On Ray too, a job that raises is retried, one that always fails stops the run after
+    its retries, and a ``RulesError`` (bad input) is not retried."""
+    import sys
+
+    import test_tournament
+
+    from smallworld_rules.backends import JobFailed, execute
+    from smallworld_rules.errors import RulesError
+
+    # The workers cannot import the tests: send these functions by value.
+    ray.cloudpickle.register_pickle_by_value(sys.modules["test_tournament"])
+    jobs = {i: str(tmp_path / f"job{i}") for i in range(3)}
+    results = dict(execute(test_tournament.fails_first, jobs, backend="ray"))
+    assert results == {i: f"done job{i}" for i in range(3)}
+    with pytest.raises(JobFailed, match="job 0 failed 2 times"):
+        list(execute(test_tournament.always_fails, {0: "x"}, backend="ray", retries=1))
+    calls = tmp_path / "calls"
+    with pytest.raises(RulesError, match="a bad argument"):
+        list(execute(test_tournament.refuses, {0: str(calls)}, backend="ray"))
+    assert calls.read_text() == "called\n"  # not retried
