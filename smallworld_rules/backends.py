@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -222,6 +223,8 @@ def _execute_ray(
             "the ray backend needs Ray: pip install 'smallworld-rules[ray]'"
         ) from None
     started = not ray.is_initialized()
+    if started and address is not None:
+        _check_reachable(address)
     if started:
         ray_options: dict[str, Any] = {
             "include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
@@ -240,6 +243,23 @@ def _execute_ray(
         finally:
             signal.signal(signal.SIGINT, previous)
     return _ray_jobs(ray, function, jobs, workers, retries, markers, started)
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``host:port`` nobody answers at (Ray itself would keep trying for
+    minutes); ``auto`` and other forms are left to Ray."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or "/" in host:
+        return
+    try:
+        number = int(port)
+        with socket.create_connection((host.strip("[]"), number), timeout=5):
+            pass
+    except (OSError, ValueError, OverflowError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "no answer"
+        if isinstance(exc, ValueError | OverflowError):
+            reason = f"{port[:20]!r} is not a port"
+        raise RulesError(f"cannot reach a Ray cluster at {address[:100]!r}: {reason}") from None
 
 
 def _ray_jobs(

@@ -405,3 +405,15 @@ def test_a_failed_job_is_retried(tmp_path: Path, workers: int) -> None:
     with pytest.raises(sw.RulesError, match="a bad argument"):
         list(execute(refuses, {0: str(calls)}, workers=workers))
     assert calls.read_text() == "called\n"
+
+
+def test_the_ray_backend_without_ray_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without Ray installed, ``--backend ray`` says how to install it, in one line."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails
+    code, out, err = cli_main(capsys, "tournament", "--games", "1", "--backend", "ray")
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        "smallworld: the ray backend needs Ray: pip install 'smallworld-rules[ray]'"
+    )

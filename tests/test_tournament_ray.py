@@ -143,3 +143,20 @@ def test_a_failed_ray_task_is_retried(tmp_path: Path) -> None:
     with pytest.raises(RulesError, match="a bad argument"):
         list(execute(test_tournament.refuses, {0: str(calls)}, backend="ray"))
     assert calls.read_text() == "called\n"  # not retried
+
+
+def test_an_unreachable_cluster_is_one_line() -> None:
+    """``--address`` naming a port nobody answers at is refused at once, in one line (Ray
+    alone would keep trying for minutes)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "smallworld_rules.cli", "tournament", "--games", "1",
+         "--backend", "ray", "--address", "127.0.0.1:1"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == (
+        "smallworld: cannot reach a Ray cluster at '127.0.0.1:1': Connection refused"
+    )
