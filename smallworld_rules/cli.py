@@ -516,12 +516,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise RulesError(f"--games must be at least 1, not {args.games}")
-    if args.workers is not None and args.workers < 1:
-        raise RulesError(f"--workers must be at least 1, not {args.workers}")
-    if args.address is not None and args.backend != "ray":
-        raise RulesError("--address is a Ray cluster's: it needs --backend ray")
+    _check_games_options(args)
     if args.resume and not args.records:
         raise RulesError("--resume needs --records FILE, the records of the tournament")
     expansions, paths, packs, override = _spec(args)
@@ -556,10 +551,7 @@ def _tournament(args: argparse.Namespace) -> int:
 def _selfplay(args: argparse.Namespace) -> int:
     from smallworld_rules import selfplay  # needs NumPy, an optional extra
 
-    if args.workers is not None and args.workers < 1:
-        raise RulesError(f"--workers must be at least 1, not {args.workers}")
-    if args.address is not None and args.backend != "ray":
-        raise RulesError("--address is a Ray cluster's: it needs --backend ray")
+    _check_games_options(args)
     expansions, paths, packs, override = _spec(args)
     try:
         files = selfplay.generate(
@@ -582,7 +574,17 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _backend_options(parser: argparse.ArgumentParser) -> None:
+def _games_options(parser: argparse.ArgumentParser, games: int, bots: str) -> None:
+    """Many seeded games, on a backend: tournament's and selfplay's options."""
+    parser.add_argument(
+        "--games", type=int, default=games, help=f"how many games (default {games})"
+    )
+    parser.add_argument("--players", type=int, default=2, help="players per game")
+    parser.add_argument(
+        "--bots", default=bots, metavar="NAMES",
+        help=f"comma-separated bots; seats rotate from game to game (default {bots})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument(
         "--workers", type=int, default=None, metavar="K",
         help="local processes (default: up to 4); with Ray, the games in flight per worker",
@@ -595,6 +597,15 @@ def _backend_options(parser: argparse.ArgumentParser) -> None:
         "--address", metavar="ADDR",
         help="the Ray cluster to join (default: a Ray started for the run)",
     )
+
+
+def _check_games_options(args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise RulesError(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise RulesError(f"--workers must be at least 1, not {args.workers}")
+    if args.address is not None and args.backend != "ray":
+        raise RulesError("--address is a Ray cluster's: it needs --backend ray")
 
 
 # ---------------------------------------------------------------------- the parser
@@ -647,14 +658,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(run=_show)
 
     tournament = sub.add_parser("tournament", help="many seeded games between bots")
-    tournament.add_argument("--games", type=int, default=20, help="how many games (default 20)")
-    tournament.add_argument("--players", type=int, default=2, help="players per game")
-    tournament.add_argument(
-        "--bots", default="greedy,random", metavar="NAMES",
-        help="comma-separated bots; seats rotate from game to game (default greedy,random)",
-    )
-    tournament.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    _backend_options(tournament)
+    _games_options(tournament, 20, "greedy,random")
     tournament.add_argument(
         "--records", metavar="FILE", help="write every game's record to FILE (JSON lines)"
     )
@@ -675,14 +679,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     selfplay = sub.add_parser("selfplay", help="write self-play training data (NumPy .npz)")
     selfplay.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
-    selfplay.add_argument("--games", type=int, default=10, help="how many games (default 10)")
-    selfplay.add_argument("--players", type=int, default=2, help="players per game")
-    selfplay.add_argument(
-        "--bots", default="greedy", metavar="NAMES",
-        help="comma-separated bots; seats rotate from game to game (default greedy)",
-    )
-    selfplay.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    _backend_options(selfplay)
+    _games_options(selfplay, 10, "greedy")
     _combo_options(selfplay)
     _rules_options(selfplay)
     selfplay.set_defaults(run=_selfplay)

@@ -53,12 +53,12 @@ import attrs
 
 from smallworld_rules.actions import Action
 from smallworld_rules.backends import execute
-from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
+from smallworld_rules.bots import Bot, make_bot, play_game
 from smallworld_rules.errors import RulesError
 from smallworld_rules.game import Game
 from smallworld_rules.observation import Observation
 from smallworld_rules.state import Phase
-from smallworld_rules.tournament import Match, RulesSpec, ranks
+from smallworld_rules.tournament import Match, RulesSpec, ranks, schedule
 
 if TYPE_CHECKING:
     import numpy as np
@@ -289,24 +289,10 @@ def generate(
         RulesError: a bad argument, or a folder holding another run's files.
     """
     _numpy()
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RulesError(f"games must be at least 1, not {games!r}")
+    matches = schedule(bots, games, players, seed, rules, combos, options)
+    first = matches[0].new_game()
+    spec, fixed = matches[0].rules, matches[0].combos
     names = list(bots)
-    unknown = [name for name in names if name not in BOTS]
-    if not names or unknown:
-        raise RulesError(f"unknown bot {unknown[0] if unknown else ''!r} "
-                         f"(known bots: {', '.join(sorted(BOTS))})")
-    spec = rules or RulesSpec()
-    fixed = tuple((r, p) for r, p in combos) if combos is not None else None
-    matches = {
-        i: Match(
-            index=i, seed=seed + i, rules=spec, combos=fixed,
-            options=tuple(sorted((options or {}).items())),
-            seats=tuple(names[(s + i) % len(names)] for s in range(players)),
-        )
-        for i in range(games)
-    }
-    first = matches[0].new_game()  # reports a bad player count, combo or option first
     layout = encoding(first)
     out = Path(folder)
     if out.exists() and not out.is_dir():

@@ -145,6 +145,44 @@ def ranks(coins: Sequence[int], tokens: Sequence[int], winners: Sequence[int]) -
     return tuple(places)
 
 
+def schedule(
+    bots: Sequence[str],
+    games: int,
+    players: int,
+    seed: int,
+    rules: RulesSpec | None = None,
+    combos: Sequence[tuple[str, str]] | None = None,
+    options: Mapping[str, bool | int] | None = None,
+    record: bool = False,
+) -> dict[int, Match]:
+    """The games of a tournament by index: seeds, rotated seats and what to load.
+
+    Raises:
+        RulesError: no games, an unknown bot, or a bad player count, combo or option (the
+            first game is set up here to find out before anything is played).
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise RulesError(f"games must be at least 1, not {games!r}")
+    names = list(bots)
+    if not names:
+        raise RulesError(f"no bot named (known bots: {', '.join(sorted(BOTS))})")
+    for name in names:
+        if name not in BOTS:
+            raise RulesError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
+    spec = rules or RulesSpec()
+    fixed = tuple((race, power) for race, power in combos) if combos is not None else None
+    matches = {
+        i: Match(
+            index=i, seed=seed + i, rules=spec, combos=fixed,
+            options=tuple(sorted((options or {}).items())), record=record,
+            seats=tuple(names[(s + i) % len(names)] for s in range(players)),
+        )
+        for i in range(games)
+    }
+    matches[0].new_game()
+    return matches
+
+
 def play_match(match: Match) -> GameResult:
     """Play one tournament game (in a worker)."""
     rules = match.rules.load()
@@ -566,29 +604,13 @@ def run(
         TournamentInterrupted: Ctrl-C (a ``KeyboardInterrupt``); the games finished so far are
             in ``records``.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RulesError(f"games must be at least 1, not {games!r}")
-    names = list(bots)
-    if not names:
-        raise RulesError(f"no bot named (known bots: {', '.join(sorted(BOTS))})")
-    for name in names:
-        if name not in BOTS:
-            raise RulesError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
     if workers is not None and workers < 1:
         raise RulesError(f"workers must be at least 1, not {workers}")
-    spec = rules or RulesSpec()
-    fixed = tuple((race, power) for race, power in combos) if combos is not None else None
-    matches = {
-        i: Match(
-            index=i, seed=seed + i, rules=spec, combos=fixed,
-            options=tuple(sorted((options or {}).items())), record=records is not None,
-            seats=tuple(names[(s + i) % len(names)] for s in range(players)),
-        )
-        for i in range(games)
-    }
-    matches[0].new_game()  # reports a bad player count, combo or option before starting
+    matches = schedule(bots, games, players, seed, rules, combos, options, records is not None)
+    first = matches[0]
     path = Path(records) if records is not None else None
-    header = _header(names, games, players, seed, spec, fixed, options or {})
+    names = list(bots)
+    header = _header(names, games, players, seed, first.rules, first.combos, options or {})
     done: list[GameResult] = []
     if path is None and resume:
         raise RulesError("resume needs the records file of the tournament to resume")
@@ -653,6 +675,7 @@ __all__ = [
     "ranks",
     "read_records",
     "run",
+    "schedule",
     "verify_records",
     "wilson_interval",
 ]
