@@ -280,11 +280,11 @@ def _pack_options(parser: argparse.ArgumentParser) -> None:
 def _combo_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--combos", metavar="RACE:POWER,...",
-        help="fix the top of the market, e.g. ratmen:forest,giants:commando",
+        help="fix the top of every game's market: race and power ids, top first",
     )
     parser.add_argument(
         "--options", metavar="NAME=VALUE,...",
-        help="game options (true, false or a number), e.g. flying_enters_anywhere=false",
+        help="game options, each true, false or a whole number (see smallworld show)",
     )
 
 
