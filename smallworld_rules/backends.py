@@ -42,7 +42,13 @@ _WINDOW: Final = 4
 
 
 class JobFailed(RulesError):
-    """A job that failed on every attempt (its last error is in the message)."""
+    """A job that failed on every attempt: ``key`` (``None`` when the worker processes kept
+    dying), ``attempts`` and ``reason`` (its last error)."""
+
+    def __init__(self, key: int | None, attempts: int, reason: str) -> None:
+        self.key, self.attempts, self.reason = key, attempts, reason
+        what = "the worker processes died" if key is None else f"job {key} failed"
+        super().__init__(f"{what} {attempts} times: {reason}")
 
 
 def default_workers() -> int:
@@ -148,7 +154,7 @@ def _execute_here(
                 raise
             except Exception as exc:
                 if attempt == retries:
-                    raise JobFailed(f"job {key} failed {retries + 1} times: {exc!r}") from exc
+                    raise JobFailed(key, retries + 1, repr(exc)) from exc
         yield key, result
 
 
@@ -187,9 +193,7 @@ def _execute_local(
                     except Exception as exc:
                         failures[key] = failures.get(key, 0) + 1
                         if failures[key] > retries:
-                            raise JobFailed(
-                                f"job {key} failed {retries + 1} times: {exc!r}"
-                            ) from exc
+                            raise JobFailed(key, retries + 1, repr(exc)) from exc
                         todo.append(key)
                         continue
                     breaks = 0
@@ -205,7 +209,7 @@ def _execute_local(
             todo.sort(reverse=True)
             breaks += 1
             if breaks > retries:
-                raise JobFailed(f"the worker processes died {breaks} times in a row")
+                raise JobFailed(None, breaks, "in a row, with no job finished in between")
 
 
 def _execute_ray(
@@ -289,7 +293,7 @@ def _ray_jobs(
                     result = _result(ray.get(ready[0]))
                 except ray.exceptions.RayError as exc:
                     reason = " ".join(str(exc).split())[:300]
-                    raise JobFailed(f"job {key} failed {retries + 1} times: {reason}") from None
+                    raise JobFailed(key, retries + 1, reason) from None
                 yield key, result
         finally:
             for ref in running:

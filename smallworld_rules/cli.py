@@ -561,6 +561,7 @@ def _selfplay(args: argparse.Namespace) -> int:
             combos=parse_combos(args.combos) if args.combos else None,
             options=parse_options(args.options) if args.options else None,
             backend=args.backend, workers=args.workers, address=args.address,
+            progress=args.progress,
         )
     except KeyboardInterrupt:
         written = len(list(Path(args.out).glob("game-*[0-9].npz")))
@@ -596,6 +597,10 @@ def _games_options(parser: argparse.ArgumentParser, games: int, bots: str) -> No
     parser.add_argument(
         "--address", metavar="ADDR",
         help="the Ray cluster to join (default: a Ray started for the run)",
+    )
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
     )
 
 
@@ -665,10 +670,6 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument(
         "--resume", action="store_true",
         help="carry on from the games already in --records FILE",
-    )
-    tournament.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None,
-        help="a progress bar on stderr (default: when stderr is a terminal)",
     )
     _combo_options(tournament)
     tournament.add_argument(

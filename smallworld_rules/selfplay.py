@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -58,7 +59,7 @@ from smallworld_rules.errors import RulesError
 from smallworld_rules.game import Game
 from smallworld_rules.observation import Observation
 from smallworld_rules.state import Phase
-from smallworld_rules.tournament import Match, RulesSpec, ranks, schedule
+from smallworld_rules.tournament import Match, Progress, RulesSpec, ranks, schedule
 
 if TYPE_CHECKING:
     import numpy as np
@@ -264,6 +265,7 @@ def generate(
     workers: int | None = None,
     address: str | None = None,
     retries: int = 3,
+    progress: bool | None = None,
 ) -> list[Path]:
     """Play ``games`` self-play games and write each to ``folder`` (see the module's text).
 
@@ -281,6 +283,7 @@ def generate(
         workers: local processes; Ray: tasks in flight are bounded by it.
         address: the Ray cluster to join.
         retries: attempts after the first for a game that fails or whose worker is lost.
+        progress: a progress bar on standard error (default: when it is a terminal).
 
     Returns:
         The files of every game, in game order.
@@ -321,11 +324,20 @@ def generate(
     files = {i: out / f"game-{i:06d}.npz" for i in matches}
     todo = {i: m for i, m in matches.items() if not files[i].exists()}
     numpy = _numpy()
-    for index, arrays in execute(
-        play_selfplay_game, todo, backend=backend, workers=workers, address=address,
-        retries=retries,
-    ):
-        partial = files[index].with_suffix(".tmp.npz")
-        numpy.savez_compressed(partial, **arrays)
-        os.replace(partial, files[index])
+    bar = Progress(games, sys.stderr.isatty() if progress is None else progress)
+    written = games - len(todo)
+    bar.show(written)
+    try:
+        for index, arrays in execute(
+            play_selfplay_game, todo, backend=backend, workers=workers, address=address,
+            retries=retries,
+        ):
+            partial = files[index].with_suffix(".tmp.npz")
+            numpy.savez_compressed(partial, **arrays)
+            os.replace(partial, files[index])
+            written += 1
+            bar.show(written)
+    except KeyboardInterrupt:
+        bar.stop()
+        raise
     return [files[i] for i in sorted(files)]

@@ -46,7 +46,7 @@ from typing import IO, Any, Final
 
 import attrs
 
-from smallworld_rules.backends import default_workers, execute
+from smallworld_rules.backends import JobFailed, default_workers, execute
 from smallworld_rules.bots import BOTS, make_bot, play_game
 from smallworld_rules.errors import RulesError
 from smallworld_rules.game import Game
@@ -600,7 +600,8 @@ def run(
 
     Raises:
         RulesError: a bad argument (unknown bot, expansion, combo, option; a records file of
-            another tournament, or one that exists without ``resume``).
+            another tournament, or one that exists without ``resume``), or a game that failed
+            on every attempt (the games finished are kept in ``records``).
         TournamentInterrupted: Ctrl-C (a ``KeyboardInterrupt``); the games finished so far are
             in ``records``.
     """
@@ -653,6 +654,11 @@ def run(
         if len(done) < games:
             bar.stop()
         raise TournamentInterrupted(len(done), games, path) from None
+    except JobFailed as failed:
+        bar.stop()
+        what = "the workers died" if failed.key is None else f"game {failed.key} failed"
+        kept = f"; the {len(done)} games played are in {path}" if path is not None else ""
+        raise RulesError(f"{what} {failed.attempts} times: {failed.reason}{kept}") from None
     finally:
         if fh is not None:
             fh.close()

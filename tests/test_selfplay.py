@@ -98,11 +98,13 @@ def test_another_runs_folder_is_refused(run: list[Path], tmp_path: Path) -> None
 
 
 def test_cli_selfplay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``smallworld selfplay --out DIR`` writes the files and says how many games."""
+    """``smallworld selfplay --out DIR`` writes the files and says how many games (with a
+    progress bar when asked)."""
     code = cli.main(["selfplay", "--out", str(tmp_path / "data"), "--games", "2", "--bots",
-                     "random", "--workers", "1", "--seed", "4"])
+                     "random", "--workers", "1", "--seed", "4", "--progress"])
     out, err = capsys.readouterr()
     assert code == 0, err
+    assert err.endswith("] 2/2 games\n") and "Traceback" not in err
     assert out.strip() == f"2 games of self-play data in {tmp_path / 'data'}"
     assert sorted(p.name for p in (tmp_path / "data").iterdir()) == [
         "game-000000.npz", "game-000001.npz", "selfplay.json"

@@ -417,3 +417,25 @@ def test_the_ray_backend_without_ray_is_one_line(
     assert err.strip() == (
         "smallworld: the ray backend needs Ray: pip install 'smallworld-rules[ray]'"
     )
+
+
+def test_a_game_failing_every_time_stops_the_tournament_keeping_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game that fails on every attempt stops the tournament with an error naming it and
+    where the games already played are; those stay recorded, for resuming."""
+    real = tournament.play_match
+
+    def broken_game_4(match: tournament.Match) -> GameResult:
+        if match.index == 4:
+            raise OSError("disk on fire")
+        return real(match)
+
+    monkeypatch.setattr(tournament, "play_match", broken_game_4)
+    path = tmp_path / "games.jsonl"
+    with pytest.raises(sw.RulesError) as failed:
+        tournament.run(BOTS, games=6, seed=3, workers=1, records=path, retries=1)
+    assert str(failed.value) == (
+        f"game 4 failed 2 times: OSError('disk on fire'); the 4 games played are in {path}"
+    )
+    assert games_in(path) == [0, 1, 2, 3]
