@@ -588,7 +588,8 @@ def _games_options(parser: argparse.ArgumentParser, games: int, bots: str) -> No
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument(
         "--workers", type=int, default=None, metavar="K",
-        help="local processes (default: up to 4); with Ray, the games in flight per worker",
+        help="local processes (default: up to 4); with --backend ray, the CPUs of the Ray "
+        "started for the run, or on a cluster 4 games in flight per K",
     )
     parser.add_argument(
         "--backend", choices=BACKENDS, default="local",
