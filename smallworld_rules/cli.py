@@ -7,16 +7,20 @@
   and tokens; ``--record`` writes the game's record, ``--json`` prints one JSON object instead.
   ``--svg-dir DIR`` draws the board after every turn; ``--bots human,greedy`` lets a person
   play a seat at the keyboard (numbered choices with their costs, ``u`` to undo).
-* ``smallworld replay FILE [--quiet]`` replays a record and verifies every step, saying where
+* ``smallworld replay FILE [--quiet]`` replays a record (or every game of a tournament's records)
+  and verifies every step, saying where
   it diverges (exit status 1 if it does); ``--quiet`` prints nothing but errors;
   ``--html PAGE`` writes a replay viewer.
 * ``smallworld check PATH...`` validates rule files (a folder: every file in it), reporting
   every error; ``smallworld fmt PATH...`` rewrites them in the canonical layout.
 * ``smallworld show ID`` prints a race's or power's rules text, numbers and source file;
   ``smallworld show map --players N [--svg FILE]`` a board's region key (and picture).
-* ``smallworld tournament --games N --players P --bots greedy,random [--workers K]`` plays many
-  seeded games in parallel processes, then prints each bot's win rate and mean coins with 95%
-  confidence intervals.
+* ``smallworld tournament --games N --players P --bots greedy,random [--workers K]
+  [--backend local|ray] [--records FILE [--resume]]`` plays many seeded games in parallel
+  (:mod:`smallworld_rules.tournament`), then prints each bot's and seat's win rate, mean coins
+  and rank with 95% confidence intervals, and the bots' Elo-style ratings.
+* ``smallworld selfplay --games N --out DIR`` writes self-play training data
+  (:mod:`smallworld_rules.selfplay`).
 
 Every mistake (an unknown id, bot or option, a bad file) is reported as one line on stderr with
 a non-zero exit status (2; 1 for ``check`` errors and diverging records), never a traceback.
@@ -27,22 +31,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import statistics
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import NoReturn
 
-from smallworld_rules import __version__, svg
+from smallworld_rules import __version__, svg, tournament
 from smallworld_rules import events as ev
 from smallworld_rules.actions import Action
+from smallworld_rules.backends import BACKENDS
 from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
+from smallworld_rules.cli_args import parse_combos, parse_options
 from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.dsl.formatter import format_source
-from smallworld_rules.errors import RuleFileError, RulesError, excerpt
+from smallworld_rules.errors import RuleFileError, RulesError
 from smallworld_rules.game import Game
 from smallworld_rules.htmlview import replay_html
 from smallworld_rules.maps import MAP_NAMES, load_map, map_for_players
@@ -63,9 +66,12 @@ from smallworld_rules.rules import (
 )
 from smallworld_rules.terminal import play_in_terminal
 from smallworld_rules.textboard import seat_name, token_names
+from smallworld_rules.tournament import mean_interval, wilson_interval
 
 #: The name in ``--bots`` of a seat played at the keyboard.
 KEYBOARD = "human"
+
+__all__ = ["build_parser", "main", "mean_interval", "wilson_interval"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -251,42 +257,6 @@ def _load(spec: _Spec) -> Rules:
     return load_rules(expansions=expansions, paths=paths, packs=packs, override=override)
 
 
-def _combo_list(text: str | None) -> list[tuple[str, str]] | None:
-    """``ratmen:forest,giants:commando`` -> the combos the market starts with, top first."""
-    if text is None:
-        return None
-    combos = []
-    for item in (i.strip() for i in text.split(",") if i.strip()):
-        race, sep, power = item.partition(":")
-        if not sep or not race.strip() or not power.strip():
-            raise RulesError(f"--combos: {excerpt(item)} is not RACE:POWER")
-        combos.append((race.strip(), power.strip()))
-    if not combos:
-        raise RulesError("--combos names no combo (give RACE:POWER,...)")
-    return combos
-
-
-def _option_values(text: str | None) -> dict[str, bool | int]:
-    """``flying_enters_anywhere=false,ghosts=13`` -> the game options (checked by the game)."""
-    options: dict[str, bool | int] = {}
-    for item in (i.strip() for i in (text or "").split(",") if i.strip()):
-        name, sep, raw = (part.strip() for part in item.partition("="))
-        value: bool | int
-        if raw.lower() in ("true", "false"):
-            value = raw.lower() == "true"
-        elif raw.lstrip("-").isdigit() and len(raw) <= 9:
-            value = int(raw)
-        else:
-            raise RulesError(
-                f"--options: {excerpt(item)} is not NAME=VALUE with a value true, false or a "
-                "whole number"
-            )
-        if not sep or not name:
-            raise RulesError(f"--options: {excerpt(item)} is not NAME=VALUE")
-        options[name] = value
-    return options
-
-
 def _player_range(rules: Rules) -> tuple[int, int]:
     """The player counts the official boards seat with these rules (an expansion may set its
     own range and play on the board for fewer players)."""
@@ -351,6 +321,17 @@ def _pack_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _combo_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--combos", metavar="RACE:POWER,...",
+        help="fix the top of every game's market: race and power ids, top first",
+    )
+    parser.add_argument(
+        "--options", metavar="NAME=VALUE,...",
+        help="game options, each true, false or a whole number (see smallworld show)",
+    )
+
+
 # ---------------------------------------------------------------------- play
 
 
@@ -364,8 +345,9 @@ def _play(args: argparse.Namespace) -> int:
     rules = _load(_spec(args))
     _check_players(args.players, rules)
     game = Game.new(
-        players=args.players, seed=args.seed, rules=rules, combos=_combo_list(args.combos),
-        options=_option_values(args.options),
+        players=args.players, seed=args.seed, rules=rules,
+        combos=parse_combos(args.combos) if args.combos else None,
+        options=parse_options(args.options) if args.options else None,
     )
     names = _bot_names(args.bots, game.players)
     quiet = args.quiet or args.json
@@ -510,6 +492,8 @@ def _replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise RulesError(f"cannot read {args.file}: {reason}") from None
+    if tournament.is_records(text):
+        return _replay_tournament(args)
     try:
         record = load_record(text)
     except RulesError as exc:
@@ -541,6 +525,17 @@ def _replay(args: argparse.Namespace) -> int:
             f"note: rule files changed since the record was made ({', '.join(changed)}), "
             "but the game replays identically"
         )
+    return 0
+
+
+def _replay_tournament(args: argparse.Namespace) -> int:
+    """Verify every game of a tournament's records (``tournament --records FILE``)."""
+    try:
+        games = tournament.verify_records(args.file, args.rules or ())
+    except RecordMismatch as exc:
+        print(f"smallworld: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: {_plural(games, 'game')} replayed, every step as recorded")
     return 0
 
 
@@ -689,103 +684,104 @@ def _show(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- tournament
 
-_WORKER_RULES: dict[_Spec, Rules] = {}
-
-
-def _tournament_game(
-    job: tuple[int, int, int, tuple[str, ...], _Spec],
-) -> tuple[int, list[str], list[int], list[int]]:
-    """Play one tournament game (in a worker process): (index, bots by seat, coins, winners)."""
-    index, seed, players, seats, spec = job
-    if spec not in _WORKER_RULES:
-        _WORKER_RULES[spec] = _load(spec)
-    rules = _WORKER_RULES[spec]
-    game = Game.new(players=players, seed=seed, rules=rules)
-    bots = [make_bot(name, seed * 100 + p, rules) for p, name in enumerate(seats)]
-    play_game(game, bots, chance_seed=seed)
-    return index, list(seats), [game.coins(p) for p in range(players)], game.winners
-
-
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    bar = "#" * filled + "-" * (width - filled)
-    end = "\n" if done == total else ""
-    print(f"\r[{bar}] {done}/{total} games", end=end, file=sys.stderr, flush=True)
-
-
-def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for the default ``z``)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def mean_interval(values: Sequence[float], z: float = 1.959964) -> tuple[float, float, float]:
-    """Mean and its normal-approximation interval (95% for the default ``z``)."""
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = z * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
 
 def _tournament(args: argparse.Namespace) -> int:
+    _check_games_options(args)
+    if args.resume and not args.records:
+        raise RulesError("--resume needs --records FILE, the records of the tournament")
+    expansions, paths, packs, override = _spec(args)
+    try:
+        result = tournament.run(
+            _bot_list(args.bots), games=args.games, players=args.players, seed=args.seed,
+            rules=tournament.RulesSpec(expansions, paths, packs, override),
+            combos=parse_combos(args.combos) if args.combos else None,
+            options=parse_options(args.options) if args.options else None,
+            backend=args.backend, workers=args.workers, address=args.address,
+            records=args.records, resume=args.resume, progress=args.progress,
+        )
+    except tournament.TournamentInterrupted as stop:
+        where = (
+            f" in {stop.records}; run the same command with --resume to play the other "
+            f"{stop.total - stop.recorded}"
+            if stop.records is not None else " (give --records FILE to be able to resume)"
+        )
+        print(
+            f"smallworld: interrupted: {_plural(stop.recorded, 'game')} of {stop.total} "
+            f"recorded{where}",
+            file=sys.stderr,
+        )
+        return 130
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=1))
+    else:
+        print(result.table())
+    return 0
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from smallworld_rules import selfplay  # needs NumPy, an optional extra
+
+    _check_games_options(args)
+    expansions, paths, packs, override = _spec(args)
+    try:
+        files = selfplay.generate(
+            args.out, games=args.games, players=args.players, seed=args.seed,
+            bots=_bot_list(args.bots),
+            rules=tournament.RulesSpec(expansions, paths, packs, override),
+            combos=parse_combos(args.combos) if args.combos else None,
+            options=parse_options(args.options) if args.options else None,
+            backend=args.backend, workers=args.workers, address=args.address,
+            progress=args.progress,
+        )
+    except KeyboardInterrupt:
+        written = len(list(Path(args.out).glob("game-*[0-9].npz")))
+        print(
+            f"smallworld: interrupted: {_plural(written, 'game')} of {args.games} written in "
+            f"{args.out}; run the same command again to play the others",
+            file=sys.stderr,
+        )
+        return 130
+    print(f"{_plural(len(files), 'game')} of self-play data in {args.out}")
+    return 0
+
+
+def _games_options(parser: argparse.ArgumentParser, games: int, bots: str) -> None:
+    """Many seeded games, on a backend: tournament's and selfplay's options."""
+    parser.add_argument(
+        "--games", type=int, default=games, help=f"how many games (default {games})"
+    )
+    parser.add_argument("--players", type=int, default=2, help="players per game")
+    parser.add_argument(
+        "--bots", default=bots, metavar="NAMES",
+        help=f"comma-separated bots; seats rotate from game to game (default {bots})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument(
+        "--workers", type=int, default=None, metavar="K",
+        help="local processes (default: up to 4); with --backend ray, the CPUs of the Ray "
+        "started for the run, or on a cluster 4 games in flight per K",
+    )
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="local",
+        help="local: processes on this machine (default); ray: tasks on a Ray cluster",
+    )
+    parser.add_argument(
+        "--address", metavar="ADDR",
+        help="the Ray cluster to join (default: a Ray started for the run)",
+    )
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def _check_games_options(args: argparse.Namespace) -> None:
     if args.games < 1:
         raise RulesError(f"--games must be at least 1, not {args.games}")
     if args.workers is not None and args.workers < 1:
         raise RulesError(f"--workers must be at least 1, not {args.workers}")
-    names = _bot_list(args.bots)
-    spec = _spec(args)
-    rules = _load(spec)  # report mistakes before starting
-    Game.new(players=args.players, seed=args.seed, rules=rules)  # checks the player count
-    workers = args.workers or min(os.cpu_count() or 1, 4)
-    jobs = []
-    for i in range(args.games):
-        seats = tuple(names[(s + i) % len(names)] for s in range(args.players))
-        jobs.append((i, args.seed + i, args.players, seats, spec))
-    results: list[tuple[int, list[str], list[int], list[int]]] = []
-    _progress(0, len(jobs))
-    if workers == 1:
-        for job in jobs:
-            results.append(_tournament_game(job))
-            _progress(len(results), len(jobs))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_tournament_game, job) for job in jobs]
-            for future in as_completed(futures):
-                results.append(future.result())
-                _progress(len(results), len(jobs))
-    results.sort()
-    coins: dict[str, list[float]] = {n: [] for n in dict.fromkeys(names)}
-    wins: dict[str, int] = dict.fromkeys(coins, 0)
-    for _, seated, game_coins, winners in results:
-        for seat, name in enumerate(seated):
-            coins[name].append(game_coins[seat])
-            wins[name] += seat in winners
-    last = args.seed + args.games - 1
-    print(
-        f"Tournament: {_plural(args.games, 'game')} of {args.players} players "
-        f"(seeds {args.seed} to {last}), bots {', '.join(coins)}"
-    )
-    print(f"{'bot':<10} {'seats':>6} {'wins':>6}  {'win rate (95% CI)':<26} mean coins (95% CI)")
-    for name, values in coins.items():
-        n = len(values)
-        if n == 0:
-            continue
-        low, high = wilson_interval(wins[name], n)
-        mean, mlow, mhigh = mean_interval(values)
-        rate = f"{100 * wins[name] / n:.1f}% ({100 * low:.1f}% to {100 * high:.1f}%)"
-        print(
-            f"{name:<10} {n:>6} {wins[name]:>6}  {rate:<26} "
-            f"{mean:.1f} ({mlow:.1f} to {mhigh:.1f})"
-        )
-    print("Shared wins count as a win for each player sharing them.")
-    return 0
+    if args.address is not None and args.backend != "ray":
+        raise RulesError("--address is a Ray cluster's: it needs --backend ray")
 
 
 # ---------------------------------------------------------------------- the parser
@@ -810,15 +806,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"({', '.join(sorted(BOTS))}; default random)",
     )
     _rules_options(play)
-    play.add_argument(
-        "--combos", metavar="RACE:POWER,...",
-        help="the combos the market starts with, top first: race and power ids of the loaded "
-        "rule files",
-    )
-    play.add_argument(
-        "--options", metavar="NAME=VALUE,...",
-        help="game options, each NAME=true, NAME=false or NAME=a whole number",
-    )
+    _combo_options(play)
     play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the final ranking")
     play.add_argument(
@@ -861,18 +849,27 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(run=_show)
 
     tournament = sub.add_parser("tournament", help="many seeded games between bots")
-    tournament.add_argument("--games", type=int, default=20, help="how many games (default 20)")
-    tournament.add_argument("--players", type=int, default=2, help="players per game")
+    _games_options(tournament, 20, "greedy,random")
     tournament.add_argument(
-        "--bots", default="greedy,random", metavar="NAMES",
-        help="comma-separated bots; seats rotate from game to game (default greedy,random)",
+        "--records", metavar="FILE", help="write every game's record to FILE (JSON lines)"
     )
-    tournament.add_argument("--seed", type=int, default=0, help="seed of the first game")
     tournament.add_argument(
-        "--workers", type=int, default=None, metavar="K", help="processes (default: up to 4)"
+        "--resume", action="store_true",
+        help="carry on from the games already in --records FILE",
+    )
+    _combo_options(tournament)
+    tournament.add_argument(
+        "--json", action="store_true", help="print the results as JSON instead of tables"
     )
     _rules_options(tournament)
     tournament.set_defaults(run=_tournament)
+
+    selfplay = sub.add_parser("selfplay", help="write self-play training data (NumPy .npz)")
+    selfplay.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
+    _games_options(selfplay, 10, "greedy")
+    _combo_options(selfplay)
+    _rules_options(selfplay)
+    selfplay.set_defaults(run=_selfplay)
     return parser
 
 

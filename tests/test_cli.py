@@ -464,11 +464,13 @@ def test_expansion_names_are_passed_to_load_rules(
 
 TABLE = re.compile(
     r"^(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)% \(([\d.]+)% to ([\d.]+)%\)\s+"
-    r"([\d.]+) \(([\d.]+) to ([\d.]+)\)$"
+    r"([\d.]+) \(([\d.]+) to ([\d.]+)\)\s+[\d.]+\s+\d+$"
 )
 
 
 def table(stdout: str) -> dict[str, tuple[float, ...]]:
+    """The bots' rows: seats, wins, win rate and interval, mean coins and interval (the
+    mean rank and Elo columns that end each row are checked in test_tournament.py)."""
     rows = {}
     for line in stdout.splitlines():
         if m := TABLE.match(line):
@@ -477,10 +479,11 @@ def table(stdout: str) -> dict[str, tuple[float, ...]]:
 
 
 def test_tournament_reports_win_rates_and_coins(capsys: pytest.CaptureFixture[str]) -> None:
-    """``tournament`` plays the games in worker processes with a progress bar on stderr, then
-    a row per bot: seats, wins, win rate with its 95% interval, mean coins with its interval."""
+    """``tournament`` plays the games in worker processes with a progress bar on stderr (asked
+    for: stderr is not a terminal here), then a row per bot: seats, wins, win rate with its 95%
+    interval, mean coins with its interval."""
     code, out, err = main(capsys, "tournament", "--games", "4", "--players", "2",
-                          "--bots", "greedy,random", "--workers", "2")
+                          "--bots", "greedy,random", "--workers", "2", "--progress")
     assert code == 0, err
     assert err.rstrip().endswith("] 4/4 games") and "Traceback" not in err
     assert out.splitlines()[0] == (
