@@ -296,8 +296,13 @@ def _ray_jobs(
                     raise JobFailed(key, retries + 1, reason) from None
                 yield key, result
         finally:
-            for ref in running:
-                ray.cancel(ref, force=True)
+            # A Ray started for this run is shut down below, tasks and all. Cancelling first
+            # (force=True) races the replies of tasks just finishing, and Ray 2.x aborts the
+            # whole process on that race ("Tried to complete task that was not pending").
+            # On a cluster we only joined, the tasks are cancelled, not their workers killed.
+            if not started:
+                for ref in running:
+                    ray.cancel(ref)
     finally:
         if started:
             ray.shutdown()
