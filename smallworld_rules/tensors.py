@@ -166,25 +166,41 @@ def observation_tensor(game: Game, player: int, view: str = "player") -> list[fl
     Raises:
         RulesError: no such player or view.
     """
-    layout = tensor_layout(game, view)
+    layout = tensor_layout(game, view)  # also checks the view
+    return encode(*viewed_observation(game, player, view), layout=layout)
+
+
+def viewed_observation(
+    game: Game, player: int, view: str = "player"
+) -> tuple[dict[str, Any], tuple[list[str], list[str]] | None]:
+    """``game.observation(player)`` changed for ``view``, and the stacks (top first) for the
+    perfect view (``None`` otherwise): the public view has no coins nor private reserve of
+    the observer, the perfect view has every player's coins and the role's reserve.
+
+    Raises:
+        RulesError: no such player or view.
+    """
+    if view not in VIEWS:
+        raise RulesError(f"a view is one of {', '.join(VIEWS)}, not {view!r}")
     observation = game.observation(player)
-    stacks: tuple[list[str], list[str]] | None = None
     if view == "public":
-        observation["players"][player]["coins"] = None
+        observation["coins"] = observation["players"][player]["coins"] = None
+        observation["state"]["players"][player]["coins"] = None
         observation["state"].pop("role_reserve", None)
     elif view == "perfect":
         state = game._state
         for p, entry in enumerate(observation["players"]):
-            entry["coins"] = game.coins(p)
+            entry["coins"] = observation["state"]["players"][p]["coins"] = game.coins(p)
         observation["state"]["role_reserve"] = list(state.role_reserve)
-        stacks = (list(state.race_stack), list(state.power_stack))
-    return encode(observation, layout, stacks)
+        return observation, (list(state.race_stack), list(state.power_stack))
+    return observation, None
 
 
 def encode(
     observation: dict[str, Any],
-    layout: TensorLayout,
     stacks: tuple[list[str], list[str]] | None = None,
+    *,
+    layout: TensorLayout,
 ) -> list[float]:
     """Encode an observation (``game.observation(player)``) in ``layout``; ``stacks`` (the
     race and power stacks, top first) only for the perfect view."""
