@@ -6,7 +6,7 @@ and the other players' coins) a few times over — the *determinizations* — an
 of actions over all of them (single-observer information-set MCTS): simulation ``k`` plays
 on determinization ``k mod d``. Inside the tree, UCT picks the decisions of every player
 (each for itself) and the die is drawn with its probabilities (``chance_outcomes()``); from
-a new leaf a quick playout policy plays on to the end of the turn track's next round (see
+a new leaf a quick playout policy plays on until the end of the bot's next turn (see
 ``horizon``), and the position is valued by the coins each player gained since the root plus
 :data:`REGION_WEIGHT` per region held (what next turn is likely to score). A simulation
 applies actions on its determinization and takes them back with ``undo``, so no game is
@@ -80,7 +80,8 @@ class MCTSBot:
         simulations: simulations per decision (a decision with one legal action takes none).
         determinizations: how many guesses of the secrets a decision searches over.
         horizon: turns (of any player) a simulation looks ahead of the current one; the
-            default, ``None``, looks one round ahead (as many turns as players).
+            default, ``None``, is one more than the number of players: to the end of the
+            bot's next turn, so that a decline is valued with the fresh race it brings.
         exploration: UCT's exploration constant.
     """
 
@@ -131,7 +132,7 @@ class MCTSBot:
             for _ in range(min(self.determinizations, self.simulations))
         ]
         players = worlds[0].players
-        horizon = self.horizon if self.horizon is not None else players
+        horizon = self.horizon if self.horizon is not None else players + 1
         start = _turn_number(worlds[0]) + horizon
         root = _Node(players)
         for k in range(self.simulations):
