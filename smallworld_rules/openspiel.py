@@ -45,7 +45,7 @@ import smallworld_rules as sw
 from smallworld_rules.action_space import ActionSpace, action_space
 from smallworld_rules.actions import RollDie
 from smallworld_rules.engine import DIE_FACES
-from smallworld_rules.tensors import encode, tensor_layout, viewed_observation
+from smallworld_rules.tensors import encode, tensor_layout, viewed_observation, winner_shares
 
 #: The parameters and their defaults.
 DEFAULT_PARAMS: Final[dict[str, Any]] = {"players": 2, "map": "", "expansions": "", "seed": 0}
@@ -171,8 +171,7 @@ class SmallWorldState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """1 / number of winners for each winner, 0 for the others; 0 before the end."""
-        winners = self.game.winners
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.game.players)]
+        return winner_shares(self.game)
 
     def __str__(self) -> str:
         return self.game.to_json()

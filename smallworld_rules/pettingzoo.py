@@ -38,18 +38,12 @@ from pettingzoo import AECEnv
 import smallworld_rules as sw
 from smallworld_rules.action_space import action_space
 from smallworld_rules.rules import Rules
-from smallworld_rules.tensors import observation_tensor, tensor_layout
+from smallworld_rules.tensors import HIGH, observation_tensor, tensor_layout, winner_shares
 
 
 def env(**kwargs: Any) -> SmallWorldEnv:
     """A new :class:`SmallWorldEnv` (keyword arguments as its constructor's)."""
     return SmallWorldEnv(**kwargs)
-
-
-def winner_shares(game: sw.Game) -> list[float]:
-    """Each player's reward at the end: ``1 / number of winners`` for a winner, else 0."""
-    winners = game.winners
-    return [1.0 / len(winners) if p in winners else 0.0 for p in range(game.players)]
 
 
 class SmallWorldEnv(AECEnv):  # type: ignore[misc]
@@ -92,7 +86,7 @@ class SmallWorldEnv(AECEnv):  # type: ignore[misc]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(0.0, np.inf, (size,), np.float32),
+                "observation": spaces.Box(0.0, HIGH, (size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self._space.size,), np.int8),
             })
             for agent in self.possible_agents

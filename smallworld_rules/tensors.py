@@ -47,6 +47,9 @@ from smallworld_rules.state import Phase
 if TYPE_CHECKING:
     from smallworld_rules.game import Game
 
+#: An upper bound of every number of a tensor (the largest 32-bit float), for the adapters'
+#: observation spaces: every number is a count or a flag, never below 0.
+HIGH: Final = 3.4028234663852886e38
 #: The views a tensor can be made for.
 VIEWS: Final = ("player", "public", "perfect")
 _PHASES: Final = list(Phase)
@@ -279,3 +282,11 @@ def encode(
     if len(out) != layout.size:  # pragma: no cover - the layout and the encoder disagree
         raise RulesError(f"tensor of {len(out)} numbers for a layout of {layout.size}")
     return out
+
+
+def winner_shares(game: Game) -> list[float]:
+    """Each player's reward at the end, as the adapters give it: ``1 / number of winners``
+    for a winner (a shared first place shares the point), 0 for the others and before the
+    end."""
+    winners = game.winners
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(game.players)]
