@@ -100,6 +100,7 @@ def test_the_agents_seat_and_the_bots() -> None:
     env = _make(players=3, seat=1, opponents=["random"])
     observation, info = env.reset(seed=2)
     assert info["seat"] == 1 and env.game.to_move == 1
+    assert observation["action_mask"].tolist() == env.game.legal_mask()
     assert env.game.action_stack  # player 0 (a bot) has already played its first turn
 
 
