@@ -17,22 +17,15 @@ True
 
 The blocks, in order (``n`` regions, ``P`` players, ``C`` the deploy cap):
 
-====================  ===========================================================
-block                 slots
-====================  ===========================================================
-``PickCombo(i)``      6 (``i`` = 0 … 5, the market from the top)
-``Decline()``         1
-``EndTurn()``         1
-``Abandon(r)``        ``n``
-``Conquer(r)``        ``n``
-``ConquerWithDie(r)`` ``n``
-``Deploy(r, c)``      ``n × C``, ``c`` = 1 … ``C`` (index ``r × C + c - 1`` in the block)
-``RollDie(face)``     one per die face (0, 1, 2, 3)
-``UseAbility``        per ability name (sorted): 1 without a target, ``n`` for a region
-                      target, ``P`` for a player, one per power id for a power
-``ChoosePower(p)``    one per power id (sorted), only when the rules have a role that drafts
-``Purchase``          ``("token")`` and ``("power", p)`` per power id, only for a role that buys
-====================  ===========================================================
+* ``PickCombo(i)``: 6 (``i`` = 0 … 5, the market from the top);
+* ``Decline()``, ``EndTurn()``: 1 each;
+* ``Abandon(r)``, ``Conquer(r)``, ``ConquerWithDie(r)``: ``n`` each;
+* ``Deploy(r, c)``: ``n × C``, ``c`` = 1 … ``C`` (index ``r × C + c - 1`` in the block);
+* ``RollDie(face)``: one per die face (0, 1, 2, 3);
+* ``UseAbility(name, target)``: per ability name (sorted), 1 without a target, ``n`` for a
+  region target, ``P`` for a player, one per power id (sorted) for a power;
+* ``ChoosePower(p)``: one per power id (sorted), only when the rules have a role that drafts;
+* ``Purchase``: ``("token")`` and ``("power", p)`` per power id, only for a role that buys.
 
 **The deploy cap** ``C`` is the largest token supply of any token kind of the rules (the
 biggest race box, or a role's supply): no race ever holds more tokens than its supply, so

@@ -108,3 +108,21 @@ def test_the_blocks_tile_the_space() -> None:
     names = [name for name, _, _ in space.blocks]
     assert names[:8] == ["PickCombo", "Decline", "EndTurn", "Abandon", "Conquer",
                          "ConquerWithDie", "Deploy", "RollDie"]
+
+
+def test_the_docs_table_lists_every_block() -> None:
+    """docs/ai.md documents the blocks in the order of the space (with the expansion's)."""
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    table = page.split("## The action space", 1)[1].split("## Observation tensors", 1)[0]
+    documented = [line.split("`")[1].split("(")[0] for line in table.splitlines()
+                  if line.startswith("| `")]
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    space = action_space(sw.Game.new(players=3, seed=1, rules=rules))
+    kinds = []
+    for name, _, _ in space.blocks:
+        kind = name.split()[0]
+        if kind not in kinds:
+            kinds.append(kind)
+    assert documented == kinds

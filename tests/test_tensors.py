@@ -138,3 +138,18 @@ def test_bad_views_and_sections_are_refused() -> None:
         observation_tensor(game, 0, "everything")
     with pytest.raises(sw.RulesError, match="sections: observer"):
         tensor_layout(game).section(observation_tensor(game, 0), "nothing")
+
+
+def test_the_docs_table_lists_every_section() -> None:
+    """docs/ai.md documents each section of the perfect view's layout, in order."""
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    table = page.split("## Observation tensors", 1)[1]
+    documented = [line.split("`")[1] for line in table.splitlines()
+                  if line.startswith("| `")]
+    views = documented[:3]
+    sections = documented[3:]
+    assert [v.strip('"') for v in views] == ["player", "public", "perfect"]
+    layout = tensor_layout(sw.Game.new(players=2, seed=1), "perfect")
+    assert sections == [name for name, _ in layout.sections]
