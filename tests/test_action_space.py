@@ -30,7 +30,7 @@ def test_every_legal_action_round_trips_and_the_mask_is_the_legal_actions(
     """Every legal action of many random games maps to one index and back, and legal_mask
     has a 1 exactly at the indices of the legal actions."""
     seen: set[str] = set()
-    for game in _random_games(expansions, players, 12):
+    for game in _random_games(expansions, players, 24):
         rng = random.Random(game.seed)
         size = action_space(game).size
         while not game.is_over:
