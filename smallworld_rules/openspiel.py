@@ -84,11 +84,13 @@ def new_game(params: dict[str, Any]) -> sw.Game:
 
 
 def max_game_length(game: sw.Game, space: ActionSpace) -> int:
-    """A bound on the actions of a game: per turn, each region abandoned, conquered (with a
-    die roll) and given tokens once, every token placed one at a time twice over (its own
-    redeployment and a withdrawal), and room for abilities and purchases."""
+    """A generous bound on the actions of a game: per turn, each region abandoned, conquered
+    and attempted with a die roll once, the tokens of the active race and of every defender
+    placed one at a time, every piece placed once, and 20 more (picks, declines, purchases,
+    abilities without a piece)."""
     regions = len(game.map.regions)
-    per_turn = 4 * regions + 2 * space.deploy_cap + space.size // 8 + 20
+    pieces = sum(piece.supply for piece in game.rules.pieces.values())
+    per_turn = 4 * regions + (game.players + 1) * space.deploy_cap + pieces + 20
     return game.map.turns * game.players * per_turn
 
 
