@@ -145,7 +145,7 @@ def test_the_docs_table_lists_every_section() -> None:
     from pathlib import Path
 
     page = (Path(__file__).parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
-    table = page.split("## Observation tensors", 1)[1]
+    table = page.split("## Observation tensors", 1)[1].split("\n## ", 1)[0]
     documented = [line.split("`")[1] for line in table.splitlines()
                   if line.startswith("| `")]
     views = documented[:3]
