@@ -46,6 +46,7 @@ from smallworld_rules.actions import (
 )
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.game import CHANCE, Game
+from smallworld_rules.mcts import MCTSBot
 from smallworld_rules.observation import Observation, game_from_observation
 from smallworld_rules.rules import Rules, load_rules
 from smallworld_rules.state import Phase
@@ -340,7 +341,9 @@ def _plain(actions: list[Action]) -> Action:
 
 
 #: The built-in bots by name (``smallworld play --bots random,greedy``).
-BOTS: Mapping[str, Callable[..., Any]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: Mapping[str, Callable[..., Any]] = {
+    "random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot,
+}
 
 
 def make_bot(name: str, seed: int = 0, rules: Rules | None = None) -> Bot:
@@ -353,6 +356,8 @@ def make_bot(name: str, seed: int = 0, rules: Rules | None = None) -> Bot:
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot(seed, rules)
+    if name == "mcts":
+        return MCTSBot(seed, rules)
     raise RulesError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
 
 

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import attrs
 
+from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import Action, Deploy, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
@@ -251,6 +252,29 @@ class Game:
             raise RulesError("the game is not at a chance node")
         faces = sorted(set(DIE_FACES))
         return [(RollDie(f), DIE_FACES.count(f) / len(DIE_FACES)) for f in faces]
+
+    # ------------------------------------------------------------------ the action space
+
+    def action_index(self, action: Action) -> int:
+        """The index of ``action`` in the game's fixed action space
+        (:mod:`smallworld_rules.action_space`).
+
+        Raises:
+            RulesError: not an action, or one with no slot in the space.
+        """
+        return action_space(self).index(action)
+
+    def action_at(self, index: int) -> Action:
+        """The action with that index in the game's fixed action space.
+
+        Raises:
+            RulesError: not an index of the space.
+        """
+        return action_space(self).action(index)
+
+    def legal_mask(self) -> list[int]:
+        """One 0 or 1 per index of the action space: 1 for each of :meth:`legal_actions`."""
+        return action_space(self).mask(self)
 
     # ------------------------------------------------------------------ reading the position
 
