@@ -19,9 +19,11 @@ True
 of moves players made (chance nodes are not moves), ``P`` the players:
 
 ``observations`` (float32, ``T × D``)
-    what the player to move sees, as a vector (:func:`encode_move`);
+    what the player to move sees: the player's view of the observation tensor
+    (:func:`smallworld_rules.tensors.observation_tensor`);
 ``legal_masks`` (bool, ``T × A``)
-    which of the ``A`` actions were legal;
+    which of the ``A`` actions of the fixed action space (:mod:`smallworld_rules.action_space`,
+    the numbering ``game.action_index`` and the adapters use) were legal;
 ``actions`` (int32, ``T``)
     the index of the action taken (always legal in its mask);
 ``players`` (int8, ``T``)
@@ -35,7 +37,7 @@ of moves players made (chance nodes are not moves), ``P`` the players:
     the game's seed, its index and the bot in each seat.
 
 ``selfplay.json`` holds the run's arguments, ``observation_size`` ``D``, ``action_size``
-``A`` and ``action_names`` (the action of each index, e.g. ``"Conquer 5"``). A file is
+``A`` and ``action_names`` (the action of each index, e.g. ``"Conquer(region=5)"``). A file is
 written whole (a temporary file then renamed), so an interrupted run leaves only complete
 games, and running it again with the same arguments plays only the games still missing.
 Everything is seeded: the same arguments give the same arrays on either backend.
@@ -50,15 +52,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-import attrs
-
+from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import Action
 from smallworld_rules.backends import execute
 from smallworld_rules.bots import Bot, make_bot, play_game
 from smallworld_rules.errors import RulesError
 from smallworld_rules.game import Game
 from smallworld_rules.observation import Observation
-from smallworld_rules.state import Phase
+from smallworld_rules.tensors import observation_tensor, tensor_layout
 from smallworld_rules.tournament import Match, Progress, RulesSpec, ranks, schedule
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ if TYPE_CHECKING:
 
 FORMAT: Final = "smallworld_rules/selfplay"
 VERSION: Final = 1
-_MARKET: Final = 6
 
 
 def _numpy() -> Any:
@@ -81,96 +81,27 @@ def _numpy() -> Any:
 
 
 # ---------------------------------------------------------------------- the move encoding
-#
-# PLACEHOLDER: a small action space and observation vector of this module's own, kept behind
-# the one function `encode_move`. It is to be replaced by the library's fixed integer action
-# space and observation tensors (`game.action_index`, `game.legal_mask`) when they land; the
-# rest of this module only calls `encode_move` and reads `Encoding.size`/`names`.
 
 
 class Encoding:
-    """The action indices and observation layout of one kind of game (rules, map, players).
-
-    Actions: end turn, decline, the market's positions, then per region abandon, conquer and
-    conquer with the die, deploy ``0`` to ``box`` tokens (the largest race box), then each
-    ability without a target or aimed at each region (or player) number, choosing and buying
-    each power, and buying a token.
+    """The numbers of one kind of game (rules, map, players): the library's fixed action space
+    (:mod:`smallworld_rules.action_space`) and the player's view of the observation tensors
+    (:mod:`smallworld_rules.tensors`), so that self-play data and the learning adapters
+    (OpenSpiel, PettingZoo, Gymnasium) number actions and observations alike.
     """
 
     def __init__(self, game: Game) -> None:
-        rules = game.rules
-        regions = range(len(game.map.regions))
-        most = max([rd.box for rd in rules.races.values()] + [1])
-        abilities = sorted({
-            a.name for d in [*rules.races.values(), *rules.powers.values()] for a in d.abilities
-        })
-        self.races = sorted(rules.races)
-        self.powers = sorted(rules.powers)
-        self.pieces = sorted(rules.pieces)
-        self.terrains = sorted({region.terrain for region in game.map.regions})
-        self.players = game.players
-        keys: list[tuple[Any, ...]] = [("EndTurn",), ("Decline",)]
-        keys += [("PickCombo", i) for i in range(_MARKET)]
-        for kind in ("Abandon", "Conquer", "ConquerWithDie"):
-            keys += [(kind, r) for r in regions]
-        keys += [("Deploy", r, c) for r in regions for c in range(most + 1)]
-        for name in abilities:
-            keys += [("UseAbility", name, None), *(("UseAbility", name, r) for r in regions)]
-        keys += [("ChoosePower", p) for p in self.powers]
-        keys += [("Purchase", "token", None), *(("Purchase", "power", p) for p in self.powers)]
-        self.index = {key: i for i, key in enumerate(keys)}
-        self.names = [" ".join(str(k) for k in key if k is not None) for key in keys]
-        self.size = len(keys)
-        self.observation_size = len(self.observe(game.observation(0)))
+        self.space = action_space(game)
+        self.layout = tensor_layout(game, "player")
+        self.size = self.space.size
+        self.names = [repr(self.space.action(i)) for i in range(self.size)]
+        self.observation_size = self.layout.size
 
     def action_index(self, action: Action) -> int:
-        key = (type(action).__name__, *attrs.astuple(action, recurse=False))
-        if key not in self.index:
-            raise RulesError(f"the self-play encoding has no index for {action!r}")
-        return self.index[key]
+        return self.space.index(action)
 
     def legal_mask(self, actions: Sequence[Action]) -> NDArray[np.bool_]:
-        mask = _numpy().zeros(self.size, dtype=bool)
-        mask[[self.action_index(a) for a in actions]] = True
-        return mask  # type: ignore[no-any-return]
-
-    def observe(self, seen: Observation) -> list[float]:
-        """The vector of what a player sees (seats counted from the player's own)."""
-        me = seen["player"]
-
-        def seat(p: int | None) -> list[float]:
-            return _one_hot(None if p is None else (p - me) % self.players, self.players)
-
-        phases = [phase.value for phase in Phase]
-        out = [seen["round"] / max(1, seen["game"]["turns"]), seen["coins"] / 100.0]
-        out += _one_hot(phases.index(seen["phase"]), len(phases)) + seat(seen["to_move"])
-        for p in range(self.players):
-            view = seen["players"][(me + p) % self.players]
-            out += [view["hand"] / 20.0, view["tokens_on_map"] / 20.0,
-                    len(view["declined_races"]) / 3.0]
-            out += _one_hot(_at(self.races, view["active_race"]), len(self.races))
-            out += _one_hot(_at(self.powers, view["active_power"]), len(self.powers))
-        for region in seen["regions"]:
-            out += [region["tokens"] / 10.0, float(region["declined"]),
-                    float(region["lost_tribe"])]
-            out += seat(region["owner"]) + _one_hot(
-                _at(self.terrains, region["terrain"]), len(self.terrains)
-            )
-            out += [float(region["pieces"].get(piece, 0)) for piece in self.pieces]
-        market = list(seen["market"])[:_MARKET]
-        for i in range(_MARKET):
-            race, power, coins = market[i] if i < len(market) else (None, None, 0)
-            out += _one_hot(_at(self.races, race), len(self.races))
-            out += [*_one_hot(_at(self.powers, power), len(self.powers)), coins / 10.0]
-        return out
-
-
-def _one_hot(i: int | None, n: int) -> list[float]:
-    return [1.0 if i == k else 0.0 for k in range(n)]
-
-
-def _at(items: list[str], item: str | None) -> int | None:
-    return items.index(item) if item in items else None
+        return _numpy().asarray(self.space.mask(actions), dtype=bool)  # type: ignore[no-any-return]
 
 
 _ENCODINGS: dict[tuple[int, str, int], tuple[Any, Encoding]] = {}
@@ -191,7 +122,7 @@ def encode_move(game: Game, action: Action) -> tuple[NDArray[Any], NDArray[np.bo
     layout = encoding(game)
     mover = game.to_move
     assert mover is not None and mover >= 0
-    vector = numpy.asarray(layout.observe(game.observation(mover)), dtype=numpy.float32)
+    vector = numpy.asarray(observation_tensor(game, mover), dtype=numpy.float32)
     return vector, layout.legal_mask(list(game.legal_actions())), layout.action_index(action)
 
 
