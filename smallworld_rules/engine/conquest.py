@@ -1,0 +1,261 @@
+"""Conquests: what a region costs, abandoning regions, taking a region and what its
+defender loses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Abandon, Conquer, ConquerWithDie
+from smallworld_rules.engine.basics import (
+    _CONQUEST,
+    _NOTHING_APPLIES,
+    _REDEPLOY,
+    BASE_COST,
+    Log,
+    _Applying,
+)
+from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import Abandoned, Conquered, TokensToZone
+from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
+from smallworld_rules.state import LOST_TRIBE, RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
+    """Tokens ``race`` needs to conquer ``region`` (§1.7), with every contribution."""
+    parts: list[Contribution] = []
+    occupant, tokens = s.region_race[region], s.region_tokens[region]
+    if occupant is not None and tokens:
+        label = "Lost Tribe" if occupant == LOST_TRIBE else self.race_defs[occupant].name
+        parts.append(Contribution(f"{label} tokens", "add", tokens, CORE))
+    if (self.mountain_mask >> region) & 1:
+        parts.append(Contribution("Mountain", "add", 1, CORE))
+    for name, count in sorted(s.pieces.get(region, {}).items()):
+        piece = self.rules.pieces[name]
+        if piece.defence:
+            amount = piece.defence * count
+            parts.append(Contribution(name, "add", amount, piece.path, piece.line))
+    if occupant is not None and occupant in s.races:
+        parts += self._contributions(s, occupant, "defence", region)
+    parts += self._contributions(s, race, "conquest_cost", region)
+    if s.die_bonus >= 0 and race == s.acting:
+        parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
+    return fold(BASE_COST, parts, minimum=1)
+
+
+def conquest_cost_value(self: Engine, s: State, race: str, region: int) -> int:
+    """``conquest_cost(s, race, region).value``, without building the breakdown."""
+    return self.conquest_costs(s, race, 1 << region)[region]
+
+
+def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int, int]:
+    """``{region: conquest_cost(s, race, region).value}`` for each region of the mask,
+    lowest first, without building breakdowns.
+
+    legal_actions asks the cost of every reachable region, and only the number matters
+    there, so this folds the same contributions as :meth:`conquest_cost` straight into an
+    int: adds and subs summed, then the lowest ``set``, then the clamp at 1 (see
+    :func:`~smallworld_rules.hooks.fold`); each modifier is worked out once for all regions
+    (``_applying``). The two must stay in step: a test compares them on many positions.
+    """
+    race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
+    pieces, on_map, races = self.rules.pieces, s.pieces, s.races
+    base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
+    own = self._applying(s, race, "conquest_cost")
+    # with each defender's defence modifiers (no official file has one), by defender
+    with_defence: dict[str, _Applying] = {}
+    defended = "defence" in self.hooks_used
+    out = {}  # one dict rather than a tuple per region: fewer objects for the collector
+    while regions:
+        low = regions & -regions
+        regions ^= low
+        region = low.bit_length() - 1
+        value = base + tokens[region] + ((mountains >> region) & 1)
+        if on_map:
+            held = on_map.get(region)
+            if held:
+                for name, count in held.items():
+                    value += pieces[name].defence * count
+        adds, sets = own
+        occupant = race_of[region]
+        if defended and occupant is not None and occupant in races:
+            both = with_defence.get(occupant)
+            if both is None:
+                defence = self._applying(s, occupant, "defence")
+                both = with_defence[occupant] = (adds + defence[0], sets + defence[1])
+            adds, sets = both
+        for applies, amount in adds:
+            if (applies >> region) & 1:
+                value += amount
+        if sets:
+            lowest = [amount for applies, amount in sets if (applies >> region) & 1]
+            if lowest:
+                value = min(lowest)
+        out[region] = value if value >= 1 else 1
+    return out
+
+
+def _applying(self: Engine, s: State, race: str, hook: str) -> _Applying:
+    """The race's modifiers on a targeted hook, each as the regions where it applies and
+    its amount: ``(add/sub with signed amounts, set)``. Neither the regions nor the amount
+    depends on the target (``CompiledModifier.where``), so they are worked out once for
+    every region a caller asks about."""
+    modifiers = self._modifiers(s, race, hook)
+    if not modifiers:
+        return _NOTHING_APPLIES
+    ctx = _Ctx(self, s, race)
+    adds: list[tuple[int, int]] = []
+    sets: list[tuple[int, int]] = []
+    for m in modifiers:
+        if m.where is not None:
+            applies = m.where(ctx)
+        else:  # no condition, or one on the context alone: everywhere or nowhere
+            applies = self.map.all_mask if m.condition(ctx) else 0
+        if applies:
+            amount = m.value(ctx)
+            if m.op == "set":
+                sets.append((applies, amount))
+            else:
+                adds.append((applies, amount if m.op == "add" else -amount))
+    return tuple(adds), tuple(sets)
+
+
+def losses(self: Engine, s: State, race: str, region: int) -> Breakdown:
+    """Tokens ``race`` loses for good when ``region`` is conquered from it (§1.8)."""
+    parts = self._contributions(s, race, "losses", region)
+    if not parts and s.region_tokens[region]:  # the common case: one token, no fold
+        return Breakdown(1, 1)
+    return fold(1, parts, minimum=0, maximum=s.region_tokens[region])
+
+
+def _may_abandon(self: Engine, s: State) -> bool:
+    return not s.conquered or bool(self.options["abandon_mid_conquest"])
+
+
+def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
+    self._need_phase(s, action, _CONQUEST, _REDEPLOY)
+    rs = self._acting_race(s, action)
+    r = action.region
+    if not 0 <= r < self.n or s.region_race[r] != rs.race:
+        raise IllegalAction(f"region {r} is not held by your acting race", action)
+    if s.phase is _REDEPLOY:
+        if rs.hand >= self._hold(s, rs):
+            raise IllegalAction(
+                "in redeployment a region is abandoned only to free tokens that must be "
+                "held back (ruling 13)",
+                action,
+            )
+    elif not self._may_abandon(s):
+        raise IllegalAction("regions are abandoned before the first conquest (§1.6)", action)
+    tokens = s.region_tokens[r]
+    rs.hand += tokens
+    self._empty_region(s, r)
+    s.acted = True
+    log(Abandoned(s.active, rs.race, r, tokens))
+
+
+def _attempt(self: Engine, s: State, action: Conquer | ConquerWithDie) -> tuple[RaceState, int]:
+    """Checks shared by every conquest attempt; returns the race and the cost."""
+    self._need_phase(s, action, _CONQUEST)
+    rs = self._acting_race(s, action)
+    known = s.reach_costs  # legal_actions' costs of this position, if it was asked
+    if known is not None and known[0] is self and known[1] == rs.race:
+        cost = known[2].get(action.region)
+        if cost is not None:  # a region it could reach, with tokens in hand (ruling 4)
+            return rs, cost
+    problem = self.target_problem(s, rs.race, action.region)
+    if problem:
+        raise IllegalAction(problem, action)
+    if rs.hand < 1:
+        raise IllegalAction("a conquest needs at least one token in hand (ruling 4)", action)
+    return rs, self.conquest_cost_value(s, rs.race, action.region)
+
+
+def _conquer(self: Engine, s: State, action: Conquer, log: Log) -> None:
+    rs, cost = self._attempt(s, action)
+    r = action.region
+    if cost > rs.hand:
+        raise IllegalAction(
+            f"region {r} costs {cost} tokens and you have {rs.hand} in hand", action
+        )
+    s.die_bonus = -1  # a rolled bonus is spent on this conquest
+    self._take_region(s, rs, r, cost, cost, log)
+
+
+def _take_region(
+    self: Engine, s: State, rs: RaceState, r: int, cost: int, tokens: int, log: Log
+) -> None:
+    """Move ``tokens`` from hand into ``r``; the defender loses and withdraws (§1.8)."""
+    occupant, held = s.region_race[r], s.region_tokens[r]
+    lost = self.losses(s, occupant, r).value if occupant in s.races else held
+    self._seize(s, rs, r, lost, tokens, cost, log)
+
+
+def _seize(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    r: int,
+    lost: int,
+    tokens: int,
+    cost: int,
+    log: Log,
+    to_box: bool = False,
+) -> None:
+    """``rs`` takes ``r`` with ``tokens`` from hand; the occupant loses ``lost`` tokens to
+    its box and takes the rest into hand (every conquest, whatever its form, ends here).
+    The lost tokens go where lost tokens go (``_lose``), or to the box if ``to_box``."""
+    occupant, held = s.region_race[r], s.region_tokens[r]
+    defender: int | None = None
+    returned = 0
+    if occupant == LOST_TRIBE:
+        lost = held  # ruling 10: Lost Tribes are simply discarded
+        self._lose(s, occupant, lost, log)
+    elif occupant is not None:
+        drs = s.own_race(occupant)
+        defender = drs.owner
+        returned = held - lost
+        if to_box:
+            s.to_box(occupant, lost)
+        else:
+            self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
+        if occupant == self.role_race:
+            # §4.2.4: only the returned tokens are placed at the withdrawal; those in the
+            # hand zone wait aside (held) until the turn ends.
+            drs.held += drs.hand
+            drs.hand = 0
+        drs.hand += returned
+        seen_active = not drs.declined and not self.seen_declined(occupant)
+        if seen_active and rs.race == s.players[s.active].active:
+            s.attacked |= 1 << drs.owner
+    if occupant is not None and held:
+        s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
+    kept = self._remove_pieces(s, r, keep_survivors=False)
+    for name, count in kept.items():  # ruling 25: placed again at the end of this turn
+        s.regained = {**s.regained, name: s.regained.get(name, 0) + count}
+    s.occupy(r, rs.race, tokens)
+    rs.hand -= tokens
+    s.conquered = (*s.conquered, r)
+    s.acted = True
+    log(Conquered(s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
+    if occupant is not None and occupant != LOST_TRIBE:
+        drs = s.races[occupant]
+        if (drs.hand or kept) and occupant not in s.withdrawals:
+            s.withdrawals = (*s.withdrawals, occupant)
+        if drs.declined and not self.mask_of(s, occupant):
+            self._retire(s, occupant, log)  # a declined race cannot re-enter the map
+    self._fire(s, rs, "conquest", r, log)
+
+
+def _lose(self: Engine, s: State, race: str, count: int, log: Log) -> None:
+    """Tokens lost to a conquest: to the zone an expansion names, else to the box."""
+    if not count:
+        return
+    if self.lost_zone is not None:
+        s.zones = {**s.zones, self.lost_zone: s.zones[self.lost_zone] + (race,) * count}
+        log(TokensToZone(self.lost_zone, (race,) * count))
+    elif race != LOST_TRIBE:
+        s.to_box(race, count)

@@ -1,0 +1,193 @@
+"""The contexts compiled rules are evaluated in, and what a race/badge pairing brings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from smallworld_rules.dsl.vocabulary import HOOKS
+from smallworld_rules.maps import GameMap
+from smallworld_rules.ruledefs import CompiledModifier, CompiledTrigger, RuleDef
+from smallworld_rules.state import State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+class _Combo:
+    """What a race/badge pairing brings, gathered from its rule files once per game."""
+
+    __slots__ = (
+        "abilities",
+        "active_modifiers",
+        "conquest_tokens",
+        "declined_modifiers",
+        "defs",
+        "flags",
+        "lifts_pieces",
+        "link",
+        "triggers",
+    )
+
+    def __init__(self, engine: Engine, defs: tuple[RuleDef, ...]) -> None:
+        self.defs = defs  #: the race's rule file, then its power's
+        self.flags = frozenset().union(*(engine.flags[d.kind, d.id] for d in defs))
+        #: the regions its links make adjacent to one another
+        self.link = 0
+        for d in defs:
+            for mask in engine.links[d.kind, d.id]:
+                self.link |= mask
+        self.conquest_tokens = sum(d.conquest_tokens for d in defs)
+        self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
+        #: whether it holds pieces that go back to the supply when it redeploys
+        ids = {d.id for d in defs}
+        self.lifts_pieces = any(
+            p.lifted_at_redeploy and p.holder in ids for p in engine.rules.pieces.values()
+        )
+        #: the modifiers that apply on each hook, while active and once in decline
+        self.active_modifiers = self._modifiers(False)
+        self.declined_modifiers = self._modifiers(True)
+        #: the triggers of each event, in file order
+        self.triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
+        for d in defs:
+            for trigger in d.triggers:
+                self.triggers[trigger.event] = (*self.triggers.get(trigger.event, ()), trigger)
+
+    def _modifiers(self, declined: bool) -> dict[str, tuple[CompiledModifier, ...]]:
+        return {
+            hook: tuple(m for d in self.defs for m in d.modifiers[hook] if m.applies_to(declined))
+            for hook in HOOKS
+        }
+
+
+class _Ctx:
+    """The :class:`~smallworld_rules.hooks.EvalContext` compiled rules are evaluated in."""
+
+    __slots__ = ("engine", "race", "state", "target")
+
+    def __init__(self, engine: Engine, state: State, race: str, target: int = -1) -> None:
+        self.engine = engine
+        self.state = state
+        self.race = race
+        self.target = target
+
+    @property
+    def all_mask(self) -> int:
+        return self.engine.map.all_mask
+
+    def terrain_mask(self, name: str) -> int:
+        return self.engine.map.terrain_masks[name]
+
+    def feature_mask(self, name: str) -> int:
+        return self.engine.map.feature_masks[name]
+
+    def property_mask(self, name: str) -> int:
+        s, engine = self.state, self.engine
+        if name == "non_empty":
+            tokens = s.region_tokens
+            return sum(1 << r for r in range(len(tokens)) if tokens[r])
+        if name == "lone":
+            tokens = s.region_tokens
+            return sum(1 << r for r in range(len(tokens)) if tokens[r] == 1)
+        if name == "first_turn":
+            rs = s.races.get(self.race)
+            return self.all_mask if rs is not None and rs.turns == 0 else 0
+        if name == "on_map":
+            return self.all_mask if engine.mask_of(s, self.race) else 0
+        if name == "enemy_active":
+            return engine.enemy_active_mask(s, self.race)
+        if name == "guarded":
+            return engine.guarded_mask(s)
+        if name == "reachable":
+            return engine.reach_mask(s, self.race)
+        return engine.property_masks[name]
+
+    def piece_mask(self, name: str) -> int:
+        return sum(1 << r for r, p in self.state.pieces.items() if p.get(name))
+
+    def own_mask(self) -> int:
+        return self.engine.mask_of(self.state, self.race)
+
+    def conquests_mask(self, non_empty_only: bool) -> int:
+        s = self.state
+        if s.acting != self.race:
+            return 0
+        if non_empty_only:
+            return s.conquered_nonempty
+        return sum(1 << r for r in s.conquered)
+
+    def option(self, name: str) -> bool | int:
+        return self.engine.options[name]
+
+    def adjacent_mask(self, regions: int) -> int:
+        return self.engine.adjacent_mask(regions)
+
+    def powers_count(self) -> int:
+        return self.engine.powers_count(self.state, self.race)
+
+    def tokens_in(self, place: str) -> int:
+        return self.engine.tokens_in(self.state, self.race, place)
+
+
+class _Static:
+    """The context of what never changes in a game: the map and the options (a flag's
+    condition, a link's regions)."""
+
+    target = -1
+
+    def __init__(self, game_map: GameMap, options: Mapping[str, bool | int]) -> None:
+        self.map = game_map
+        self.options = options
+        self.all_mask = game_map.all_mask
+        self.properties = {
+            "coastal": game_map.coastal_mask,
+            "border": game_map.entry_mask,
+            "water": game_map.water_mask,
+        }
+
+    def option(self, name: str) -> bool | int:
+        return self.options[name]
+
+    def terrain_mask(self, name: str) -> int:
+        return self.map.terrain_masks[name]
+
+    def feature_mask(self, name: str) -> int:
+        return self.map.feature_masks[name]
+
+    def property_mask(self, name: str) -> int:
+        return self.properties.get(name, 0)
+
+    def piece_mask(self, name: str) -> int:
+        return 0
+
+    def own_mask(self) -> int:
+        return 0
+
+    def conquests_mask(self, non_empty_only: bool) -> int:
+        return 0
+
+    def adjacent_mask(self, regions: int) -> int:
+        return self.map.adjacent_mask(regions)
+
+    def powers_count(self) -> int:
+        return 0
+
+    def tokens_in(self, place: str) -> int:
+        return 0
+
+
+class _PlayerCtx(_Static):
+    """The context a ``target player`` condition is evaluated in: masks are sets of players,
+    ``all_mask`` the acting player's opponents."""
+
+    def __init__(self, engine: Engine, state: State, player: int) -> None:
+        super().__init__(engine.map, engine.options)
+        self.state = state
+        self.all_mask = ((1 << engine.players) - 1) & ~(1 << player)
+
+    def property_mask(self, name: str) -> int:
+        if name == "attacked":
+            return self.state.attacked
+        return 0
+
+    terrain_mask = feature_mask = property_mask

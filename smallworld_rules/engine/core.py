@@ -1,0 +1,340 @@
+"""The :class:`Engine`: rules + map + options, and the table of where each of its rules lives.
+
+Each rule is a function in the module named after it (``conquest.py``, ``decline.py`` …),
+written as a method (its first parameter ``self`` is the engine) and bound here as one: calls
+stay ``self.x(...)``, as fast as methods defined in this class, and mypy checks every call
+against this one class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from smallworld_rules.actions import (
+    Abandon,
+    ChoosePower,
+    Conquer,
+    ConquerWithDie,
+    Decline,
+    Deploy,
+    EndTurn,
+    PickCombo,
+    Purchase,
+    RollDie,
+    UseAbility,
+)
+from smallworld_rules.engine import (
+    conquest,
+    decline,
+    die,
+    effects,
+    legal,
+    market,
+    new_game,
+    position,
+    races,
+    reach,
+    redeploy,
+    removals,
+    roles,
+    scoring,
+    turn,
+    use_ability,
+    withdrawals,
+)
+from smallworld_rules.engine.basics import (
+    STARTING_COINS,
+    Log,
+    _ByRegion,
+    _Occupied,
+    _region_actions,
+)
+from smallworld_rules.engine.context import _Combo, _Static
+from smallworld_rules.errors import RulesError
+from smallworld_rules.maps import GameMap
+from smallworld_rules.ruledefs import RoleDef, RuleDef
+from smallworld_rules.rules import Rules
+from smallworld_rules.state import State
+
+#: Engines by what they are made of (see Engine.shared); the oldest is dropped past the limit.
+_ENGINES: dict[tuple[Any, ...], Engine] = {}
+_ENGINES_KEPT = 8
+
+
+class Engine:
+    """Rules + map + options: everything about a game that never changes while it is played."""
+
+    @classmethod
+    def shared(
+        cls,
+        rules: Rules,
+        game_map: GameMap,
+        players: int,
+        options: Mapping[str, bool | int],
+        explicit_chance: bool,
+    ) -> Engine:
+        """The engine for these rules, map, player count, options and chance mode: the one
+        made for an earlier game if it is still kept, else a new one.
+
+        Nothing a game does changes its engine: the tables it fills on first use depend on
+        the rules and options alone (per race/badge pairing, see ``_combo``) or on what they
+        are asked (the regions of a mask, see ``_occupied``), and the immune mask it keeps is
+        checked against the state it is asked about. Sharing it spares every new game (a
+        playout) the building of those tables.
+        """
+        key = (id(rules), id(game_map), players, tuple(sorted(options.items())), explicit_chance)
+        engine = _ENGINES.get(key)
+        # The kept engine holds its rules and map, so their ids cannot have been reused.
+        if engine is None or engine.rules is not rules or engine.map is not game_map:
+            if len(_ENGINES) >= _ENGINES_KEPT:
+                del _ENGINES[next(iter(_ENGINES))]
+            engine = _ENGINES[key] = cls(rules, game_map, players, options, explicit_chance)
+        return engine
+
+    def __init__(
+        self,
+        rules: Rules,
+        game_map: GameMap,
+        players: int,
+        options: Mapping[str, bool | int],
+        explicit_chance: bool,
+    ) -> None:
+        self.rules = rules
+        self.map = game_map
+        self.players = players
+        self.options = dict(options)
+        # Flags and links hold for the whole game, so they are settled now.
+        context = _Static(game_map, self.options)
+        #: the role played by the last seat, if an expansion declares one
+        self.role: RoleDef | None = next(iter(rules.roles.values()), None)
+        #: every race definition by id, the role's token kind included
+        self.race_defs: dict[str, RuleDef] = dict(rules.races)
+        self.role_race: str | None = None
+        self.role_seat = -1
+        self.role_supply = self.role_enter = self.role_coins = self.role_purchases = 0
+        if self.role is not None:
+            role = self.role
+            self.role_race = role.race.id
+            self.race_defs[role.race.id] = role.race
+            self.role_seat = players - 1  # to the right of the start player: plays last
+            static = _Static(game_map, self.options)
+            self.role_supply = role.supply(static)
+            if self.role_supply < max(1, role.start_hand):
+                raise RulesError(
+                    f"the {role.name} would have {self.role_supply} {role.race.name} tokens: "
+                    f"at least {max(1, role.start_hand)} are needed"
+                )
+            self.role_enter = game_map.entry_mask if role.enter is None else role.enter(static)
+            self.role_coins = STARTING_COINS if role.coins is None else role.coins(static)
+            if self.role_coins < 0:
+                raise RulesError(f"the {role.name} cannot start with {self.role_coins} coins")
+            limit = role.purchases_per_turn
+            self.role_purchases = 0 if limit is None else max(0, limit(static))
+        #: where tokens lost to a conquest go (a zone), or None for the box
+        self.lost_zone = rules.lost_tokens_to
+        self.pile_zones = sorted(z.id for z in rules.zones.values() if z.role is None)
+        every = [
+            d for table in (rules.races, rules.powers, rules.expansions) for d in table.values()
+        ] + [role.race for role in rules.roles.values()]
+        self.flags = {
+            (d.kind, d.id): d.flags
+            | {flag for flag, condition in d.conditional_flags if condition(context)}
+            for d in every
+        }
+        self.links = {(d.kind, d.id): [link(context) for link in d.links] for d in every}
+        #: the rule files with conquest-only tokens, and those with triggers (see _none_of)
+        self._holding = frozenset(d.id for d in every if d.conquest_tokens)
+        self._triggering = frozenset(d.id for d in every if d.triggers)
+        #: flag -> the rule files that raise it in this game (see has_flag)
+        self._raising: dict[str, frozenset[str]] = {}
+        for (_, rule_id), raised in self.flags.items():
+            for flag in raised:
+                self._raising[flag] = self._raising.get(flag, frozenset()) | {rule_id}
+        #: the hooks some rule file of this game modifies
+        self.hooks_used = frozenset(
+            hook for d in every for hook, mods in d.modifiers.items() if mods
+        )
+        self.explicit_chance = explicit_chance
+        self.n = len(game_map.regions)
+        self.mountain_mask = game_map.terrain_masks["mountain"]
+        self.land_mask = game_map.all_mask & ~game_map.water_mask
+        self.property_masks = {
+            "coastal": game_map.coastal_mask,
+            "border": game_map.entry_mask,
+            "water": game_map.water_mask,
+        }
+        # The names of the pieces with a property the reach of every race depends on.
+        self._immune_pieces = frozenset(n for n, p in rules.pieces.items() if p.immune)
+        self._guard_pieces = frozenset(n for n, p in rules.pieces.items() if p.guards)
+        # Filled lazily (see _combo); they depend only on the rules and options.
+        self._combos: dict[tuple[str, tuple[str, ...]], _Combo] = {}
+        #: The shared actions naming one region, by region: legal_actions lists them for many
+        #: regions per position, and indexing a list is cheaper than a _shared look-up.
+        self._abandons, self._conquers, self._die_conquers, self._single_deploys = (
+            _region_actions(self.n)
+        )
+        #: see _deploys: token count -> the shared Deploy(r, count) of every region
+        self._all_deploys: dict[int, _ByRegion] = {}
+        #: see _combo_of: attached badge or None -> race -> its pairing
+        self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
+        #: see immune_mask: (the piece tables it was computed from, the mask)
+        self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
+        #: see _occupied: mask -> (regions, mask, bordering mask)
+        self._by_mask: dict[int, _Occupied] = {}
+
+    # The rules, by the module that holds them (see the package's docstring).
+
+    # new_game.py: the position before the first turn
+    new_state = new_game.new_state
+
+    # market.py: the market and picking a combo
+    _refill_market = market._refill_market
+    _pick = market._pick
+
+    # races.py: a race's rule files, flags, modifiers, regions and tokens
+    defs = races.defs
+    _powers = races._powers
+    _combo = races._combo
+    _combo_of = races._combo_of
+    has_flag = races.has_flag
+    _exempt = races._exempt
+    _none_of = races._none_of
+    regions_of = races.regions_of
+    mask_of = races.mask_of
+    _occupied = races._occupied
+    powers_count = races.powers_count
+    tokens_in = races.tokens_in
+    seen_declined = races.seen_declined
+    _modifiers = races._modifiers
+    _contributions = races._contributions
+    abilities = races.abilities
+
+    # reach.py: where a race may attack
+    immune_piece = reach.immune_piece
+    _pieces_mask = reach._pieces_mask
+    immune_mask = reach.immune_mask
+    guarded_mask = reach.guarded_mask
+    enemy_active_mask = reach.enemy_active_mask
+    link_mask = reach.link_mask
+    truce_mask = reach.truce_mask
+    adjacent_mask = reach.adjacent_mask
+    reach_mask = reach.reach_mask
+    _reach = reach._reach
+    target_problem = reach.target_problem
+
+    # conquest.py: conquest costs, abandoning, taking a region, losses
+    conquest_cost = conquest.conquest_cost
+    conquest_cost_value = conquest.conquest_cost_value
+    conquest_costs = conquest.conquest_costs
+    _applying = conquest._applying
+    losses = conquest.losses
+    _may_abandon = conquest._may_abandon
+    _abandon = conquest._abandon
+    _attempt = conquest._attempt
+    _conquer = conquest._conquer
+    _take_region = conquest._take_region
+    _seize = conquest._seize
+    _lose = conquest._lose
+
+    # die.py: the reinforcement die
+    _conquer_with_die = die._conquer_with_die
+    _roll_die = die._roll_die
+    _roll = die._roll
+    _resolve_die = die._resolve_die
+
+    # redeploy.py: the end of the conquests, redeployment, tokens held back
+    _surplus = staticmethod(redeploy._surplus)
+    _hold = redeploy._hold
+    _held_back = staticmethod(redeploy._held_back)
+    _may_end_conquest = staticmethod(redeploy._may_end_conquest)
+    _enter_redeploy = redeploy._enter_redeploy
+    _deploy = redeploy._deploy
+
+    # withdrawals.py: the defenders' withdrawals
+    _start_withdrawals = withdrawals._start_withdrawals
+    _withdraws = withdrawals._withdraws
+    _withdrawal_progress = withdrawals._withdrawal_progress
+    _next_withdrawal = withdrawals._next_withdrawal
+
+    # decline.py: going into decline
+    _may_decline = decline._may_decline
+    _may_decline_at_end = decline._may_decline_at_end
+    _decline = decline._decline
+    _decline_now = decline._decline_now
+    _go_into_decline = decline._go_into_decline
+
+    # scoring.py: scoring each turn, the winners
+    score = scoring.score
+    _score_and_advance = scoring._score_and_advance
+    _game_over = scoring._game_over
+    tokens_on_map = scoring.tokens_on_map
+
+    # turn.py: who moves, the races acting, readying troops, ending the turn
+    to_move = turn.to_move
+    _reset_turn = staticmethod(turn._reset_turn)
+    _reset_cycle = staticmethod(turn._reset_cycle)
+    _acting_order = turn._acting_order
+    _next_acting = turn._next_acting
+    _begin_cycle = turn._begin_cycle
+    _start_turn = turn._start_turn
+    _end_turn = turn._end_turn
+
+    # legal.py: legal actions and carrying an action out
+    legal_actions = legal.legal_actions
+    _deploys = legal._deploys
+    apply = legal.apply
+    _acting_race = legal._acting_race
+    _need_phase = legal._need_phase
+
+    # use_ability.py: abilities (UseAbility)
+    _use_key = use_ability._use_key
+    _ability_targets = use_ability._ability_targets
+    ability_problem = use_ability.ability_problem
+    _effect_problem = use_ability._effect_problem
+    _amount = use_ability._amount
+    _ability_actions = use_ability._ability_actions
+    _use_ability = use_ability._use_ability
+
+    # effects.py: effects and triggers
+    _fire = effects._fire
+    _gain = effects._gain
+    _do_effect = effects._do_effect
+    _take_piece = effects._take_piece
+
+    # roles.py: a role's seat, drafted powers and purchases
+    _set_up_role = roles._set_up_role
+    price = roles.price
+    purchase_problem = roles.purchase_problem
+    _purchases = roles._purchases
+    _purchase = roles._purchase
+    _choose_power = roles._choose_power
+    _role_turn_end = roles._role_turn_end
+    _take_from_pile = staticmethod(roles._take_from_pile)
+
+    # removals.py: pieces, regions and races removed
+    _remove_pieces = removals._remove_pieces
+    _empty_region = removals._empty_region
+    _retire = removals._retire
+
+    # position.py: set-up edits and invariants
+    check_invariants = position.check_invariants
+    clear_region = position.clear_region
+    race_for_put = position.race_for_put
+    after_edit = position.after_edit
+    put_piece = position.put_piece
+
+    #: The rule carrying out each action type (see apply).
+    _handlers: ClassVar[dict[type[Any], Callable[[Engine, State, Any, Log], None]]] = {
+        PickCombo: market._pick,
+        Abandon: conquest._abandon,
+        Conquer: conquest._conquer,
+        ConquerWithDie: die._conquer_with_die,
+        RollDie: die._roll,
+        Deploy: redeploy._deploy,
+        EndTurn: turn._end_turn,
+        Decline: decline._decline,
+        UseAbility: use_ability._use_ability,
+        ChoosePower: roles._choose_power,
+        Purchase: roles._purchase,
+    }

@@ -1,0 +1,110 @@
+"""Going into decline: in place of expanding, or at the end of the turn (a flag)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Decline
+from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import Declined
+from smallworld_rules.state import RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def _may_decline(self: Engine, s: State) -> bool:
+    """Decline in place of expanding: before anything is done in a turn not begun by a
+    pick (§1.12); a role never declines."""
+    race = s.players[s.active].active
+    return race is not None and not s.picked and not s.acted and race != self.role_race
+
+
+def _may_decline_at_end(self: Engine, s: State, rs: RaceState) -> bool:
+    """Decline after scoring, in place of EndTurn, for a race whose flag allows it."""
+    # The flag first: few races have it, and the other tests cost more.
+    return (
+        self.has_flag(s, rs.race, "decline_at_turn_end")
+        and rs.race == s.players[s.active].active
+        and rs.race != self.role_race
+        and self._next_acting(s) is None
+        and (not s.picked or bool(self.options["end_of_turn_decline_when_picked"]))
+    )
+
+
+def _decline(self: Engine, s: State, action: Decline, log: Log) -> None:
+    self._need_phase(s, action, _CONQUEST, _REDEPLOY)
+    if s.active == self.role_seat:
+        raise IllegalAction("a role never goes into decline", action)
+    if s.phase is _CONQUEST and self._may_decline(s):
+        self._decline_now(s, log)
+        return
+    rs = self._acting_race(s, action)
+    if not self._may_decline_at_end(s, rs):
+        if s.picked:
+            raise IllegalAction("a race cannot decline in the turn it was picked", action)
+        raise IllegalAction(
+            "decline is chosen instead of expanding, before any abandon or conquest (§1.12)",
+            action,
+        )
+    s.decline_at_end = True
+    self._end_turn(s, action, log)
+    if s.phase is _REDEPLOY and s.acting == rs.race:
+        # Like EndTurn, ending the conquests left tokens to place (a gain, or conquest-only
+        # tokens to free): the turn goes on in redeployment, where Decline is offered again.
+        s.decline_at_end = False
+
+
+def _decline_now(self: Engine, s: State, log: Log) -> None:
+    """§1.12: a whole turn spent going into decline, then scoring."""
+    # Tokens readied at the start of the turn go back where they were (§1.12.3 counts
+    # what is on the map).
+    if s.acting is not None:
+        acting = s.own_race(s.acting)
+        for r, taken in s.readied:
+            s.region_tokens[r] += taken
+            acting.hand -= taken
+        s.readied = ()
+    race = s.players[s.active].active
+    assert race is not None
+    self._go_into_decline(s, s.own_race(race), log)
+    self._score_and_advance(s, log)
+
+
+def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
+    """The active race flips: the previous declined race leaves, one token per region
+    stays (all, for a race that keeps them), the badge is discarded (§1.12)."""
+    player = s.own_player(rs.owner)
+    keeps_all = self.has_flag(s, rs.race, "keeps_tokens_in_decline")
+    # §1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
+    # race that is exempt itself displaces nobody (A12: at most one non-exempt race).
+    removed = []
+    if not self._exempt(s, rs.race):
+        for old in list(player.declined):
+            if not self._exempt(s, old):
+                self._retire(s, old, log)
+                removed.append(old)
+    surplus = 0
+    for r in self.regions_of(s, rs.race):
+        if not keeps_all and s.region_tokens[r] > 1:
+            surplus += s.region_tokens[r] - 1
+            s.region_tokens[r] = 1
+        self._remove_pieces(s, r, keep_survivors=True)
+    if self.has_flag(s, rs.race, "decline_surplus_is_lost"):
+        self._lose(s, rs.race, surplus, log)  # §4.2.3, A16
+    else:
+        s.to_box(rs.race, surplus)
+    s.to_box(rs.race, rs.hand + rs.held)
+    rs.hand = rs.held = 0
+    rs.declined = True
+    if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
+        s.power_discard = (*s.power_discard, rs.power)  # §1.12.2: the badge is discarded
+        rs.power = None
+    player.active = None
+    player.declined = (*player.declined, rs.race)
+    if s.acting == rs.race:
+        s.acting = None
+    log(Declined(rs.owner, rs.race, tuple(removed)))
+    if not self.mask_of(s, rs.race):
+        self._retire(s, rs.race, log)  # ruling 12: a wiped-out race leaves at once

@@ -1,0 +1,78 @@
+"""The reinforcement die: a final conquest attempt, or a roll an ability makes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules import rng
+from smallworld_rules.actions import ConquerWithDie, RollDie
+from smallworld_rules.engine.basics import _CONQUEST, _DIE_ROLL, DIE_FACES, DIE_REACH, Log
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import DieRolled
+from smallworld_rules.state import ABILITY_ROLL, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def _conquer_with_die(self: Engine, s: State, action: ConquerWithDie, log: Log) -> None:
+    rs, cost = self._attempt(s, action)
+    r = action.region
+    if self.has_flag(s, rs.race, "no_final_die") or s.die_bonus >= 0:
+        raise IllegalAction("your race makes no final die attempt (it rolls otherwise)", action)
+    if cost <= rs.hand:
+        raise IllegalAction(
+            f"you have the {cost} tokens region {r} costs: conquer it without the die", action
+        )
+    if cost - rs.hand > DIE_REACH:
+        raise IllegalAction(
+            f"region {r} costs {cost}: with {rs.hand} in hand you are more than "
+            f"{DIE_REACH} short (ruling 5)",
+            action,
+        )
+    s.acted = True
+    self._roll_die(s, r, log)
+
+
+def _roll_die(self: Engine, s: State, target: int, log: Log) -> None:
+    """Roll now, or make the roll a chance node (``target``: a region or ABILITY_ROLL)."""
+    s.die_target = target
+    if self.explicit_chance:
+        s.phase = _DIE_ROLL
+        return
+    s.rng, k = rng.randbelow(s.rng, len(DIE_FACES))
+    self._resolve_die(s, DIE_FACES[k], log)
+
+
+def _roll(self: Engine, s: State, action: RollDie, log: Log) -> None:
+    self._need_phase(s, action, _DIE_ROLL)
+    if action.face not in DIE_FACES:
+        raise IllegalAction(f"the die has no face {action.face}", action)
+    self._resolve_die(s, action.face, log)
+
+
+def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
+    """Ruling 5: conquer with every token in hand if hand + die ≥ cost; conquests end.
+    A roll made by an ability instead lowers the next conquest's cost (A6)."""
+    assert s.acting is not None
+    rs = s.own_race(s.acting)
+    r = s.die_target
+    s.die_target = -1
+    s.phase = _CONQUEST
+    if r == ABILITY_ROLL:
+        s.die_bonus = face
+        reach = self.reach_mask(s, rs.race)
+        cheapest = min(
+            self.conquest_costs(s, rs.race, reach).values(), default=None
+        )
+        success = cheapest is not None and cheapest <= rs.hand
+        log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
+        if not success:
+            self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
+        return
+    cost = self.conquest_cost_value(s, rs.race, r)
+    success = rs.hand + face >= cost
+    log(DieRolled(s.active, r, face, cost, rs.hand, success))
+    if success:
+        self._take_region(s, rs, r, cost, rs.hand, log)
+    self._enter_redeploy(s, rs, log)

@@ -1,0 +1,84 @@
+"""What the rule language's effects do, and triggers running them on an event."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.engine.basics import _WITHDRAWAL, Log
+from smallworld_rules.events import PieceMoved, TokensGained
+from smallworld_rules.ruledefs import CompiledEffect
+from smallworld_rules.state import ABILITY_ROLL, RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def _fire(self: Engine, s: State, rs: RaceState, event: str, target: int, log: Log) -> None:
+    """Run the race's triggers on ``event`` (active races only)."""
+    if rs.declined or self._none_of(rs.race, rs, self._triggering):
+        return
+    for trigger in self._combo_of(s, rs.race).triggers.get(event, ()):
+        if trigger.times:
+            if rs.uses.get(trigger.key, 0) >= trigger.times:
+                continue
+            rs.uses = {**rs.uses, trigger.key: rs.uses.get(trigger.key, 0) + 1}
+        effect = trigger.effect
+        if effect.verb == "gain":
+            self._gain(s, rs, self._amount(s, rs, effect, target), log)
+        elif self._effect_problem(s, rs, effect, target) is None:
+            self._do_effect(s, rs, effect, target, log)
+
+
+def _gain(self: Engine, s: State, rs: RaceState, wanted: int, log: Log) -> None:
+    """Ruling 40: gains come from the box and stop when it is empty."""
+    tokens = max(0, min(wanted, s.box[rs.race]))
+    if tokens:
+        s.to_box(rs.race, -tokens)
+        rs.hand += tokens
+        log(TokensGained(rs.owner, rs.race, tokens))
+
+
+def _do_effect(
+    self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int, log: Log
+) -> None:
+    verb = effect.verb
+    if verb in ("place", "move"):
+        assert effect.piece is not None
+        name = effect.piece
+        source = -1
+        if not s.piece_supply[name]:  # move: lift it from where it lies
+            source = min(r for r, p in s.pieces.items() if p.get(name) and r != target)
+            self._take_piece(s, source, name)
+        else:
+            s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] - 1}
+        if s.regained.get(name) and s.phase is _WITHDRAWAL:
+            s.regained = {**s.regained, name: s.regained[name] - 1}
+        held = dict(s.pieces.get(target, {}))  # replaced, not changed (copy on write)
+        held[name] = held.get(name, 0) + 1
+        s.set_pieces(target, held)
+        log(PieceMoved(name, target, source))
+    elif verb == "conquer":
+        cost = self._amount(s, rs, effect, target)
+        self._take_region(s, rs, target, cost, cost, log)
+    elif verb == "convert":
+        s.to_box(rs.race, -1)
+        rs.hand += 1
+        # Ruling 21: the replaced token is lost whatever the defender's losses say.
+        lost = s.region_tokens[target]
+        to_box = not self.options["converted_token_is_lost"]
+        self._seize(s, rs, target, lost, 1, 0, log, to_box=to_box)
+    elif verb == "roll_die":
+        self._roll_die(s, ABILITY_ROLL, log)
+    elif verb == "truce":
+        s.truces = (*(t for t in s.truces if t[0] != rs.owner), (rs.owner, target))
+    elif verb == "gain":
+        self._gain(s, rs, self._amount(s, rs, effect, target), log)
+
+
+def _take_piece(self: Engine, s: State, r: int, name: str) -> None:
+    """Lift one piece off region ``r`` (to be put down elsewhere at once)."""
+    held = dict(s.pieces[r])  # replaced, not changed (copy on write)
+    held[name] -= 1
+    if not held[name]:
+        del held[name]
+    s.set_pieces(r, held)

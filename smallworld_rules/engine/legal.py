@@ -1,0 +1,149 @@
+"""The legal actions of a position, and carrying out an action (checked first)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Action, ChoosePower, PickCombo, RollDie, action_problem
+from smallworld_rules.engine.basics import (
+    _DECLINE,
+    _DIE_ROLL,
+    _END_TURN,
+    _OVER,
+    _PICK,
+    _REDEPLOY,
+    _WELL_FORMED,
+    _WITHDRAWAL,
+    DIE_FACES,
+    DIE_REACH,
+    Log,
+    _region_deploys,
+    _shared,
+)
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.state import Phase, RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def legal_actions(self: Engine, s: State) -> list[Action]:
+    """Every legal action for whoever must act now (Deploy: 1 or all per region)."""
+    phase = s.phase
+    if phase is _PICK:
+        if s.active == self.role_seat:
+            return [ChoosePower(p) for p in s.role_reserve]
+        coins = s.players[s.active].coins
+        picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
+        return picks or [_END_TURN]
+    if phase is _DIE_ROLL:
+        return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
+    if phase is _OVER:
+        return []
+    if phase is _WITHDRAWAL:
+        wrs = s.races[s.withdrawals[0]]
+        acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
+        acts += self._ability_actions(s, wrs, phase)
+        if not wrs.hand:
+            acts.append(_END_TURN)
+        return acts
+    assert s.acting is not None
+    rs = s.races[s.acting]
+    race = rs.race
+    combo = self._combo_of(s, race)
+    occupied = self._occupied(s, race)
+    own = occupied[0]
+    wanted = combo.conquest_tokens
+    hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
+    hand = rs.hand
+    role = race == self.role_race
+    if phase is _REDEPLOY:
+        acts = self._deploys(own, hand - hold)
+        if hand < hold:
+            acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
+        if combo.abilities:
+            acts += self._ability_actions(s, rs, phase)
+        if hand == hold or not own or role:
+            acts.append(_END_TURN)
+            if self._may_decline_at_end(s, rs):
+                acts.append(_DECLINE)
+        return acts
+    acts = self._purchases(s) if role else []
+    may_decline = self._may_decline(s)
+    if may_decline:
+        acts.append(_DECLINE)
+    if self._may_abandon(s):
+        acts.extend([self._abandons[r] for r in own])
+    if hand >= 1:
+        die = s.die_bonus < 0 and "no_final_die" not in combo.flags
+        conquers, die_conquers = self._conquers, self._die_conquers
+        costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
+        s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
+        for r, cost in costs.items():
+            if cost <= hand:
+                acts.append(conquers[r])
+            elif die and cost - hand <= DIE_REACH:
+                acts.append(die_conquers[r])
+    if combo.abilities:
+        acts += self._ability_actions(s, rs, phase)
+    surplus = self._surplus(s, own)
+    acts.extend(self._deploys(own, hand + surplus - hold))
+    if role or self._may_end_conquest(rs, hold, surplus, own):
+        acts.append(_END_TURN)
+        # Decline at the end of the turn, unless Decline already means a decline turn.
+        if not may_decline and self._may_decline_at_end(s, rs):
+            acts.append(_DECLINE)
+    return acts
+
+
+def _deploys(self: Engine, regions: tuple[int, ...], available: int) -> list[Action]:
+    """Deploy 1, and all ``available``, on each region."""
+    if available < 1:
+        return []
+    single = self._single_deploys
+    if available == 1:
+        return [single[r] for r in regions]
+    every = self._all_deploys.get(available)
+    if every is None:  # Deploy(r, available) of every region, made once per count
+        every = self._all_deploys[available] = _region_deploys(self.n, available)
+    acts: list[Action] = []
+    for r in regions:
+        acts.append(single[r])
+        acts.append(every[r])
+    return acts
+
+
+def apply(self: Engine, s: State, action: Action, log: Log) -> None:
+    """Carry out ``action`` on ``s``; raise :class:`IllegalAction` if it is not legal.
+
+    Every check comes before the first change, except where noted; the caller restores
+    its copy of the state if anything raises.
+    """
+    if id(action) not in _WELL_FORMED:  # actions from legal_actions are known good
+        problem = action_problem(action)
+        if problem:
+            raise IllegalAction(problem)
+    if s.phase is _OVER:
+        raise IllegalAction("the game is over", action)
+    handler = self._handlers.get(type(action))
+    if handler is None:
+        raise IllegalAction(f"{type(action).__name__} is not an action of this game", action)
+    handler(self, s, action, log)
+    s.reach_costs = None  # they were those of the position before the action
+
+
+def _acting_race(self: Engine, s: State, action: Action) -> RaceState:
+    """The acting race, to change in place (``s.own_race``: copy on write)."""
+    if s.acting is None:
+        raise IllegalAction("you have no active race: pick a combo first", action)
+    return s.own_race(s.acting)
+
+
+def _need_phase(self: Engine, s: State, action: Action, *phases: Phase) -> None:
+    if s.phase not in phases:
+        wanted = " or ".join(p.value for p in phases)
+        raise IllegalAction(
+            f"{type(action).__name__} is played in the {wanted} phase, "
+            f"not now ({s.phase.value})",
+            action,
+        )

@@ -1,0 +1,63 @@
+"""The market: combos revealed as banners and badges last, and a player picking one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules import rng
+from smallworld_rules.actions import PickCombo
+from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import ComboPicked
+from smallworld_rules.state import RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def _refill_market(self: Engine, s: State) -> None:
+    """Slide combos up and reveal new ones while banners and badges last (§1.5, §1.13)."""
+    while len(s.market) < MARKET_SIZE and s.race_stack:
+        if not s.power_stack and s.power_discard:
+            # Ruling 38: the badges ran out, so the discards are shuffled into a new stack.
+            stack = list(s.power_discard)  # rng.shuffle shuffles a list in place
+            s.power_discard = ()
+            s.rng = rng.shuffle(s.rng, stack)
+            s.power_stack = tuple(stack)
+        if not s.power_stack:
+            break
+        s.market = (*s.market, (s.race_stack[0], s.power_stack[0], 0))
+        s.race_stack, s.power_stack = s.race_stack[1:], s.power_stack[1:]
+
+
+def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
+    self._need_phase(s, action, _PICK)
+    if s.active == self.role_seat:
+        raise IllegalAction("a role takes no combo: choose one of its drafted powers", action)
+    player = s.own_player(s.active)
+    i = action.index
+    if not 0 <= i < len(s.market):
+        raise IllegalAction(f"there is no combo at position {i} of the market", action)
+    if player.coins < i:
+        raise IllegalAction(
+            f"the combo at position {i} costs {i} coins and you have {player.coins}", action
+        )
+    # §1.5: one coin on each combo above the chosen one; take the coins lying on it.
+    market = list(s.market)
+    for j in range(i):
+        above_race, above_power, coins = market[j]
+        market[j] = (above_race, above_power, coins + 1)
+    race, power, collected = market.pop(i)
+    s.market = tuple(market)
+    player.coins += collected - i
+    defs = (self.race_defs[race], self.rules.powers[power])
+    wanted = sum(d.tokens + d.conquest_tokens for d in defs)
+    tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
+    s.to_box(race, -tokens)
+    s.races[race] = RaceState(race, power, s.active, False, tokens, 0, gen=s.gen)
+    player.active = race
+    self._refill_market(s)
+    s.picked = True
+    log(ComboPicked(s.active, race, power, i, i, collected, tokens))
+    first = self._acting_order(s)[0]
+    self._begin_cycle(s, first, log, announce=first != race)

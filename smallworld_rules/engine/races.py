@@ -1,0 +1,169 @@
+"""The races in play: the rule files of each race/badge pairing (its flags, modifiers,
+abilities, links), the regions and tokens it has."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.engine.basics import _MASKS_KEPT, _bits, _Occupied
+from smallworld_rules.engine.context import _Combo, _Ctx
+from smallworld_rules.hooks import Contribution
+from smallworld_rules.ruledefs import CompiledAbility, CompiledModifier, RuleDef
+from smallworld_rules.state import LOST_TRIBE, RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def defs(self: Engine, s: State, race: str) -> tuple[RuleDef, ...]:
+    """The race's rule file, then its power's (while the badge is attached)."""
+    return self._combo(race, self._powers(s, race)).defs
+
+
+def _powers(self: Engine, s: State, race: str) -> tuple[str, ...]:
+    """The powers working for the race: its attached badge, or all a role activated."""
+    if race == self.role_race:
+        return tuple(s.role_powers)  # A20: a role's powers all work, always
+    rs = s.races.get(race)
+    return () if rs is None or rs.power is None else (rs.power,)
+
+
+def _combo(self: Engine, race: str, powers: tuple[str, ...]) -> _Combo:
+    """The rule files of a race/badge pairing, its flags and links, built once per
+    pairing: the engine asks for them several times per legal action."""
+    key = (race, powers)
+    combo = self._combos.get(key)
+    if combo is None:
+        defs: tuple[RuleDef, ...] = ()
+        if race != LOST_TRIBE:
+            defs = (self.race_defs[race], *(self.rules.powers[p] for p in powers))
+        combo = self._combos[key] = _Combo(self, defs)
+    return combo
+
+
+def _combo_of(self: Engine, s: State, race: str) -> _Combo:
+    """``_combo(race, _powers(s, race))``; a race with at most its own badge (all but a
+    role's tokens) is looked up by (race, badge) directly: this is asked for many times per
+    legal action."""
+    if race == self.role_race:
+        return self._combo(race, tuple(s.role_powers))
+    rs = s.races.get(race)
+    badge = None if rs is None else rs.power
+    by_race = self._badge_combos.get(badge)  # by badge, then race: no key tuple to build
+    if by_race is None:
+        by_race = self._badge_combos[badge] = {}
+    combo = by_race.get(race)
+    if combo is None:
+        combo = by_race[race] = self._combo(race, self._powers(s, race))
+    return combo
+
+
+def has_flag(self: Engine, s: State, race: str, flag: str) -> bool:
+    """Whether the race or its attached power raises ``flag``."""
+    raising = self._raising.get(flag)
+    if raising is None or self._none_of(race, s.races.get(race), raising):
+        return False
+    return flag in self._combo_of(s, race).flags
+
+
+def _exempt(self: Engine, s: State, race: str) -> bool:
+    return self.has_flag(s, race, "exempt_from_decline_limit")
+
+
+def _none_of(self: Engine, race: str, rs: RaceState | None, ids: frozenset[str]) -> bool:
+    """Whether neither the race nor its badge (``rs``: its banner, if in play) is among
+    the rule files ``ids`` (a role, whose powers are no badge, never is): a quick answer,
+    before the pairing is looked up, for what few rule files have."""
+    return (
+        race not in ids and (rs is None or rs.power not in ids) and race != self.role_race
+    )
+
+
+def regions_of(self: Engine, s: State, race: str) -> tuple[int, ...]:
+    """Regions holding the race's tokens, in id order."""
+    return self._occupied(s, race)[0]
+
+
+def mask_of(self: Engine, s: State, race: str) -> int:
+    """Bitmask of the regions holding the race's tokens."""
+    return s.race_masks.get(race, 0)
+
+
+def _occupied(self: Engine, s: State, race: str) -> _Occupied:
+    """``(regions, mask, bordering)``: the race's regions, their mask and the mask of the
+    regions bordering them.
+
+    The state keeps each occupant's mask up to date (``State.occupy``); the regions and
+    the bordering mask of a mask are worked out once and kept, since the engine asks for
+    them several times per action and a race keeps its regions over many actions.
+    """
+    mask = s.race_masks.get(race, 0)
+    entry = self._by_mask.get(mask)
+    if entry is None:
+        if len(self._by_mask) >= _MASKS_KEPT:  # a long-lived engine: start afresh
+            self._by_mask.clear()
+        regions = tuple(_bits(mask))
+        bordering = 0
+        adjacency = self.map.adjacency
+        for r in regions:
+            bordering |= adjacency[r]
+        entry = self._by_mask[mask] = (regions, mask, bordering)
+    return entry
+
+
+def powers_count(self: Engine, s: State, race: str) -> int:
+    """Special powers working for the race: ``count(powers)``."""
+    return len(self._powers(s, race))
+
+
+def tokens_in(self: Engine, s: State, race: str, place: str) -> int:
+    """The race's tokens on the map, in its reserve (box), or in a zone."""
+    if place == "map":
+        rr, tokens = s.region_race, s.region_tokens
+        return sum(tokens[r] for r in range(self.n) if rr[r] == race)
+    if place == "reserve":
+        return s.box.get(race, 0)
+    pile = s.zones.get(place)
+    if pile is not None:
+        return pile.count(race)
+    zone = self.rules.zones.get(place)
+    rs = s.races.get(race)
+    if zone is None or rs is None or self.role is None or zone.role != self.role.id:
+        return 0
+    return rs.hand + rs.held if race == self.role_race else 0
+
+
+def seen_declined(self: Engine, race: str) -> bool:
+    """Whether other races and powers treat the race as in decline although it acts (a
+    role's tokens that count as declined)."""
+    return race == self.role_race and self.role is not None and self.role.counts_as_declined
+
+
+def _modifiers(self: Engine, s: State, race: str, hook: str) -> tuple[CompiledModifier, ...]:
+    """The race's modifiers on ``hook`` that apply in its present status."""
+    rs = s.races.get(race)
+    combo = self._combo_of(s, race)
+    if rs is not None and rs.declined:
+        return combo.declined_modifiers[hook]
+    return combo.active_modifiers[hook]
+
+
+def _contributions(
+    self: Engine, s: State, race: str, hook: str, target: int = -1
+) -> list[Contribution]:
+    modifiers = self._modifiers(s, race, hook)
+    if not modifiers:  # the common case: no context to build
+        return []
+    ctx = _Ctx(self, s, race, target)
+    out: list[Contribution] = []
+    for m in modifiers:
+        if m.condition(ctx):
+            out.append(Contribution(m.label, m.op, m.value(ctx), m.path, m.line))
+    return out
+
+def abilities(self: Engine, s: State, race: str) -> tuple[CompiledAbility, ...]:
+    """The abilities of an active race (its own and its power's)."""
+    rs = s.races.get(race)
+    if rs is None or rs.declined:
+        return ()
+    return self._combo_of(s, race).abilities

@@ -1,0 +1,142 @@
+"""Where a race may attack: adjacency, the map's edge, links, water, immunity and truces."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.engine.basics import _Occupied
+from smallworld_rules.engine.context import _Combo
+from smallworld_rules.state import State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def immune_piece(self: Engine, s: State, region: int) -> str | None:
+    """The name of an immunity-giving piece in the region, if any."""
+    for name, count in s.pieces.get(region, {}).items():
+        if count and self.rules.pieces[name].immune:
+            return name
+    return None
+
+
+def _pieces_mask(self: Engine, s: State, wanted: frozenset[str]) -> int:
+    """Regions holding at least one piece named in ``wanted``."""
+    if not wanted or not s.pieces:
+        return 0
+    out = 0
+    for r, held in s.pieces.items():
+        for name, count in held.items():
+            if count and name in wanted:
+                out |= 1 << r
+                break
+    return out
+
+
+def immune_mask(self: Engine, s: State) -> int:
+    """Regions no enemy may conquer or target (an immune piece is there)."""
+    if not s.pieces or not self._immune_pieces:
+        return 0
+    # Every reach asks for it, and pieces move seldom: the last answer is kept with the
+    # piece tables it was computed from and reused while they are equal. The tables are
+    # shared between a state and its forks (copy on write), so the check is mostly
+    # identity tests; it compares contents, so nothing has to invalidate it.
+    kept, mask = self._immune_cache
+    if kept != s.pieces:
+        mask = self._pieces_mask(s, self._immune_pieces)
+        self._immune_cache = (dict(s.pieces), mask)
+    return mask
+
+
+def guarded_mask(self: Engine, s: State) -> int:
+    """Regions holding a piece with the property ``guards``."""
+    return self._pieces_mask(s, self._guard_pieces)
+
+
+def enemy_active_mask(self: Engine, s: State, race: str) -> int:
+    """Regions held by the active race of a player other than ``race``'s owner."""
+    rs = s.races.get(race)
+    owner = -1 if rs is None else rs.owner
+    out = 0
+    for p, ps in enumerate(s.players):
+        if p != owner and ps.active is not None and not self.seen_declined(ps.active):
+            out |= self.mask_of(s, ps.active)
+    return out
+
+
+def link_mask(self: Engine, s: State, race: str) -> int:
+    """Regions the race's links make adjacent to one another."""
+    return self._combo_of(s, race).link
+
+
+def truce_mask(self: Engine, s: State, race: str) -> int:
+    """Regions the race may not attack because of a truce (only active races are bound)."""
+    if not s.truces:  # the common case
+        return 0
+    rs = s.races.get(race)
+    if rs is None or rs.declined or self.seen_declined(race):
+        return 0
+    out = 0
+    for protected, barred in s.truces:
+        target = s.players[protected].active
+        if barred == rs.owner and target is not None and not self.seen_declined(target):
+            out |= self.mask_of(s, target)
+    return out
+
+
+def adjacent_mask(self: Engine, regions: int) -> int:
+    """Regions bordering at least one of ``regions``."""
+    return self.map.adjacent_mask(regions)
+
+
+def reach_mask(self: Engine, s: State, race: str) -> int:
+    """Every region ``race`` may attack now, tokens aside (§1.7, flags, links, immunity)."""
+    return self._reach(s, race, self._combo_of(s, race), self._occupied(s, race))
+
+
+def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied) -> int:
+    """``reach_mask`` from the race's pairing and regions, when the caller has them."""
+    own = occupied[1]
+    if own:
+        reach = occupied[2]
+        if own & combo.link:
+            reach |= combo.link
+        if "conquer_anywhere" in combo.flags:
+            reach |= self.land_mask
+    else:
+        reach = self.role_enter if race == self.role_race else self.map.entry_mask
+        if "enter_anywhere" in combo.flags:
+            reach |= self.land_mask
+    reach &= ~own
+    if "enter_water" not in combo.flags:
+        reach &= ~self.map.water_mask
+    return reach & ~self.immune_mask(s) & ~self.truce_mask(s, race)
+
+
+def target_problem(self: Engine, s: State, race: str, region: int) -> str | None:
+    """Why ``race`` may not conquer ``region`` now (tokens aside), or ``None``."""
+    if not 0 <= region < self.n:
+        return f"there is no region {region} on the {self.map.name} map"
+    if (self.reach_mask(s, race) >> region) & 1:
+        return None
+    if s.region_race[region] == race:
+        return f"your {self.race_defs[race].name} already hold region {region}"
+    if (self.map.water_mask >> region) & 1 and not self.has_flag(s, race, "enter_water"):
+        return f"region {region} is water: only a race that may enter water can conquer it"
+    piece = self.immune_piece(s, region)
+    if piece is not None:
+        return f"region {region} is immune (a {piece} is there)"
+    if (self.truce_mask(s, race) >> region) & 1:
+        return (
+            f"region {region} belongs to a player who made a truce with you: your active "
+            "race may not attack theirs until their next turn"
+        )
+    if not self.mask_of(s, race) and race == self.role_race:
+        name = self.race_defs[race].name
+        return f"region {region} is not a region where the {name} tokens enter the map"
+    if not self.mask_of(s, race):
+        return (
+            f"region {region} is not a border region: a race with no region on the map "
+            "must enter at the edge or on the shore of an edge Sea (§1.7)"
+        )
+    return f"region {region} is not adjacent to a region your race holds"

@@ -1,0 +1,110 @@
+"""The end of the conquests and redeployment: tokens back in hand, tokens placed,
+conquest-only tokens held back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Deploy
+from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, _WITHDRAWAL, Log
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import Deployed, PieceMoved
+from smallworld_rules.state import RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def _surplus(s: State, regions: tuple[int, ...]) -> int:
+    """Tokens on ``regions`` beyond one per region (what ending the conquests lifts)."""
+    tokens = s.region_tokens
+    return sum([tokens[r] for r in regions]) - len(regions)
+
+
+def _hold(self: Engine, s: State, rs: RaceState) -> int:
+    """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
+    all of them, or every token it has if it has fewer."""
+    if self._none_of(rs.race, rs, self._holding):
+        return 0
+    wanted = self._combo_of(s, rs.race).conquest_tokens
+    if not wanted:
+        return 0
+    return self._held_back(s, rs, wanted, self.regions_of(s, rs.race))
+
+
+def _held_back(s: State, rs: RaceState, wanted: int, own: tuple[int, ...]) -> int:
+    """``_hold`` for a race that has conquest-only tokens (``wanted``) on ``own``."""
+    tokens = s.region_tokens
+    return min(wanted, rs.hand + sum([tokens[r] for r in own]))
+
+
+def _may_end_conquest(
+    rs: RaceState, hold: int, surplus: int, own: tuple[int, ...]
+) -> bool:
+    """Whether EndTurn may end the conquests now.
+
+    Ending without redeploying leaves the surplus where it is. A race that must hold
+    conquest-only tokens back but lacks them in hand (and cannot place any token) takes
+    the surplus back first; if that is still too few, it stays in redeployment, where it
+    must abandon regions (ruling 13).
+    """
+    return not own or rs.hand == hold or rs.hand < hold >= rs.hand + surplus
+
+
+def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool = True) -> None:
+    """Conquests end (§1.10): every token beyond one per region goes back to hand and the
+    race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
+    stands); then the race's redeploy triggers run."""
+    if lift:
+        for r in self.regions_of(s, rs.race):
+            extra = s.region_tokens[r] - 1
+            if extra:
+                s.region_tokens[r] = 1
+                rs.hand += extra
+        if self._combo_of(s, rs.race).lifts_pieces:
+            holders = {d.id for d in self.defs(s, rs.race)}
+            for r in sorted(s.pieces):
+                held = dict(s.pieces[r])  # piece tables are replaced (copy on write)
+                for name in sorted(held):
+                    piece = self.rules.pieces[name]
+                    if piece.lifted_at_redeploy and piece.holder in holders:
+                        supply = s.piece_supply[name] + held.pop(name)
+                        s.piece_supply = {**s.piece_supply, name: supply}
+                        log(PieceMoved(name, -1, r))
+                s.set_pieces(r, held)
+        else:  # no piece of its to lift (most races): only drop empty entries, as above
+            for r in [r for r, held in s.pieces.items() if not held]:
+                s.set_pieces(r, {})
+    s.die_bonus = -1
+    s.phase = _REDEPLOY
+    self._fire(s, rs, "redeploy", -1, log)
+
+
+def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
+    self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
+    if s.phase is _WITHDRAWAL:
+        rs = s.own_race(s.withdrawals[0])
+        available = rs.hand
+    else:
+        rs = self._acting_race(s, action)
+        available = rs.hand - self._hold(s, rs)
+        if s.phase is _CONQUEST:
+            available += self._surplus(s, self.regions_of(s, rs.race))
+    r, n = action.region, action.count
+    if not 0 <= r < self.n or s.region_race[r] != rs.race:
+        raise IllegalAction(
+            f"region {r} is not held by your {self.race_defs[rs.race].name}", action
+        )
+    if not 1 <= n <= available:
+        if available < 1:
+            raise IllegalAction("you have no token to place", action)
+        raise IllegalAction(f"you can place 1 to {available} tokens, not {n}", action)
+    if s.phase is _CONQUEST:
+        self._enter_redeploy(s, rs, log)
+        if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
+            raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
+    rs.hand -= n
+    s.region_tokens[r] += n
+    log(Deployed(rs.owner, rs.race, r, n))
+    if s.phase is _WITHDRAWAL:
+        self._withdrawal_progress(s, log)

@@ -1,0 +1,167 @@
+"""A role (an expansion's seat that plays no combo): its set-up, drafted powers,
+purchases, and what happens after every turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Action, ChoosePower, Purchase
+from smallworld_rules.engine.basics import _CONQUEST, _PICK, Log
+from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import Exchanged, PowerChosen, TokenBought, TokensToZone
+from smallworld_rules.ruledefs import RoleDef
+from smallworld_rules.state import SOUL, RaceState, State, without
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def _set_up_role(self: Engine, s: State, role: RoleDef) -> None:
+    """The role's seat: its tokens (the rest in reserve), coins, and drafted powers, of
+    which it chooses at once (§4.1)."""
+    race = role.race.id
+    hand = role.start_hand
+    s.box = {**s.box, race: self.role_supply - hand}
+    s.races[race] = RaceState(race, None, self.role_seat, False, hand, 0, gen=s.gen)
+    player = s.own_player(self.role_seat)
+    player.active = race
+    player.coins = self.role_coins
+    if role.draft is None:
+        return
+    count, _, excluded = role.draft
+    # Drawn from the badge stack once the market is out; excluded badges stay there.
+    drawn = [p for p in s.power_stack if p not in excluded][:count]
+    s.power_stack = tuple(p for p in s.power_stack if p not in drawn)
+    s.role_reserve = tuple(drawn)
+    if drawn:
+        s.active = self.role_seat  # the choice comes before the first turn
+
+
+def price(self: Engine, s: State, item: str) -> int | None:
+    """What the role pays now for a purchase of ``item`` (``None``: it cannot buy one)."""
+    if self.role is None or self.role_race is None or item not in self.role.buys:
+        return None
+    return max(0, self.role.buys[item](_Ctx(self, s, self.role_race)))
+
+
+def purchase_problem(self: Engine, s: State, item: str, power: str | None) -> str | None:
+    """Why the role may not make that purchase now, or ``None``."""
+    role = self.role
+    if role is None or not role.buys:
+        return "no role of this game makes purchases"
+    if s.active != self.role_seat or s.phase is not _CONQUEST:
+        return f"the {role.name} buys in his turn, before conquering"
+    if s.acting != self.role_race or s.conquered:
+        return "purchases come before the first conquest of the turn (§4.3)"
+    if self.role_purchases and s.purchases >= self.role_purchases:
+        return f"at most {self.role_purchases} purchase(s) a turn (option)"
+    price = self.price(s, item)
+    if price is None:
+        return f"the {role.name} buys {', '.join(sorted(role.buys))}, not {item!r}"
+    if item == "token":
+        if power is not None:
+            return "a token purchase names no power"
+        if not s.box[self.role_race or ""]:
+            return f"no {role.race.name} token is left in the reserve"
+    elif power not in s.role_reserve:
+        reserve = ", ".join(s.role_reserve) or "none"
+        return f"{power!r} is not one of the reserved powers ({reserve})"
+    coins = s.players[self.role_seat].coins
+    if coins < price:
+        return f"it costs {price} coins and you have {coins}"
+    return None
+
+
+def _purchases(self: Engine, s: State) -> list[Action]:
+    if self.role is None or s.conquered:
+        return []
+    wanted: list[tuple[str, str | None]] = [("token", None)]
+    wanted += [("power", p) for p in s.role_reserve]
+    return [
+        Purchase(item, power)
+        for item, power in wanted
+        if item in self.role.buys and self.purchase_problem(s, item, power) is None
+    ]
+
+
+def _purchase(self: Engine, s: State, action: Purchase, log: Log) -> None:
+    problem = self.purchase_problem(s, action.item, action.power)
+    if problem:
+        raise IllegalAction(problem, action)
+    price = self.price(s, action.item)
+    assert price is not None and self.role_race is not None
+    s.own_player(self.role_seat).coins -= price
+    s.purchases += 1
+    if action.item == "token":
+        s.to_box(self.role_race, -1)
+        s.own_race(self.role_race).hand += 1
+        log(TokenBought(self.role_seat, self.role_race, price))
+    else:
+        assert action.power is not None
+        s.role_reserve = without(s.role_reserve, action.power)
+        s.role_powers = (*s.role_powers, action.power)
+        log(PowerChosen(self.role_seat, action.power, price))
+
+
+def _choose_power(self: Engine, s: State, action: ChoosePower, log: Log) -> None:
+    self._need_phase(s, action, _PICK)
+    if s.active != self.role_seat or self.role is None or self.role.draft is None:
+        raise IllegalAction("only a role chooses among drafted powers", action)
+    if action.power not in s.role_reserve:
+        drawn = ", ".join(s.role_reserve)
+        raise IllegalAction(f"{action.power!r} is not a drafted power ({drawn})", action)
+    s.role_reserve = without(s.role_reserve, action.power)
+    s.role_powers = (*s.role_powers, action.power)
+    log(PowerChosen(self.role_seat, action.power))
+    if len(s.role_powers) >= self.role.draft[1] or not s.role_reserve:
+        s.active = 0
+        self._start_turn(s, log)
+
+
+def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
+    """After every turn: the role's harvest (its own turn), the exchange, the instant win
+    (§4.2.5, §4.3 c–d, A18). Returns whether the role has won."""
+    role, race = self.role, self.role_race
+    assert role is not None and race is not None
+    rs = s.own_race(race)
+    rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
+    rs.held = 0
+    if role.harvest is not None and s.active == self.role_seat:
+        amount, zone = role.harvest
+        souls = max(0, amount(_Ctx(self, s, race)))
+        if souls:
+            s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
+            log(TokensToZone(zone, (SOUL,) * souls))
+    if role.exchange is not None:
+        count, zone, gain = role.exchange
+        pile = list(s.zones[zone])  # the zones are replaced, not changed (copy on write)
+        while len(pile) >= count:
+            taken = self._take_from_pile(pile, count, race)
+            s.zones = {**s.zones, zone: tuple(pile)}
+            for kind in taken:
+                if kind in s.box:  # the role's tokens to its reserve, races' to their box
+                    s.to_box(kind, 1)
+            gained = min(gain, s.box[race])
+            s.to_box(race, -gained)
+            rs.hand += gained
+            log(Exchanged(zone, tuple(taken), race, gained))
+    if role.win is None:
+        return False
+    left, right = role.win
+    ctx = _Ctx(self, s, race)
+    return left(ctx) == right(ctx)
+
+
+def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
+    """Take ``count`` tokens: ``first``'s kind first, then anonymous ones, then the
+    oldest others (REFERENCE §4.5)."""
+    taken: list[str] = []
+    for wanted in (first, SOUL, None):
+        i = 0
+        while i < len(pile) and len(taken) < count:
+            if wanted is None or pile[i] == wanted:
+                taken.append(pile.pop(i))
+            else:
+                i += 1
+    return taken

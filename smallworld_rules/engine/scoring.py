@@ -1,0 +1,84 @@
+"""Scoring: the coins of each turn, and the winners at the end of the game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.engine.basics import _OVER, Log
+from smallworld_rules.events import GameOver, Scored, TurnEnded
+from smallworld_rules.hooks import Breakdown, fold
+from smallworld_rules.state import LOST_TRIBE, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def score(self: Engine, s: State, race: str) -> Breakdown:
+    """Coins a race scores at the end of its owner's turn (§1.11)."""
+    regions = s.race_masks.get(race, 0).bit_count()
+    parts = self._contributions(s, race, "score")
+    if not parts:  # most races: the regions held, nothing to fold or clamp
+        return Breakdown(regions, regions)
+    return fold(regions, parts, minimum=0)
+
+
+def _score_and_advance(self: Engine, s: State, log: Log) -> None:
+    """§1.11 scoring, then the next player's turn or the end of the game (§1.14)."""
+    p = s.active
+    player = s.own_player(p)
+    details = []
+    total = 0
+    for race in ((player.active,) if player.active else ()) + player.declined:
+        b = self.score(s, race)
+        total += b.value
+        details.append((race, b.value, b.explain()))
+    player.coins += total
+    log(Scored(p, total, tuple(details)))
+    if player.active is not None:
+        s.own_race(player.active).turns += 1
+        if s.decline_at_end:
+            self._go_into_decline(s, s.own_race(player.active), log)  # ruling 34
+    won = self.role is not None and self._role_turn_end(s, log)
+    log(TurnEnded(p))
+    if won:
+        self._game_over(s, log, winners=[self.role_seat])
+        return
+    s.active += 1
+    if s.active == self.players:
+        s.active = 0
+        s.round += 1
+    if s.round > self.map.turns:
+        self._game_over(s, log)
+        return
+    self._start_turn(s, log)
+
+
+def _game_over(self: Engine, s: State, log: Log, winners: list[int] | None = None) -> None:
+    """§1.14: most coins; ties broken by race tokens on the map; then shared (A14).
+    ``winners``: a player who won at once (a role's win condition, A18)."""
+    coins = [p.coins for p in s.players]
+    if winners is not None:
+        s.winners = tuple(winners)
+        s.phase = _OVER
+        log(GameOver(tuple(winners), tuple(coins)))
+        return
+    best = max(coins)
+    leaders = [p for p in range(self.players) if coins[p] == best]
+    if len(leaders) > 1:
+        on_map = {p: self.tokens_on_map(s, p) for p in leaders}
+        most = max(on_map.values())
+        leaders = [p for p in leaders if on_map[p] == most]
+    s.winners = tuple(leaders)
+    s.phase = _OVER
+    s.round = self.map.turns
+    log(GameOver(tuple(leaders), tuple(coins)))
+
+
+def tokens_on_map(self: Engine, s: State, player: int) -> int:
+    """Race tokens of a player on the map, active and declined (the tie-break)."""
+    total = 0
+    for r in range(self.n):
+        race = s.region_race[r]
+        if race is not None and race != LOST_TRIBE and s.races[race].owner == player:
+            total += s.region_tokens[r]
+    return total

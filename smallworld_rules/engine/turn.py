@@ -1,0 +1,164 @@
+"""The turn: who moves, the races that act in it, readying troops, ending the turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Decline, EndTurn
+from smallworld_rules.engine.basics import (
+    _CONQUEST,
+    _DIE_ROLL,
+    _OVER,
+    _PICK,
+    _REDEPLOY,
+    _WITHDRAWAL,
+    Log,
+)
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import RaceActs, TurnStarted
+from smallworld_rules.state import State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def to_move(self: Engine, s: State) -> int | None:
+    """The player who must act, ``-1`` for a chance node, ``None`` once the game is over."""
+    if s.phase is _OVER:
+        return None
+    if s.phase is _DIE_ROLL:
+        return -1
+    if s.phase is _WITHDRAWAL:
+        return s.races[s.withdrawals[0]].owner
+    return s.active
+
+
+def _reset_turn(s: State) -> None:
+    s.acted = False
+    s.picked = False
+    s.withdrawals = ()
+    s.acting = None
+    s.used = ()
+    s.attacked = 0
+    s.decline_at_end = False
+    s.regained = {}
+    s.purchases = 0
+    _reset_cycle(s)
+
+
+def _reset_cycle(s: State) -> None:
+    """What belongs to one race's run of conquests within a turn."""
+    s.conquered = ()
+    s.conquered_nonempty = 0
+    s.readied = ()
+    s.die_target = -1
+    s.die_bonus = -1
+
+
+def _acting_order(self: Engine, s: State) -> list[str]:
+    """The races of the active player that act this turn, in order: declined races that
+    act in decline first (flag ``acts_in_decline``, A11), then the active race."""
+    player = s.players[s.active]
+    order = [r for r in player.declined if self.has_flag(s, r, "acts_in_decline")]
+    if player.active is not None:
+        order.append(player.active)
+    return order
+
+
+def _next_acting(self: Engine, s: State) -> str | None:
+    order = self._acting_order(s)
+    if s.acting in order:
+        i = order.index(s.acting) + 1
+        return order[i] if i < len(order) else None
+    return None
+
+
+def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = True) -> int:
+    """A race starts acting: §1.6 ready troops (every token but one per region goes back
+    into hand; conquest-only tokens come back), then its conquests. Returns the tokens
+    readied; ``announce`` logs :class:`RaceActs` (a turn's first race is announced by
+    :class:`TurnStarted` instead)."""
+    self._reset_cycle(s)
+    s.acting = race
+    rs = s.own_race(race)
+    rs.hand += rs.held
+    rs.held = 0
+    taken = []
+    tokens = s.region_tokens
+    for r in self.regions_of(s, race):
+        extra = tokens[r] - 1
+        if extra:
+            taken.append((r, extra))
+            tokens[r] = 1
+    s.readied = tuple(taken)  # _reset_cycle emptied it
+    readied = sum([extra for _, extra in taken])
+    rs.hand += readied
+    s.phase = _CONQUEST
+    if announce:
+        log(RaceActs(s.active, race, readied))
+    return readied
+
+
+def _start_turn(self: Engine, s: State, log: Log) -> None:
+    self._reset_turn(s)
+    # A truce lasts until the turn of the player who made it.
+    if s.truces:
+        s.truces = tuple(t for t in s.truces if t[0] != s.active)
+    player = s.players[s.active]
+    readied = 0
+    if player.active is None:
+        s.phase = _PICK
+    else:
+        readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
+    log(TurnStarted(s.round, s.active, readied))
+
+
+def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> None:
+    self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
+    if s.phase is _WITHDRAWAL:
+        wrs = s.races[s.withdrawals[0]]
+        if wrs.hand:
+            raise IllegalAction(f"place the {wrs.hand} token(s) in your hand first", action)
+        s.withdrawals = s.withdrawals[1:]
+        self._next_withdrawal(s, log)
+        return
+    if s.phase is _PICK:
+        if s.market:
+            raise IllegalAction("pick a combo first", action)
+        self._start_withdrawals(s, log)
+        return
+    rs = self._acting_race(s, action)
+    own = self.regions_of(s, rs.race)
+    hold = self._hold(s, rs)
+    # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
+    keeps_hand = rs.race == self.role_race
+    if s.phase is _CONQUEST:
+        surplus = self._surplus(s, own)
+        if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
+            raise IllegalAction(
+                f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
+                action,
+            )
+        # Ending the conquests as they stand; the tokens held back for conquest are taken
+        # from the map first if the hand lacks them (ruling 13).
+        self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold)
+        if own and rs.hand != hold and not keeps_hand:
+            return  # tokens to place (a gain) or regions to abandon (ruling 13)
+    elif own and rs.hand != hold and not keeps_hand:
+        if rs.hand < hold:
+            raise IllegalAction(
+                f"{hold} conquest-only tokens must leave the map: abandon regions to "
+                "free them (ruling 13)",
+                action,
+            )
+        raise IllegalAction(
+            f"place the {rs.hand - hold} token(s) in your hand before ending the turn",
+            action,
+        )
+    rs.hand -= hold
+    rs.held += hold
+    following = self._next_acting(s)
+    if following is not None:
+        self._begin_cycle(s, following, log)
+    else:
+        self._start_withdrawals(s, log)

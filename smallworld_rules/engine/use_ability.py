@@ -1,0 +1,208 @@
+"""Abilities: a race's or power's actions (UseAbility), their targets, limits and checks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Action, UseAbility
+from smallworld_rules.engine.basics import (
+    _CONQUEST,
+    _PHASE_NAMES,
+    _REDEPLOY,
+    _WITHDRAWAL,
+    Log,
+    _bits,
+    _shared,
+)
+from smallworld_rules.engine.context import _Ctx, _PlayerCtx
+from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import AbilityUsed
+from smallworld_rules.hooks import EvalContext
+from smallworld_rules.ruledefs import CompiledAbility, CompiledEffect
+from smallworld_rules.state import LOST_TRIBE, Phase, RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+
+
+def _use_key(self: Engine, ability: CompiledAbility, s: State, target: int | None) -> str:
+    if ability.limit != "once_per_player_per_turn" or target is None:
+        return ability.name
+    if ability.target == "player":
+        return f"{ability.name}@{target}"
+    occupant = s.region_race[target]
+    owner = s.races[occupant].owner if occupant in s.races else -1
+    return f"{ability.name}@{owner}"
+
+
+def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbility) -> int:
+    """Bitmask of the targets (regions or players) the ability's clause allows."""
+    ctx: EvalContext
+    if ability.target == "player":
+        ctx = _PlayerCtx(self, s, rs.owner)
+        mask = ctx.all_mask
+    else:
+        ctx = _Ctx(self, s, rs.race)
+        mask = self.mask_of(s, rs.race) if ability.target == "own region" else ctx.all_mask
+    if ability.condition is not None:
+        mask &= ability.condition(ctx)
+    return mask
+
+
+def ability_problem(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    ability: CompiledAbility,
+    target: int | None,
+    targets: int | None = None,
+    reach: int | None = None,
+) -> str | None:
+    """Why ``rs`` may not use ``ability`` on ``target`` now, or ``None`` (``targets``: the
+    ability's target mask, ``reach``: the race's ``reach_mask``, if the caller has them)."""
+    phase = _PHASE_NAMES[s.phase]
+    if phase not in ability.phases:
+        when = " or ".join(sorted(ability.phases))
+        return f"{ability.name} is used during {when}, not now ({phase})"
+    if ability.limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
+        return f"{ability.name} may be used only {ability.times} time(s)"
+    key = self._use_key(ability, s, target)
+    if ability.limit and ability.limit != "times" and key in s.used:
+        per = " against that player" if "@" in key else ""
+        return f"{ability.name} was already used this turn{per}"
+    if not ability.target:
+        if target is not None:
+            return f"{ability.name} takes no target"
+    else:
+        what = "player" if ability.target == "player" else "region"
+        if target is None:
+            return f"{ability.name} needs a target {what}"
+        top = self.players if what == "player" else self.n
+        if not 0 <= target < top:
+            return f"there is no {what} {target}"
+        if targets is None:
+            targets = self._ability_targets(s, rs, ability)
+        if not (targets >> target) & 1:
+            why = "its conditions fail"
+            if ability.target == "region":  # say why the race cannot reach it, if so
+                why = self.target_problem(s, rs.race, target) or why
+            return f"{ability.name} cannot target {what} {target}: {why}"
+    taken = False
+    for effect in ability.effects:
+        problem = self._effect_problem(s, rs, effect, target, taken, reach)
+        if problem:
+            return problem
+        taken = taken or effect.verb in ("conquer", "convert")
+    return None
+
+
+def _effect_problem(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    effect: CompiledEffect,
+    target: int | None,
+    taken: bool = False,
+    reach: int | None = None,
+) -> str | None:
+    """Why the effect cannot happen now; ``taken``: an earlier effect of the same ability
+    conquers the target first (its pieces are gone by then); ``reach``: the race's
+    ``reach_mask``, if the caller has it."""
+    verb = effect.verb
+    if verb in ("place", "move"):
+        assert effect.piece is not None and target is not None
+        piece = self.rules.pieces[effect.piece]
+        if s.region_race[target] != rs.race and not taken:
+            return f"region {target} is not held by your race"
+        here = 0 if taken else s.pieces.get(target, {}).get(piece.name, 0)
+        if piece.one_per_region and here:
+            return f"region {target} already holds a {piece.name}"
+        on_map = piece.supply - s.piece_supply[piece.name]
+        if not s.piece_supply[piece.name] and not (verb == "move" and on_map > here):
+            return f"no {piece.name} is left to place"
+        regained = s.regained.get(piece.name, 0)
+        if s.phase is _WITHDRAWAL and piece.kept_when_lost and not regained:
+            return f"only a {piece.name} lost this turn is placed again now (ruling 25)"
+    elif verb == "conquer":
+        assert target is not None
+        if reach is None or not (reach >> target) & 1:  # else target_problem finds none
+            problem = self.target_problem(s, rs.race, target)
+            if problem:
+                return problem
+        if rs.hand < max(1, self._amount(s, rs, effect)):
+            return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
+    elif verb == "convert":
+        assert target is not None
+        occupant = s.region_race[target]
+        if occupant is None or occupant == LOST_TRIBE or occupant == rs.race:
+            return f"region {target} holds no enemy race token to replace"
+        if s.region_tokens[target] != 1:
+            return f"region {target} holds more than one token"
+        if self.immune_piece(s, target) is not None:
+            return f"region {target} is immune"
+        if s.box[rs.race] < 1:
+            return f"no {self.race_defs[rs.race].name} token is left in the box"
+    elif verb == "roll_die":
+        if s.die_bonus >= 0:
+            return "a roll already waits for the next conquest"
+        if rs.hand < 1:
+            return "a conquest needs at least one token in hand (ruling 4)"
+    return None
+
+
+def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
+    assert effect.amount is not None
+    return effect.amount(_Ctx(self, s, rs.race, target))
+
+
+def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> list[Action]:
+    """Every legal UseAbility of the race in this phase."""
+    acts: list[Action] = []
+    abilities = self.abilities(s, rs.race)
+    if not abilities:  # most races: nothing to check
+        return acts
+    name = _PHASE_NAMES[phase]
+    reach = None  # the race's reach, once an ability that conquers needs it
+    for ability in abilities:
+        if name not in ability.phases:
+            continue
+        if not ability.target:
+            if self.ability_problem(s, rs, ability, None) is None:
+                acts.append(_shared(UseAbility, ability.name))
+            continue
+        targets = self._ability_targets(s, rs, ability)
+        if reach is None and any(e.verb == "conquer" for e in ability.effects):
+            reach = self.reach_mask(s, rs.race)
+        for target in _bits(targets):
+            if self.ability_problem(s, rs, ability, target, targets, reach) is None:
+                acts.append(_shared(UseAbility, ability.name, target))
+    return acts
+
+
+def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
+    self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
+    rs = s.own_race(s.withdrawals[0]) if s.phase is _WITHDRAWAL else self._acting_race(s, action)
+    ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
+    if ability is None:
+        known = sorted({a.name for a in self.abilities(s, rs.race)})
+        have = f"(yours: {', '.join(known)})" if known else "(your race has none now)"
+        raise IllegalAction(f"your race has no ability {action.name!r} {have}", action)
+    target = action.target
+    if target is not None and not isinstance(target, int):
+        raise IllegalAction(f"{ability.name} targets a region or player number", action)
+    problem = self.ability_problem(s, rs, ability, target)
+    if problem:
+        raise IllegalAction(problem, action)
+    if ability.limit == "times":
+        rs.uses = {**rs.uses, ability.name: rs.uses.get(ability.name, 0) + 1}
+    elif ability.limit:
+        s.used = (*s.used, self._use_key(ability, s, target))
+    if s.phase is _CONQUEST:
+        s.acted = True
+    log(AbilityUsed(rs.owner, rs.race, ability.name, target))
+    for effect in ability.effects:
+        self._do_effect(s, rs, effect, -1 if target is None else target, log)
+    if s.phase is _WITHDRAWAL:
+        self._withdrawal_progress(s, log)
