@@ -18,6 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
+from smallworld_rules.language import events
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -155,6 +156,8 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
     self._empty_region(s, r)
     s.acted = True
     log(Abandoned(s.active, rs.race, r, tokens))
+    if self._triggering:
+        events.fire(self, s, rs, "abandon", log, events.Occasion("abandon", r))
 
 
 def _attempt(self: Engine, s: State, action: Conquer | ConquerWithDie) -> tuple[RaceState, int]:
@@ -211,6 +214,8 @@ def _seize(
     occupant, held = s.region_race[r], s.region_tokens[r]
     defender: int | None = None
     returned = 0
+    if self.records_facts:  # what the region held, for rules that read it afterwards
+        events.record_conquest(self, s, r, rs)
     if occupant == LOST_TRIBE:
         lost = held  # ruling 10: Lost Tribes are simply discarded
         self._lose(s, occupant, lost, log)
@@ -247,7 +252,14 @@ def _seize(
             s.withdrawals = (*s.withdrawals, occupant)
         if drs.declined and not self.mask_of(s, occupant):
             self._retire(s, occupant, log)  # a declined race cannot re-enter the map
-    self._fire(s, rs, "conquest", r, log)
+    self._fire(s, rs, "conquest", r, log, defender, occupant)
+    if defender is not None and occupant in s.races and self._triggering:
+        drs = s.own_race(occupant)
+        attacker = s.races[rs.race].owner
+        events.fire(self, s, drs, "lost", log, events.Occasion("lost", r, attacker, rs.race))
+        if lost and occupant in s.races:
+            occasion = events.Occasion("tokens_lost", r, attacker, rs.race, lost)
+            events.fire(self, s, s.own_race(occupant), "tokens_lost", log, occasion)
 
 
 def _lose(self: Engine, s: State, race: str, count: int, log: Log) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.dsl.vocabulary import HOOKS
+from smallworld_rules.language import values
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import CompiledModifier, CompiledTrigger, RuleDef
 from smallworld_rules.state import State
@@ -63,13 +64,15 @@ class _Combo:
 class _Ctx:
     """The :class:`~smallworld_rules.hooks.EvalContext` compiled rules are evaluated in."""
 
-    __slots__ = ("engine", "race", "state", "target")
+    __slots__ = ("engine", "occasion", "race", "state", "target")
 
     def __init__(self, engine: Engine, state: State, race: str, target: int = -1) -> None:
         self.engine = engine
         self.state = state
         self.race = race
         self.target = target
+        #: the event a trigger is evaluated for (smallworld_rules.language.events.Occasion)
+        self.occasion: Any = None
 
     @property
     def all_mask(self) -> int:
@@ -100,6 +103,9 @@ class _Ctx:
             return engine.guarded_mask(s)
         if name == "reachable":
             return engine.reach_mask(s, self.race)
+        language = values.REGION_PROPERTIES.get(name)
+        if language is not None:
+            return language(self)
         return engine.property_masks[name]
 
     def piece_mask(self, name: str) -> int:
@@ -127,6 +133,26 @@ class _Ctx:
 
     def tokens_in(self, place: str) -> int:
         return self.engine.tokens_in(self.state, self.race, place)
+
+    # The rule language's values of version 3 (smallworld_rules.language.values).
+
+    def value(self, name: str) -> int:
+        return values.VALUES[name](self)
+
+    def counter(self, key: str, per_turn: bool) -> int:
+        return values.counter(self, key, per_turn)
+
+    def tokens_on(self, regions: int) -> int:
+        return values.tokens_on(self, regions)
+
+    def past_mask(self, name: str) -> int:
+        return values.past_mask(self, name)
+
+    def past_piece_mask(self, name: str) -> int:
+        return values.past_piece_mask(self, name)
+
+    def past_tokens(self, regions: int) -> int:
+        return values.past_tokens(self, regions)
 
 
 class _Static:
@@ -173,6 +199,26 @@ class _Static:
         return 0
 
     def tokens_in(self, place: str) -> int:
+        return 0
+
+    # Nothing of the moment is known before the game starts.
+
+    def value(self, name: str) -> int:
+        return 0
+
+    def counter(self, key: str, per_turn: bool) -> int:
+        return 0
+
+    def tokens_on(self, regions: int) -> int:
+        return 0
+
+    def past_mask(self, name: str) -> int:
+        return 0
+
+    def past_piece_mask(self, name: str) -> int:
+        return 0
+
+    def past_tokens(self, regions: int) -> int:
         return 0
 
 

@@ -21,6 +21,7 @@ from smallworld_rules.engine.basics import (
     _shared,
 )
 from smallworld_rules.errors import IllegalAction
+from smallworld_rules.language import events
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
@@ -34,7 +35,14 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         if s.active == self.role_seat:
             return [ChoosePower(p) for p in s.role_reserve]
         coins = s.players[s.active].coins
-        picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
+        if self.skip_pricing:
+            picks = [
+                _shared(PickCombo, i)
+                for i in range(len(s.market))
+                if self.pick_price(s, i) <= coins
+            ]
+        else:
+            picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
         return picks or [_END_TURN]
     if phase is _DIE_ROLL:
         return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
@@ -129,6 +137,8 @@ def apply(self: Engine, s: State, action: Action, log: Log) -> None:
     if handler is None:
         raise IllegalAction(f"{type(action).__name__} is not an action of this game", action)
     handler(self, s, action, log)
+    if s.lang:  # triggers and abilities waiting for a roll of the die run now
+        events.after_action(self, s, log)
     s.reach_costs = None  # they were those of the position before the action
 
 

@@ -9,6 +9,7 @@ from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
+from smallworld_rules.language import events
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -38,18 +39,20 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     i = action.index
     if not 0 <= i < len(s.market):
         raise IllegalAction(f"there is no combo at position {i} of the market", action)
-    if player.coins < i:
+    price = self.pick_price(s, i)
+    if player.coins < price:
         raise IllegalAction(
-            f"the combo at position {i} costs {i} coins and you have {player.coins}", action
+            f"the combo at position {i} costs {price} coins and you have {player.coins}", action
         )
-    # §1.5: one coin on each combo above the chosen one; take the coins lying on it.
+    # §1.5: one coin on each combo above the chosen one (a rule file's `skip_coins` may say
+    # otherwise); take the coins lying on it.
     market = list(s.market)
     for j in range(i):
         above_race, above_power, coins = market[j]
-        market[j] = (above_race, above_power, coins + 1)
+        market[j] = (above_race, above_power, coins + self._skip_coins(above_race, above_power))
     race, power, collected = market.pop(i)
     s.market = tuple(market)
-    player.coins += collected - i
+    player.coins += collected - price
     defs = (self.race_defs[race], self.rules.powers[power])
     wanted = sum(d.tokens + d.conquest_tokens for d in defs)
     tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
@@ -58,6 +61,27 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     player.active = race
     self._refill_market(s)
     s.picked = True
-    log(ComboPicked(s.active, race, power, i, i, collected, tokens))
+    log(ComboPicked(s.active, race, power, i, price, collected, tokens))
+    if self._triggering:
+        events.fire(self, s, s.own_race(race), "pick", log)
     first = self._acting_order(s)[0]
     self._begin_cycle(s, first, log, announce=first != race)
+
+
+def _skip_coins(self: Engine, race: str, power: str) -> int:
+    """Coins put on a combo a player skips: 1, or what its race's or power's file says."""
+    if not self.skip_pricing:
+        return 1
+    said = [
+        d.skip_coins
+        for d in (self.race_defs[race], self.rules.powers[power])
+        if d.skip_coins is not None
+    ]
+    return max(said) if said else 1
+
+
+def pick_price(self: Engine, s: State, index: int) -> int:
+    """The coins picking the combo at ``index`` of the market costs (§1.5)."""
+    if not self.skip_pricing:
+        return index
+    return sum(self._skip_coins(race, power) for race, power, _ in s.market[:index])

@@ -16,6 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
+from smallworld_rules.language import events, memory
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ def _reset_turn(s: State) -> None:
     s.decline_at_end = False
     s.regained = {}
     s.purchases = 0
+    if s.lang:  # the rule language's counters and die face of the turn
+        memory.forget(s, "counters", "die")
     _reset_cycle(s)
 
 
@@ -53,6 +56,8 @@ def _reset_cycle(s: State) -> None:
     s.readied = ()
     s.die_target = -1
     s.die_bonus = -1
+    if s.lang:
+        memory.forget(s, "facts")
 
 
 def _acting_order(self: Engine, s: State) -> list[str]:
@@ -111,6 +116,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     else:
         readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
     log(TurnStarted(s.round, s.active, readied))
+    if self._triggering:
+        events.fire_player(self, s, s.active, "turn_start", log)
 
 
 def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> None:
