@@ -44,7 +44,8 @@ def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
     parts += self._contributions(s, race, "conquest_cost", region)
     if s.die_bonus >= 0 and race == s.acting:
         parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
-    return fold(BASE_COST, parts, minimum=1)
+    # At least 1 token, or the race's `region_tokens min N`.
+    return fold(BASE_COST, parts, minimum=self._combo_of(s, race).floor)
 
 
 def conquest_cost_value(self: Engine, s: State, race: str, region: int) -> int:
@@ -64,6 +65,7 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     """
     race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
     pieces, on_map, races = self.rules.pieces, s.pieces, s.races
+    floor = self._combo_of(s, race).floor
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
     own = self._applying(s, race, "conquest_cost")
     # with each defender's defence modifiers (no official file has one), by defender
@@ -95,7 +97,7 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
             lowest = [amount for applies, amount in sets if (applies >> region) & 1]
             if lowest:
                 value = min(lowest)
-        out[region] = value if value >= 1 else 1
+        out[region] = value if value >= floor else floor
     return out
 
 

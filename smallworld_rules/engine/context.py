@@ -25,8 +25,10 @@ class _Combo:
         "declined_modifiers",
         "defs",
         "flags",
+        "floor",
         "lifts_pieces",
         "link",
+        "reach",
         "triggers",
     )
 
@@ -39,6 +41,9 @@ class _Combo:
             for mask in engine.links[d.kind, d.id]:
                 self.link |= mask
         self.conquest_tokens = sum(d.conquest_tokens for d in defs)
+        #: how many steps its conquests reach (``reach N``), the least a conquest costs
+        self.reach = max((d.reach for d in defs), default=1)
+        self.floor = max([1, *(d.region_min for d in defs)])
         self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
         #: whether it holds pieces that go back to the supply when it redeploys
         ids = {d.id for d in defs}

@@ -20,6 +20,7 @@ from smallworld_rules.events import AbilityUsed
 from smallworld_rules.hooks import EvalContext
 from smallworld_rules.language import effects as language_effects
 from smallworld_rules.language import events
+from smallworld_rules.language import values as language_values
 from smallworld_rules.ruledefs import CompiledAbility, CompiledEffect
 from smallworld_rules.state import LOST_TRIBE, Phase, RaceState, State
 
@@ -147,7 +148,9 @@ def _effect_problem(
             return f"region {target} holds no enemy race token to replace"
         if s.region_tokens[target] != 1:
             return f"region {target} holds more than one token"
-        if self.immune_piece(s, target) is not None:
+        if self.immune_piece(s, target) is not None or (
+            self._immunizing and (language_values.immune_regions(self, s) >> target) & 1
+        ):
             return f"region {target} is immune"
         if s.box[rs.race] < 1:
             return f"no {self.race_defs[rs.race].name} token is left in the box"

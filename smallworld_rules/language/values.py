@@ -11,10 +11,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from smallworld_rules.language import memory
-from smallworld_rules.state import LOST_TRIBE
+from smallworld_rules.state import LOST_TRIBE, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.context import _Ctx
+    from smallworld_rules.engine.core import Engine
 
 
 def _owner(c: _Ctx) -> int:
@@ -143,3 +144,26 @@ def counter(c: _Ctx, key: str, per_turn: bool) -> int:
         return int(counters.get(f"{c.race}|{key}", 0))
     rs = c.state.races.get(c.race)
     return 0 if rs is None else rs.uses.get("#" + key, 0)
+
+
+def reach_within(engine: Engine, own: int, steps: int) -> int:
+    """Regions at most ``steps`` borders away from ``own`` (``reach N``)."""
+    reach = own
+    for _ in range(steps):
+        reach |= engine.adjacent_mask(reach)
+    return reach
+
+
+def immune_regions(engine: Engine, s: State) -> int:
+    """Regions the ``immune`` statements of the races in play make immune now."""
+    out = 0
+    for race, rs in s.races.items():
+        own = s.race_masks.get(race, 0)
+        if not own or engine._none_of(race, rs, engine._immunizing):
+            continue
+        for d in engine._combo_of(s, race).defs:
+            for where, status in d.immune:
+                if status != "always" and (status == "declined") != rs.declined:
+                    continue
+                out |= own if where is None else own & where(engine.context(s, race))
+    return out
