@@ -1062,7 +1062,7 @@ def loader_message(entry: CatalogueEntry) -> str:
     shown relative to that folder. A build whose example gives another label (or none) fails:
     the warning stops ``mkdocs build --strict``."""
     with tempfile.TemporaryDirectory() as scratch:
-        error = reproduce(entry, Path(scratch))
+        error = reproduce(entry, Path(scratch), sw.load_rules)
     if error is None or error.label != entry.label:
         got = "no error" if error is None else f"the label {error.label!r}"
         log.warning("error catalogue: the example of %r gives %s", entry.label, got)

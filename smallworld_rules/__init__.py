@@ -29,8 +29,7 @@ from smallworld_rules.packs import available_packs
 from smallworld_rules.records import RecordMismatch
 from smallworld_rules.rules import Rules, find_power, find_race, load_rules
 from smallworld_rules.state import Phase
-
-__version__ = "0.1.0"
+from smallworld_rules.version import __version__ as __version__
 
 __all__ = [
     "CHANCE",

@@ -23,9 +23,11 @@ from smallworld_rules.actions import Action, Deploy, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.events import Event, PositionEdited, TurnStarted, event_from_dict
+from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
 from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map, map_for_players
 from smallworld_rules.options import resolve_options
+from smallworld_rules.recording import make_record, replay
 from smallworld_rules.rules import Rules, load_rules
 from smallworld_rules.saved import FORMAT, VERSION, state_from_dict
 from smallworld_rules.state import LOST_TRIBE, Phase, State, state_to_dict
@@ -622,8 +624,6 @@ class Game:
         Raises:
             RulesError: no such player.
         """
-        from smallworld_rules.observation import observe
-
         return observe(self, player)
 
     def to_record(self) -> dict[str, Any]:
@@ -635,8 +635,6 @@ class Game:
             RulesError: the game has no history back to its start (restored with
                 :meth:`from_json`, or set up with ``put``/``clear``/``set_coins``).
         """
-        from smallworld_rules.records import make_record
-
         return make_record(self)
 
     @classmethod
@@ -653,9 +651,7 @@ class Game:
             RecordMismatch: the replay diverges from the record (a changed rule, a hand-edited
                 step); ``.step`` is the first step that no longer matches.
         """
-        from smallworld_rules.records import replay_record
-
-        return replay_record(record, rules)[0]
+        return replay(cls, record, rules)[0]
 
 
 def _accepts(engine: Engine, state: State, action: Action) -> bool:

@@ -78,7 +78,7 @@ def test_each_mistake_is_reported_with_its_label_line_and_column(
 ) -> None:
     """Issue 10: the loader, run on the entry's files, names the mistake (label), points at it
     (line, column), shows the offending line with a caret under that column, and hints."""
-    error = reproduce(entry, tmp_path)
+    error = reproduce(entry, tmp_path, smallworld_rules.load_rules)
     assert error is not None, f"{entry.label}: the example loads without error"
     assert (error.label, error.line, error.column) == (entry.label, entry.line, entry.column)
     assert error.message
@@ -120,6 +120,6 @@ def test_the_entries_are_small_unless_they_repeat() -> None:
 def test_a_misspelt_terrain_gets_a_suggestion(tmp_path: Path) -> None:
     """Issue 10: the misspelt terrain is answered with the closest real one."""
     entry = next(e for e in CATALOGUE if e.label == "unknown-terrain")
-    error = reproduce(entry, tmp_path)
+    error = reproduce(entry, tmp_path, smallworld_rules.load_rules)
     assert error is not None
     assert "did you mean 'forest'?" in error.hint

@@ -182,7 +182,7 @@ def test_state_fields_are_all_classified() -> None:
     game = sw.Game.new(players=2, seed=1)
     fields = set(state_to_dict(game._state))
     unclassified = fields - PUBLIC_STATE_FIELDS - HIDDEN_STATE_FIELDS
-    assert not unclassified, f"classify these state fields in observation.py: {unclassified}"
+    assert not unclassified, f"classify these state fields in hidden.py: {unclassified}"
     assert not PUBLIC_STATE_FIELDS & HIDDEN_STATE_FIELDS
 
 

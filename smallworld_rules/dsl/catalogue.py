@@ -8,7 +8,8 @@ generated from it at every build, with the loader's real message.
 An entry is data: the rule file as text, where the loader points, and for the few mistakes that
 need more than a small UTF-8 file, how to make the file (a long :class:`Repeat`, another
 encoding, an earlier file with the same id, or no file at all). :func:`reproduce` makes the
-mistake for real in a folder.
+mistake for real in a folder, with the loader it is given (the language sits below the loader,
+so this module never imports it).
 
 >>> entry = next(e for e in CATALOGUE if e.label == "unknown-terrain")
 >>> error = diagnose(entry.text, entry.path)[0]
@@ -19,6 +20,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -35,7 +37,6 @@ from smallworld_rules.dsl.parser import (
 )
 from smallworld_rules.dsl.semantics import check
 from smallworld_rules.errors import RuleFileError
-from smallworld_rules.rules import load_rules
 
 __all__ = ["CATALOGUE", "REPEAT", "CatalogueEntry", "Repeat", "diagnose", "reproduce"]
 
@@ -141,11 +142,14 @@ def diagnose(source: str, path: str = "<example>") -> list[RuleFileError]:
     return check(tree, source)
 
 
-def reproduce(entry: CatalogueEntry, folder: Path) -> RuleFileError | None:
+def reproduce(
+    entry: CatalogueEntry, folder: Path, load_rules: Callable[..., object]
+) -> RuleFileError | None:
     """Make the mistake of an entry for real, in ``folder``.
 
     The earlier files and the entry's file are written under ``folder`` and loaded next to the
-    official rules with ``load_rules(paths=[...])``; a ``missing`` file is read with
+    official rules with ``load_rules(paths=[...])`` (give it
+    :func:`smallworld_rules.load_rules`); a ``missing`` file is read with
     :func:`~smallworld_rules.dsl.parser.parse_file`, as ``smallworld check`` does.
 
     Returns:

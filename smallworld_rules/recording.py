@@ -1,0 +1,364 @@
+"""Game records, below the :class:`~smallworld_rules.Game` façade: writing a game's record and
+replaying one (the format is described in :mod:`smallworld_rules.records`).
+
+``Game.to_record`` and ``Game.from_record`` work through this module, so it never imports the
+façade: a replay makes its game with the class it is given (``replay``), and
+:func:`~smallworld_rules.records.replay_record` gives it :class:`~smallworld_rules.Game`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from smallworld_rules import events as ev
+from smallworld_rules.actions import (
+    Action,
+    action_from_dict,
+)
+from smallworld_rules.errors import IllegalAction, RulesError
+from smallworld_rules.maps import MAP_NAMES
+from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.state import State, state_to_dict
+from smallworld_rules.version import __version__
+
+if TYPE_CHECKING:
+    from smallworld_rules.game import Game
+
+FORMAT: Final = "smallworld_rules/record"
+VERSION: Final = 1
+_KEYS: Final = (
+    "format", "version", "engine", "rules", "players", "map", "map_data", "seed", "chance",
+    "options", "combos", "market", "steps", "result",
+)
+
+
+class RecordMismatch(RulesError):
+    """A record that no longer replays as it was recorded.
+
+    Attributes:
+        step: index in ``record["steps"]`` of the first step that does not match; ``None``
+            when the game cannot even be set up as recorded; ``len(record["steps"])`` when
+            every step matches but the final result does not.
+        reason: what differs, in one sentence.
+        rules_changed: ``"kind:id"`` of every rule file that changed, appeared or disappeared
+            since the record was made (empty if the rules are the same).
+    """
+
+    def __init__(self, step: int | None, reason: str, rules_changed: Iterable[str] = ()) -> None:
+        self.step = step
+        self.reason = reason
+        self.rules_changed = tuple(rules_changed)
+        where = "at set-up" if step is None else f"at step {step}"
+        text = f"the record diverges {where}: {reason}"
+        if self.rules_changed:
+            text += f" (rule files changed since it was recorded: {', '.join(self.rules_changed)})"
+        super().__init__(text)
+
+
+# ---------------------------------------------------------------------- fingerprints
+
+_FILE_HASHES: dict[tuple[str, int, int], str] = {}
+
+
+def _file_hash(path: str) -> str:
+    try:
+        stat = Path(path).stat()
+        key = (path, stat.st_mtime_ns, stat.st_size)
+        if key not in _FILE_HASHES:
+            _FILE_HASHES[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+        return _FILE_HASHES[key]
+    except OSError:
+        return "unreadable"
+
+
+def rules_fingerprint(rules: Rules) -> dict[str, Any]:
+    """The ``rules`` entry of a record: expansion ids, per-file hashes and one overall hash."""
+    files = {
+        f"{rule.kind}:{rule_id}": _file_hash(rule.path)
+        for table in (rules.races, rules.powers, rules.expansions)
+        for rule_id, rule in sorted(table.items())
+    }
+    files = dict(sorted(files.items()))
+    overall = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
+    return {
+        "expansions": sorted(rules.expansions),
+        "packs": list(getattr(rules, "packs", ())),
+        "hash": overall,
+        "files": files,
+    }
+
+
+def rules_for_record(record: Mapping[str, Any], paths: Iterable[str | Path] = ()) -> Rules:
+    """Load the rules a record names: the official ones, its expansions and rule packs, and
+    ``paths`` (a user's own rule files, which a record cannot carry).
+
+    Raises:
+        RulesError: an expansion or pack that is not available, or a broken rule file.
+    """
+    named = record.get("rules", {})
+    kwargs: dict[str, Any] = {"expansions": named.get("expansions", []), "paths": list(paths)}
+    if named.get("packs"):
+        kwargs["packs"] = named["packs"]
+    return load_rules(**kwargs)
+
+
+def changed_rule_files(recorded: Mapping[str, Any], rules: Rules) -> list[str]:
+    """``"kind:id"`` of the rule files that differ between a record's ``rules`` and ``rules``."""
+    now = rules_fingerprint(rules)["files"]
+    then = recorded.get("files", {})
+    if not isinstance(then, dict):
+        return sorted(now)
+    return sorted(k for k in set(now) | set(then) if now.get(k) != then.get(k))
+
+
+def position_check(game: Game) -> str:
+    """10 hex digits summarising the position (what a record's ``check`` holds)."""
+    players = range(game.players)
+    regions = []
+    for r in range(len(game.map.regions)):
+        view = game.region(r)
+        occupant = "lost_tribe" if view.lost_tribe else view.race
+        regions.append([occupant, view.tokens, sorted(view.pieces.items())])
+    summary = [
+        game.round,
+        game.active_player,
+        [game.coins(p) for p in players],
+        [game.hand(p) for p in players],
+        [game.active_race(p) for p in players],
+        [game.active_power(p) for p in players],
+        [game.declined_races(p) for p in players],
+        regions,
+        game.market,
+    ]
+    text = json.dumps(summary, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def _result(game: Game) -> dict[str, Any]:
+    players = range(game.players)
+    return {
+        "over": game.is_over,
+        "round": game.round,
+        "coins": [game.coins(p) for p in players],
+        "tokens": [game.tokens_on_map(p) for p in players],
+        "winners": game.winners,
+    }
+
+
+def _faces(events: Iterable[ev.Event]) -> list[int]:
+    return [e.face for e in events if isinstance(e, ev.DieRolled)]
+
+
+# ---------------------------------------------------------------------- writing
+
+
+def _same(a: State, b: State) -> bool:
+    return state_to_dict(a) == state_to_dict(b)
+
+
+def recorded_actions(game: Game) -> list[Action]:
+    """Every action applied to ``game`` since it was created (its ``action_stack``).
+
+    Raises:
+        RulesError: the game has no history back to its start (it was restored with
+            :meth:`Game.from_json`, or positions were set up with ``put``/``clear``/
+            ``set_coins``), so it cannot be recorded.
+    """
+    log = game.log
+    if any(isinstance(e, ev.PositionEdited) for e in log):
+        raise RulesError("a game with positions set up by put/clear/set_coins cannot be recorded")
+    first_length = game._history[0][1] if game._history else len(log)
+    # A new game's log holds its first TurnStarted, or nothing while a role drafts (§4.1).
+    first_state = game._history[0][0] if game._history else game._state
+    drafting = first_length == 0 and first_state.active == game._engine.role_seat
+    if not drafting and (first_length != 1 or not isinstance(log[0], ev.TurnStarted)):
+        raise RulesError(
+            "the game's history does not reach back to its start (a game restored with "
+            "from_json keeps none), so it cannot be recorded"
+        )
+    return list(game.action_stack)
+
+
+def _fixed_combos(game: Game, initial: State) -> list[list[str]] | None:
+    """``None`` if the seed alone deals the starting market, else every combo in order."""
+    plain = type(game).new(
+        players=game.players, seed=game.seed, rules=game.rules, map=_map_arg(game),
+        options=game.options,
+    )
+    if _same(plain._state, initial):
+        return None
+    races = [m[0] for m in initial.market] + list(initial.race_stack)
+    powers = [m[1] for m in initial.market] + list(initial.power_stack)
+    return [[r, p] for r, p in zip(races, powers, strict=False)]
+
+
+def _map_arg(game: Game) -> str | None:
+    return game.map_name if game.map_name in MAP_NAMES else None
+
+
+def make_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` from its start to now (the body of ``game.to_record()``).
+
+    Raises:
+        RulesError: the game cannot be recorded (see :func:`recorded_actions`), or it is on a
+            board that is not an official one.
+    """
+    if _map_arg(game) is None:
+        raise RulesError("only games on the official maps can be recorded")
+    actions = recorded_actions(game)
+    history = game._history
+    initial = history[0][0] if history else game._state
+    combos = _fixed_combos(game, initial)
+    # Replay once more to compute each step's check and dice (and to prove the record works).
+    replay = type(game).new(
+        players=game.players, seed=game.seed, rules=game.rules, map=game.map_name,
+        chance="explicit" if game._engine.explicit_chance else "seeded",
+        options=game.options, combos=[(c[0], c[1]) for c in combos] if combos else None,
+    )
+    if not _same(replay._state, initial):
+        raise RulesError("the game's starting position cannot be rebuilt from its seed")
+    market = [list(m) for m in replay.market]
+    steps: list[list[Any]] = []
+    for action in actions:
+        before = len(replay.log)
+        replay.apply(action)
+        step: list[Any] = [action.to_dict(), position_check(replay)]
+        faces = _faces(replay.log[before:])
+        if faces:
+            step.append(faces)
+        steps.append(step)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "engine": f"smallworld_rules {__version__}",
+        "rules": rules_fingerprint(game.rules),
+        "players": game.players,
+        "map": game.map_name,
+        "map_data": None,
+        "seed": game.seed,
+        "chance": "explicit" if game._engine.explicit_chance else "seeded",
+        "options": game.options,
+        "combos": combos,
+        "market": market,
+        "steps": steps,
+        "result": _result(game),
+    }
+
+
+# ---------------------------------------------------------------------- replaying
+
+
+def load_record(source: Mapping[str, Any] | str) -> dict[str, Any]:
+    """Parse and check the shape of a record (a dict or its JSON text).
+
+    Raises:
+        RulesError: not a record of a known format, or a field of the wrong type.
+    """
+    if isinstance(source, str):
+        try:
+            data = json.loads(source)
+        except ValueError as exc:
+            raise RulesError(f"not a game record: invalid JSON ({exc})") from None
+    else:
+        data = source
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise RulesError(f"not a game record: 'format' must be {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise RulesError(f"game record version {data.get('version')!r}, expected {VERSION}")
+    missing = [k for k in _KEYS if k not in data]
+    if missing:
+        raise RulesError(f"game record is missing {', '.join(map(repr, missing))}")
+    record = dict(data)
+    checks: list[tuple[str, type | tuple[type, ...]]] = [
+        ("rules", dict), ("players", int), ("map", str), ("seed", int), ("chance", str),
+        ("options", dict), ("combos", (list, type(None))), ("market", list), ("steps", list),
+        ("result", dict),
+    ]
+    for key, kind in checks:
+        if not isinstance(record[key], kind) or isinstance(record[key], bool):
+            raise RulesError(f"game record: {key!r} has the wrong type")
+    if not isinstance(record["rules"].get("expansions"), list):
+        raise RulesError("game record: 'rules.expansions' must be a list of ids")
+    for i, step in enumerate(record["steps"]):
+        if (
+            not isinstance(step, list)
+            or len(step) not in (2, 3)
+            or not isinstance(step[1], str)
+            or (len(step) == 3 and not isinstance(step[2], list))
+        ):
+            raise RulesError(
+                f"game record: step {i} must be [action, check] or [action, check, dice]"
+            )
+    return record
+
+
+def replay(
+    game_type: type[Game], source: Mapping[str, Any] | str, rules: Rules | None = None
+) -> tuple[Game, list[str]]:
+    """Replay a record step by step, verifying each one (the body of
+    :func:`~smallworld_rules.records.replay_record`).
+
+    Args:
+        game_type: the class of the game to replay it in (:class:`~smallworld_rules.Game`).
+        source: the record (a dict or its JSON text).
+        rules: the rules to replay with (default: the official rules plus the record's
+            expansions).
+
+    Returns:
+        The replayed game and the rule files that changed since the record was made (the game
+        still replays identically if this function returns).
+
+    Raises:
+        RulesError: the record is malformed.
+        RecordMismatch: the replay diverges; it names the first step that does not match.
+    """
+    record = load_record(source)
+    if rules is None:
+        rules = rules_for_record(record)
+    changed = changed_rule_files(record["rules"], rules)
+    combos = record["combos"]
+    try:
+        game = game_type.new(
+            players=record["players"], seed=record["seed"], rules=rules, map=record["map"],
+            chance=record["chance"], options=record["options"],
+            combos=[(c[0], c[1]) for c in combos] if combos is not None else None,
+        )
+    except RulesError as exc:
+        raise RecordMismatch(None, f"the game cannot be set up: {exc}", changed) from None
+    market = [list(m) for m in game.market]
+    if market != record["market"]:
+        raise RecordMismatch(
+            None, f"the starting market is {market}, the record says {record['market']}", changed
+        )
+    for i, step in enumerate(record["steps"]):
+        try:
+            action = action_from_dict(step[0])
+        except RulesError as exc:
+            raise RecordMismatch(i, str(exc), changed) from None
+        before = len(game.log)
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            raise RecordMismatch(i, f"{action!r} is not legal: {exc.reason}", changed) from None
+        faces = _faces(game.log[before:])
+        recorded = step[2] if len(step) == 3 else []
+        if faces != recorded:
+            raise RecordMismatch(
+                i, f"{action!r} rolled the die {faces}, the record says {recorded}", changed
+            )
+        if position_check(game) != step[1]:
+            raise RecordMismatch(
+                i, f"the position after {action!r} differs from the record", changed
+            )
+    result = _result(game)
+    if result != record["result"]:
+        raise RecordMismatch(
+            len(record["steps"]),
+            f"the result is {result}, the record says {record['result']}",
+            changed,
+        )
+    return game, changed
