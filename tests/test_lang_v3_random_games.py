@@ -28,7 +28,8 @@ def _play(rules: sw.Rules, seed: int, players: int, chance: str) -> sw.Game:
     rng.shuffle(races)
     rng.shuffle(powers)
     game = sw.Game.new(
-        players=players, seed=seed, rules=rules, combos=list(zip(races, powers)), chance=chance
+        players=players, seed=seed, rules=rules, combos=list(zip(races, powers, strict=True)),
+        chance=chance,
     )
     engine = game._engine
     while not game.is_over:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import deploy_all_and_end
 
 import smallworld_rules as sw
-from helpers import deploy_all_and_end
-from smallworld_rules.dsl.parser import parse
 from smallworld_rules.dsl.formatter import format_source
+from smallworld_rules.dsl.parser import parse
 
 V3 = Path(__file__).parent / "rules_v3"
 
