@@ -936,3 +936,4 @@ class _Checker:
             if name in names:
                 return f"did you mean '{keyword} {name}'?"
         return _did_you_mean(name, _PROPERTIES, f"the properties are {_names(_PROPERTIES)}")
+
