@@ -1275,6 +1275,16 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
     elif label == "unknown-status" and word is not None:
         message = f"unknown status {_quote(word)}"
         hint = _did_you_mean(suggestion, "write 'while active', 'while declined' or 'always'")
+    elif label == "missing-value" and "COUNT" in failure.expected:
+        # An expression: a number, or one of the words of the moment (`max(`, `round` …).
+        message = f"expected a value{after}, found {found}"
+        words = ("min", "max", "round", "rounds_left", "die", "counter", "count", "option")
+        close = suggest(word, words) if word is not None else None
+        hint = _did_you_mean(
+            close,
+            "a value is a number in digits (e.g. 5), count(…), min(A, B), max(A, B), round, "
+            "rounds_left, die, counter NAME or option NAME",
+        )
     elif label == "missing-value":
         message = f"expected a number{after}, found {found}"
         hint = "numbers are whole numbers written in digits, e.g. 'tokens 5'"

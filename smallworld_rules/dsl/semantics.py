@@ -563,7 +563,8 @@ class _Checker:
                 f"{_describe_atom(atom)!r} tests a target region, but the {modifier.hook!r} "
                 "hook has none",
                 "to count regions use e.g. count(own regions with …); conditions of "
-                f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}",
+                f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}, game options "
+                "('option NAME') and comparisons ('count(own regions) >= 3')",
             )
 
     def check_v3_statement(
@@ -726,7 +727,8 @@ class _Checker:
             self.event, self.has_target = None, False
 
     def _check_trigger(self, trigger: ast.Trigger) -> None:
-        self.check_limit(trigger.limit, targeted=False)
+        if trigger.limit is not None and trigger.limit.kind == "times":
+            self.check_limit(trigger.limit, targeted=False)
         if trigger.limit is not None and trigger.limit.kind == "once_per_player_per_turn":
             self.error(
                 trigger.limit.pos,
