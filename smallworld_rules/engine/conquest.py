@@ -45,7 +45,8 @@ def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
     if s.die_bonus >= 0 and race == s.acting:
         parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
     # At least 1 token, or the race's `region_tokens min N`.
-    return fold(BASE_COST, parts, minimum=self._combo_of(s, race).floor)
+    floor = self._combo_of(s, race).floor if self._floors else 1
+    return fold(BASE_COST, parts, minimum=floor)
 
 
 def conquest_cost_value(self: Engine, s: State, race: str, region: int) -> int:
@@ -65,7 +66,7 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     """
     race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
     pieces, on_map, races = self.rules.pieces, s.pieces, s.races
-    floor = self._combo_of(s, race).floor
+    floor = self._combo_of(s, race).floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
     own = self._applying(s, race, "conquest_cost")
     # with each defender's defence modifiers (no official file has one), by defender
@@ -255,11 +256,12 @@ def _seize(
         if drs.declined and not self.mask_of(s, occupant):
             self._retire(s, occupant, log)  # a declined race cannot re-enter the map
     self._fire(s, rs, "conquest", r, log, defender, occupant)
-    if defender is not None and occupant in s.races and self._triggering:
-        drs = s.own_race(occupant)
+    if defender is not None and occupant in s.races:
         attacker = s.races[rs.race].owner
-        events.fire(self, s, drs, "lost", log, events.Occasion("lost", r, attacker, rs.race))
-        if lost and occupant in s.races:
+        if events.triggers(self, s, occupant, "lost"):
+            occasion = events.Occasion("lost", r, attacker, rs.race)
+            events.fire(self, s, s.own_race(occupant), "lost", log, occasion)
+        if lost and occupant in s.races and events.triggers(self, s, occupant, "tokens_lost"):
             occasion = events.Occasion("tokens_lost", r, attacker, rs.race, lost)
             events.fire(self, s, s.own_race(occupant), "tokens_lost", log, occasion)
 

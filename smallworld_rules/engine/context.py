@@ -69,15 +69,17 @@ class _Combo:
 class _Ctx:
     """The :class:`~smallworld_rules.hooks.EvalContext` compiled rules are evaluated in."""
 
-    __slots__ = ("engine", "occasion", "race", "state", "target")
+    __slots__ = ("engine", "race", "state", "target")
+
+    #: the event a trigger is evaluated for (smallworld_rules.language.events.Occasion);
+    #: only the contexts of triggers (_EventCtx) have one, the many others none
+    occasion: Any = None
 
     def __init__(self, engine: Engine, state: State, race: str, target: int = -1) -> None:
         self.engine = engine
         self.state = state
         self.race = race
         self.target = target
-        #: the event a trigger is evaluated for (smallworld_rules.language.events.Occasion)
-        self.occasion: Any = None
 
     @property
     def all_mask(self) -> int:
@@ -158,6 +160,12 @@ class _Ctx:
 
     def past_tokens(self, regions: int) -> int:
         return values.past_tokens(self, regions)
+
+
+class _EventCtx(_Ctx):
+    """The context of a trigger's condition and amounts: knows the event."""
+
+    __slots__ = ("occasion",)
 
 
 class _Static:

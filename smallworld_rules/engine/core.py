@@ -51,7 +51,7 @@ from smallworld_rules.engine.basics import (
     _Occupied,
     _region_actions,
 )
-from smallworld_rules.engine.context import _Combo, _Ctx, _Static
+from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static
 from smallworld_rules.errors import RulesError
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import RoleDef, RuleDef
@@ -157,6 +157,8 @@ class Engine:
         self.skip_pricing = any(d.skip_coins is not None for d in every)
         #: the rule files whose regions may be immune (``immune``)
         self._immunizing = frozenset(d.id for d in every if d.immune)
+        #: whether a rule file raises the least a conquest costs (``region_tokens min``)
+        self._floors = any(d.region_min for d in every)
         #: the faces of the die (the rule language's ``roll`` rolls it too)
         self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)
@@ -212,7 +214,9 @@ class Engine:
     ) -> _Ctx:
         """The context a race's compiled rules are evaluated in (``occasion``: the event
         of a trigger, see smallworld_rules.language.events)."""
-        ctx = _Ctx(self, s, race, target)
+        if occasion is None:
+            return _Ctx(self, s, race, target)
+        ctx = _EventCtx(self, s, race, target)
         ctx.occasion = occasion
         return ctx
 

@@ -62,7 +62,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     self._refill_market(s)
     s.picked = True
     log(ComboPicked(s.active, race, power, i, price, collected, tokens))
-    if self._triggering:
+    if events.triggers(self, s, race, "pick"):
         events.fire(self, s, s.own_race(race), "pick", log)
     first = self._acting_order(s)[0]
     self._begin_cycle(s, first, log, announce=first != race)

@@ -215,7 +215,7 @@ def record_conquest(engine: Engine, s: State, r: int, conqueror: RaceState) -> N
 def fire_all(engine: Engine, s: State, event: str, log: Log) -> None:
     """Fire ``event`` for every race in play, seat by seat."""
     for race in sorted(s.races, key=lambda r: (s.races[r].owner, r)):
-        if race in s.races:
+        if race in s.races and triggers(engine, s, race, event):
             fire(engine, s, s.own_race(race), event, log)
 
 
@@ -223,5 +223,13 @@ def fire_player(engine: Engine, s: State, player: int, event: str, log: Log) -> 
     """Fire ``event`` for each race of ``player``: its active race, then its declined ones."""
     ps = s.players[player]
     for race in ((ps.active,) if ps.active else ()) + ps.declined:
-        if race in s.races:
+        if race in s.races and triggers(engine, s, race, event):
             fire(engine, s, s.own_race(race), event, log)
+
+
+def triggers(engine: Engine, s: State, race: str, event: str) -> bool:
+    """Whether the race has a trigger on ``event`` (asked before its state is copied)."""
+    rs = s.races.get(race)
+    if engine._none_of(race, rs, engine._triggering):
+        return False
+    return event in engine._combo_of(s, race).triggers
