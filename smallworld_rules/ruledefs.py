@@ -143,6 +143,8 @@ class CompiledAbility:
     line: int
     #: coins paid to the bank each time it is used (``None``: free)
     price: IntFn | None = None
+    #: one of its effects is of version 3 of the language (run by smallworld_rules.language)
+    language: bool = False
 
 
 @attrs.frozen

@@ -30,6 +30,11 @@ from smallworld_rules.ruledefs import (
     ZoneDef,
 )
 
+# The effects of version 3, carried out by smallworld_rules.language rather than the engine.
+_LANGUAGE_EFFECTS = frozenset(
+    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add"}
+)
+
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
 _DECLINE_FLAGS = frozenset({"exempt_from_decline_limit"})
 
@@ -283,6 +288,7 @@ def compile_ability(
         path=rule_file.path,
         line=ability.pos.line,
         price=None if price is None else compile_expr(price.amount, scope),
+        language=any(e.verb in _LANGUAGE_EFFECTS for e in ability.effects),
     )
 
 

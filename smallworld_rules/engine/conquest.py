@@ -159,7 +159,7 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
     self._empty_region(s, r)
     s.acted = True
     log(Abandoned(s.active, rs.race, r, tokens))
-    if self._triggering:
+    if "abandon" in self.trigger_events:
         events.fire(self, s, rs, "abandon", log, events.Occasion("abandon", r))
 
 
@@ -256,7 +256,7 @@ def _seize(
         if drs.declined and not self.mask_of(s, occupant):
             self._retire(s, occupant, log)  # a declined race cannot re-enter the map
     self._fire(s, rs, "conquest", r, log, defender, occupant)
-    if defender is not None and occupant in s.races:
+    if defender is not None and occupant in s.races and self.defender_events:
         attacker = s.races[rs.race].owner
         if events.triggers(self, s, occupant, "lost"):
             occasion = events.Occasion("lost", r, attacker, rs.race)

@@ -147,6 +147,9 @@ class Engine:
         #: the rule files with conquest-only tokens, and those with triggers (see _none_of)
         self._holding = frozenset(d.id for d in every if d.conquest_tokens)
         self._triggering = frozenset(d.id for d in every if d.triggers)
+        #: the events some trigger of this game fires on
+        self.trigger_events = frozenset(t.event for d in every for t in d.triggers)
+        self.defender_events = bool(self.trigger_events & {"lost", "tokens_lost"})
         # The rule language's constructs of version 3 the rule files of this game use.
         needs = frozenset().union(*(d.needs for d in every))
         #: what each conquest took is recorded (``conquests with enemy_active`` …)

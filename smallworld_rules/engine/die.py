@@ -73,7 +73,7 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
         )
         success = cheapest is not None and cheapest <= rs.hand
         log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
-        if self._triggering:
+        if "die_roll" in self.trigger_events:
             events.fire(self, s, rs, "die_roll", log)
         if not success:
             self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
@@ -81,7 +81,7 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
     cost = self.conquest_cost_value(s, rs.race, r)
     success = rs.hand + face >= cost
     log(DieRolled(s.active, r, face, cost, rs.hand, success))
-    if self._triggering:
+    if "die_roll" in self.trigger_events:
         events.fire(self, s, rs, "die_roll", log)
     if success:
         self._take_region(s, rs, r, cost, rs.hand, log)

@@ -28,6 +28,8 @@ def _fire(
     """Run the race's triggers on ``event`` (see smallworld_rules.language.events)."""
     if self._none_of(rs.race, rs, self._triggering):
         return
+    if event not in self._combo_of(s, rs.race).triggers:
+        return
     occasion = events.Occasion(event, target, -1 if other is None else other, other_race)
     events.fire(self, s, rs, event, log, occasion)
 

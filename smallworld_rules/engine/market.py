@@ -39,7 +39,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     i = action.index
     if not 0 <= i < len(s.market):
         raise IllegalAction(f"there is no combo at position {i} of the market", action)
-    price = self.pick_price(s, i)
+    price = self.pick_price(s, i) if self.skip_pricing else i
     if player.coins < price:
         raise IllegalAction(
             f"the combo at position {i} costs {price} coins and you have {player.coins}", action
@@ -49,7 +49,8 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     market = list(s.market)
     for j in range(i):
         above_race, above_power, coins = market[j]
-        market[j] = (above_race, above_power, coins + self._skip_coins(above_race, above_power))
+        skip = self._skip_coins(above_race, above_power) if self.skip_pricing else 1
+        market[j] = (above_race, above_power, coins + skip)
     race, power, collected = market.pop(i)
     s.market = tuple(market)
     player.coins += collected - price
@@ -62,7 +63,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     self._refill_market(s)
     s.picked = True
     log(ComboPicked(s.active, race, power, i, price, collected, tokens))
-    if events.triggers(self, s, race, "pick"):
+    if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
         events.fire(self, s, s.own_race(race), "pick", log)
     first = self._acting_order(s)[0]
     self._begin_cycle(s, first, log, announce=first != race)

@@ -39,7 +39,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
         s.own_race(player.active).turns += 1
         if s.decline_at_end:
             self._go_into_decline(s, s.own_race(player.active), log)  # ruling 34
-    if self._triggering:
+    if "turn_end" in self.trigger_events:
         events.fire_player(self, s, p, "turn_end", log)
     won = self.role is not None and self._role_turn_end(s, log)
     log(TurnEnded(p))

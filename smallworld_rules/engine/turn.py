@@ -116,7 +116,7 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     else:
         readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
     log(TurnStarted(s.round, s.active, readied))
-    if self._triggering:
+    if "turn_start" in self.trigger_events:
         events.fire_player(self, s, s.active, "turn_start", log)
 
 

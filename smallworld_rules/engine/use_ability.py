@@ -217,7 +217,7 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
     if ability.price is not None:
         s.own_player(rs.owner).coins -= language_effects.price(self, s, rs, ability.price)
     log(AbilityUsed(rs.owner, rs.race, ability.name, target))
-    if any(e.verb in language_effects.EFFECTS or e.verb == "roll" for e in ability.effects):
+    if ability.language:
         where = -1 if target is None else target
         other = where if ability.target == "player" else -1
         events.run_ability(self, s, rs, ability.effects, ability.name, where, other, log)
