@@ -233,3 +233,26 @@ def test_immune_while_declined(tmp_path: Path) -> None:
     assert sw.Conquer(region) not in game.legal_actions()
     with pytest.raises(sw.IllegalAction, match="immune"):
         game.apply(sw.Conquer(region))
+
+
+def test_region_tokens_max_sets_the_rest_aside(tmp_path: Path) -> None:
+    """`region_tokens max 2`: after its redeployment no region of the race holds more than 2
+    tokens; a Deploy beyond is refused, and the tokens that fit nowhere wait off the map
+    until the race's next turn."""
+    rules = _rules(tmp_path, "region_tokens max 2")
+    game = _game(rules)
+    game.apply(sw.PickCombo(0))
+    region = _conquerable(game, lambda r: r.tokens == 0)[0]
+    cost = game.conquest_cost(region)
+    game.apply(sw.Conquer(region))
+    hand = game.hand(0)
+    assert sw.Deploy(region, 2) not in game.legal_actions()  # 1 there after the lift, +2 > 2
+    with pytest.raises(sw.IllegalAction, match="at most 2 tokens"):
+        game.apply(sw.Deploy(region, 2))
+    game.apply(sw.Deploy(region, 1))
+    assert game.region(region).tokens == 2
+    assert sw.EndTurn() in game.legal_actions()  # no room left: the rest waits
+    game.apply(sw.EndTurn())
+    assert game.region(region).tokens == 2
+    rs = game._state.races["probe"]
+    assert (rs.hand, rs.held) == (0, hand + cost - 2)

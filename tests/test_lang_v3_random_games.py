@@ -4,6 +4,7 @@ and seeded games are deterministic."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -11,6 +12,9 @@ from pathlib import Path
 import pytest
 
 import smallworld_rules as sw
+from smallworld_rules.events import GameOver, TurnEnded
+from smallworld_rules.state import _plain as memory_plain
+from smallworld_rules.state import state_to_dict
 
 V3 = Path(__file__).parent / "rules_v3"
 V3_IDS = ("tollkeepers", "diceborn", "wardens", "chroniclers", "scavengers", "nothing")
@@ -21,7 +25,14 @@ def v3_rules() -> sw.Rules:
     return sw.load_rules(paths=[V3])
 
 
-def _play(rules: sw.Rules, seed: int, players: int, chance: str) -> sw.Game:
+def _snapshot(game: sw.Game) -> str:
+    state = game._state
+    return json.dumps([state_to_dict(state), memory_plain(state.lang)], sort_keys=True)
+
+
+def _play(
+    rules: sw.Rules, seed: int, players: int, chance: str, untouched: bool = False
+) -> sw.Game:
     races = ["tollkeepers", "diceborn", "wardens"]
     powers = ["chroniclers", "scavengers", "nothing"]
     rng = random.Random(seed)
@@ -33,6 +44,7 @@ def _play(rules: sw.Rules, seed: int, players: int, chance: str) -> sw.Game:
     )
     engine = game._engine
     while not game.is_over:
+        previous, before = game._state, _snapshot(game) if untouched else ""
         if game.to_move is sw.CHANCE:
             outcomes = game.chance_outcomes()
             game.apply(outcomes[rng.randrange(len(outcomes))][0])
@@ -40,7 +52,16 @@ def _play(rules: sw.Rules, seed: int, players: int, chance: str) -> sw.Game:
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
         engine.check_invariants(game._state)
+        if untouched:  # copy on write: the state before the action is left as it was
+            now, game._state = game._state, previous
+            assert _snapshot(game) == before
+            game._state = now
         assert all(game.coins(p) >= 0 for p in range(players))  # coins never go below 0
+        if game.log and isinstance(game.log[-1], TurnEnded | GameOver):
+            # region_tokens max 3: after its redeployment no region holds more
+            held = [game.region(r).tokens for r in range(len(game.map.regions))
+                    if game.region(r).race == "diceborn"]
+            assert all(t <= 3 for t in held), held
     return game
 
 
@@ -55,6 +76,13 @@ def test_random_games_keep_every_invariant(v3_rules: sw.Rules) -> None:
         if time.monotonic() - start > 25:  # bounded time in CI
             break
     assert played >= 100
+
+
+def test_v3_actions_leave_the_previous_state_unchanged(v3_rules: sw.Rules) -> None:
+    """Copy on write holds for the state the v3 constructs keep (``State.lang``): applying
+    an action never changes the state it was applied to."""
+    for seed in range(6):
+        _play(v3_rules, seed, 2 + seed % 3, "explicit" if seed % 2 else "seeded", untouched=True)
 
 
 def test_v3_games_are_deterministic_and_saves_round_trip(v3_rules: sw.Rules) -> None:

@@ -29,6 +29,7 @@ class _Combo:
         "lifts_pieces",
         "link",
         "reach",
+        "region_max",
         "triggers",
     )
 
@@ -44,6 +45,8 @@ class _Combo:
         #: how many steps its conquests reach (``reach N``), the least a conquest costs
         self.reach = max((d.reach for d in defs), default=1)
         self.floor = max([1, *(d.region_min for d in defs)])
+        #: the most tokens a region may hold after redeployment (0: no limit)
+        self.region_max = min([d.region_max for d in defs if d.region_max], default=0)
         self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
         #: whether it holds pieces that go back to the supply when it redeploys
         ids = {d.id for d in defs}

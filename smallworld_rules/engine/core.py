@@ -162,6 +162,8 @@ class Engine:
         self._immunizing = frozenset(d.id for d in every if d.immune)
         #: whether a rule file raises the least a conquest costs (``region_tokens min``)
         self._floors = any(d.region_min for d in every)
+        #: the rule files limiting the tokens of a region (``region_tokens max``)
+        self._capping = frozenset(d.id for d in every if d.region_max)
         #: the faces of the die (the rule language's ``roll`` rolls it too)
         self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)

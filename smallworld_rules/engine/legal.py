@@ -21,7 +21,7 @@ from smallworld_rules.engine.basics import (
     _shared,
 )
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.language import events
+from smallworld_rules.language import events, limits
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
@@ -50,9 +50,13 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         return []
     if phase is _WITHDRAWAL:
         wrs = s.races[s.withdrawals[0]]
-        acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
+        limit = limits.cap(self, s, wrs.race) if self._capping else 0
+        if limit:
+            acts = limits.deploys(self, s, wrs.race, limit, wrs.hand, lifted=False)
+        else:
+            acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
         acts += self._ability_actions(s, wrs, phase)
-        if not wrs.hand:
+        if not wrs.hand or (limit and limits.full(self, s, wrs.race)):
             acts.append(_END_TURN)
         return acts
     assert s.acting is not None
@@ -65,6 +69,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
     hand = rs.hand
     role = race == self.role_race
+    limit = limits.cap(self, s, race) if self._capping else 0
+    if limit:
+        return _capped_actions(self, s, rs, limit, hold)
     if phase is _REDEPLOY:
         acts = self._deploys(own, hand - hold)
         if hand < hold:
@@ -157,3 +164,46 @@ def _need_phase(self: Engine, s: State, action: Action, *phases: Phase) -> None:
             f"not now ({s.phase.value})",
             action,
         )
+
+
+def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int) -> list[Action]:
+    """legal_actions for a race whose regions hold at most ``limit`` tokens once it has
+    redeployed (``region_tokens max``; see smallworld_rules.language.limits)."""
+    race = rs.race
+    own = self.regions_of(s, race)
+    if s.phase is _REDEPLOY:
+        acts = limits.deploys(self, s, race, limit, rs.hand - hold, lifted=False)
+        if rs.hand < hold:
+            acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
+        acts += self._ability_actions(s, rs, s.phase)
+        if rs.hand == hold or not own or limits.full(self, s, race):
+            acts.append(_END_TURN)
+            if self._may_decline_at_end(s, rs):
+                acts.append(_DECLINE)
+        return acts
+    # Conquests: as for any race, with deploys that fit once the conquests end.
+    combo = self._combo_of(s, race)
+    occupied = self._occupied(s, race)
+    acts = []
+    may_decline = self._may_decline(s)
+    if may_decline:
+        acts.append(_DECLINE)
+    if self._may_abandon(s):
+        acts.extend([self._abandons[r] for r in own])
+    if rs.hand >= 1:
+        die = s.die_bonus < 0 and "no_final_die" not in combo.flags
+        costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
+        s.reach_costs = (self, race, costs)
+        for r, cost in costs.items():
+            if cost <= rs.hand:
+                acts.append(self._conquers[r])
+            elif die and cost - rs.hand <= DIE_REACH:
+                acts.append(self._die_conquers[r])
+    if combo.abilities:
+        acts += self._ability_actions(s, rs, s.phase)
+    surplus = self._surplus(s, own)
+    acts.extend(limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True))
+    acts.append(_END_TURN)  # ending the conquests takes the surplus back into hand
+    if not may_decline and self._may_decline_at_end(s, rs):
+        acts.append(_DECLINE)
+    return acts

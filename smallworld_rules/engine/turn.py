@@ -16,7 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
-from smallworld_rules.language import events, memory
+from smallworld_rules.language import events, limits, memory
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -124,6 +124,9 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
     if s.phase is _WITHDRAWAL:
         wrs = s.races[s.withdrawals[0]]
+        if wrs.hand and self._capping and limits.full(self, s, wrs.race):
+            limits.set_aside(s.own_race(wrs.race), wrs.hand)  # no room: off the map
+            wrs = s.races[wrs.race]
         if wrs.hand:
             raise IllegalAction(f"place the {wrs.hand} token(s) in your hand first", action)
         s.withdrawals = s.withdrawals[1:]
@@ -139,7 +142,16 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     hold = self._hold(s, rs)
     # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
     keeps_hand = rs.race == self.role_race
-    if s.phase is _CONQUEST:
+    capped = bool(self._capping) and bool(limits.cap(self, s, rs.race))
+    if s.phase is _CONQUEST and capped:
+        # Ending the conquests takes every token but one per region back into hand; those
+        # that fit nowhere then wait off the map (region_tokens max).
+        self._enter_redeploy(s, rs, log)
+        if own and rs.hand > hold and limits.full(self, s, rs.race):
+            limits.set_aside(rs, rs.hand - hold)
+        if own and rs.hand != hold:
+            return  # tokens to place, or regions to abandon (ruling 13)
+    elif s.phase is _CONQUEST:
         surplus = self._surplus(s, own)
         if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
             raise IllegalAction(
@@ -151,6 +163,8 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold)
         if own and rs.hand != hold and not keeps_hand:
             return  # tokens to place (a gain) or regions to abandon (ruling 13)
+    elif capped and own and rs.hand > hold and limits.full(self, s, rs.race):
+        limits.set_aside(rs, rs.hand - hold)
     elif own and rs.hand != hold and not keeps_hand:
         if rs.hand < hold:
             raise IllegalAction(
