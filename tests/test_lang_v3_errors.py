@@ -126,3 +126,14 @@ def test_unknown_players_and_counters_are_refused() -> None:
     ]
     assert [e.label for e in _errors(_race("score add counter raids"))] == ["unknown-counter"]
     assert [e.label for e in _errors(_race("reach 7"))] == ["bad-reach"]
+
+
+def test_region_tokens_are_checked() -> None:
+    """`region_tokens min` above `max`, or either given twice, is refused."""
+    assert [e.label for e in _errors(_race("region_tokens min 3", "region_tokens max 2"))] == [
+        "bad-region-tokens"
+    ]
+    assert [e.label for e in _errors(_race("region_tokens max 3", "region_tokens max 2"))] == [
+        "duplicate-statement"
+    ]
+    assert _errors(_race("region_tokens min 2", "region_tokens max 3")) == []

@@ -258,6 +258,7 @@ class _Checker:
     def run(self) -> None:
         self.check_id()
         self.check_counts()
+        self.check_region_tokens()
         for statement in self.file.statements:
             if isinstance(statement, ast.Flag):
                 self.check_flag(statement)
@@ -565,6 +566,22 @@ class _Checker:
                 "to count regions use e.g. count(own regions with …); conditions of "
                 f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}, game options "
                 "('option NAME') and comparisons ('count(own regions) >= 3')",
+            )
+
+    def check_region_tokens(self) -> None:
+        """``region_tokens min`` and ``max`` at most once each, and min not above max."""
+        seen: dict[str, ast.RegionTokens] = {}
+        for st in self.file.statements:
+            if isinstance(st, ast.RegionTokens):
+                if st.bound in seen:
+                    self.duplicate(st.pos, f"'region_tokens {st.bound}'", seen[st.bound].pos)
+                seen.setdefault(st.bound, st)
+        low, high = seen.get("min"), seen.get("max")
+        if low is not None and high is not None and low.count > high.count:
+            self.error(
+                high.pos, "bad-region-tokens",
+                f"'region_tokens max {high.count}' is below 'region_tokens min {low.count}'",
+                "a conquest would need more tokens than a region may hold",
             )
 
     def check_v3_statement(
