@@ -294,5 +294,7 @@ class RuleDef:
     region_max: int = 0
     #: ``skip_coins N``: coins put on its combo when one below is picked (None: 1)
     skip_coins: int | None = None
+    #: ``own_tokens N``: a power's own tokens, joining the race's supply
+    own_tokens: int = 0
     #: what its rules read that the engine records only on demand ("facts", "die")
     needs: frozenset[str] = frozenset()

@@ -137,3 +137,10 @@ def test_region_tokens_are_checked() -> None:
         "duplicate-statement"
     ]
     assert _errors(_race("region_tokens min 2", "region_tokens max 3")) == []
+
+
+def test_own_tokens_are_for_powers() -> None:
+    """`own_tokens` on a race is refused; on a power it is bounded."""
+    assert [e.label for e in _errors(_race("own_tokens 2"))] == ["own-tokens-on-race"]
+    power = 'power keen "Keen" {\n    tokens 2\n    text "K."\n    own_tokens 99\n}\n'
+    assert [e.label for e in _errors(power)] == ["bad-own-tokens"]

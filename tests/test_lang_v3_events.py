@@ -256,3 +256,21 @@ def test_region_tokens_max_sets_the_rest_aside(tmp_path: Path) -> None:
     assert game.region(region).tokens == 2
     rs = game._state.races["probe"]
     assert (rs.hand, rs.held) == (0, hand + cost - 2)
+
+
+def test_a_powers_own_tokens_do_not_come_out_of_the_box(tmp_path: Path) -> None:
+    """`own_tokens 3`: the power gives 3 tokens beside the race's, even when the race's box
+    holds no more than its banner gives; they leave with the race."""
+    (tmp_path / "full.swr").write_text(
+        'race full "Full" {\n tokens 6\n box 6\n text "Test."\n}\n'
+    )
+    rules = _rules(tmp_path, "own_tokens 3", kind="power")
+    game = sw.Game.new(players=2, seed=5, rules=rules, combos=[("full", "probing")])
+    game.apply(sw.PickCombo(0))
+    assert game.hand(0) == 6 + 3
+    assert game._state.box["full"] == 0
+    game._engine.check_invariants(game._state)  # supply 6 + 3 while the race is in play
+    state = game._state.copy()
+    game._engine._retire(state, "full", lambda event: None)
+    assert state.box["full"] == 6  # the power's tokens left with the race
+    game._engine.check_invariants(state)

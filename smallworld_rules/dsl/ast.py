@@ -661,6 +661,15 @@ class CounterDecl:
 
 
 @attrs.frozen
+class OwnTokens:
+    """``own_tokens N``: a power's own tokens, given with the combo beside the race's; they
+    join the race's supply (not out of its box) until the race leaves the game."""
+
+    value: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
 class SkipCoins:
     """``skip_coins N``: coins put on this combo when a player picks one below it."""
 
@@ -691,6 +700,7 @@ Statement = (
     | RegionTokens
     | CounterDecl
     | SkipCoins
+    | OwnTokens
 )
 
 

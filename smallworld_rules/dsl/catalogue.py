@@ -598,6 +598,16 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         _basic("region_tokens max 0"), 5, 5,
     ),
     CatalogueEntry(
+        "own-tokens-on-race", "tokens of its own on a race",
+        "`own_tokens N` is a statement of powers: a race's tokens are its `tokens` and `box`.",
+        _basic("own_tokens 2"), 5, 5,
+    ),
+    CatalogueEntry(
+        "bad-own-tokens", "too many tokens of its own",
+        "`own_tokens N` takes N from 1 to 20.",
+        _power("tokens 2", 'text "Keen eyes."', "own_tokens 99"), 4, 5,
+    ),
+    CatalogueEntry(
         "bad-skip-coins", "too many coins for a skipped combo",
         "`skip_coins N` takes N from 0 to 10.",
         _basic("skip_coins 50"), 5, 5,

@@ -368,6 +368,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     immune: list[tuple[IntFn | None, str]] = []
     reach, region_min, region_max = 1, 0, 0
     skip_coins: int | None = None
+    own_tokens = 0
     for st in rule_file.statements:
         if isinstance(st, ast.Tokens):
             tokens = st.value
@@ -422,6 +423,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                 region_max = st.count
         elif isinstance(st, ast.SkipCoins):
             skip_coins = st.count
+        elif isinstance(st, ast.OwnTokens):
+            own_tokens = st.value
         elif isinstance(st, ast.Players):
             players = (st.low, st.high)
         elif isinstance(st, ast.MapFor):
@@ -492,5 +495,6 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         region_min=region_min,
         region_max=region_max,
         skip_coins=skip_coins,
+        own_tokens=own_tokens,
         needs=frozenset(scope.needs),
     )

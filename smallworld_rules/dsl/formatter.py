@@ -184,6 +184,8 @@ class _Printer:
             self.emit(indent, f"region_tokens {st.bound} {st.count}", line)
         elif isinstance(st, ast.CounterDecl):
             self.emit(indent, f"counter {st.name} {st.span}", line)
+        elif isinstance(st, ast.OwnTokens):
+            self.emit(indent, f"own_tokens {st.value}", line)
         elif isinstance(st, ast.SkipCoins):
             self.emit(indent, f"skip_coins {st.count}", line)
         elif isinstance(st, ast.Ability):

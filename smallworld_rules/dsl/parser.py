@@ -66,7 +66,7 @@ _KINDS = ("race", "power", "expansion")
 _STATEMENT_WORDS = (
     "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece", "link", "on",
     "ability", "players", "map", "zone", "lost_tokens", "role", "immune", "reach",
-    "region_tokens", "counter", "skip_coins",
+    "region_tokens", "counter", "skip_coins", "own_tokens",
 )
 _STATUS_WORDS = ("active", "declined")
 _PREDICATE_WORDS = ("terrain", "feature", "piece", "option", "adjacent_to")
@@ -623,6 +623,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def counter_span(self, meta: Meta, children: list[Token]) -> str:
         return str(children[0])
+
+    def own_tokens(self, meta: Meta, children: list[Token]) -> ast.OwnTokens:
+        return ast.OwnTokens(self._int(children[0]), _pos(meta))
 
     def skip_coins(self, meta: Meta, children: list[Token]) -> ast.SkipCoins:
         return ast.SkipCoins(self._int(children[0]), _pos(meta))

@@ -62,7 +62,10 @@ _ONCE: dict[type, str] = {
     ast.LostTokens: "lost_tokens",
     ast.Reach: "reach",
     ast.SkipCoins: "skip_coins",
+    ast.OwnTokens: "own_tokens",
 }
+#: The most tokens of its own a power may bring.
+MAX_OWN_TOKENS = 20
 #: The farthest ``reach`` and the most coins ``skip_coins`` may say (bounded values).
 MAX_REACH = 3
 MAX_SKIP_COINS = 10
@@ -274,6 +277,8 @@ class _Checker:
                 self.check_ability(statement)
             elif isinstance(statement, ast.Immune | ast.Reach | ast.RegionTokens | ast.SkipCoins):
                 self.check_v3_statement(statement)
+            elif isinstance(statement, ast.OwnTokens):
+                self.check_own_tokens(statement)
             if type(statement) in _EXPANSION_ONLY and self.file.kind != "expansion":
                 word = _EXPANSION_ONLY[type(statement)]
                 self.error(
@@ -566,6 +571,18 @@ class _Checker:
                 "to count regions use e.g. count(own regions with …); conditions of "
                 f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}, game options "
                 "('option NAME') and comparisons ('count(own regions) >= 3')",
+            )
+
+    def check_own_tokens(self, st: ast.OwnTokens) -> None:
+        if self.file.kind != "power":
+            self.error(
+                st.pos, "own-tokens-on-race", "only a power brings tokens of its own",
+                "a race's tokens are its 'tokens' and its 'box'",
+            )
+        elif not 1 <= st.value <= MAX_OWN_TOKENS:
+            self.error(
+                st.pos, "bad-own-tokens", f"'own_tokens {st.value}' is out of range",
+                f"write 'own_tokens N' with 1 <= N <= {MAX_OWN_TOKENS}",
             )
 
     def check_region_tokens(self) -> None:

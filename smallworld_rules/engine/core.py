@@ -164,6 +164,8 @@ class Engine:
         self._floors = any(d.region_min for d in every)
         #: the rule files limiting the tokens of a region (``region_tokens max``)
         self._capping = frozenset(d.id for d in every if d.region_max)
+        #: whether a power brings tokens of its own (``own_tokens``)
+        self._own_tokens = any(d.own_tokens for d in every)
         #: the faces of the die (the rule language's ``roll`` rolls it too)
         self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)

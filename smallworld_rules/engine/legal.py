@@ -202,8 +202,14 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
     if combo.abilities:
         acts += self._ability_actions(s, rs, s.phase)
     surplus = self._surplus(s, own)
-    acts.extend(limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True))
-    acts.append(_END_TURN)  # ending the conquests takes the surplus back into hand
+    deploys = limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True)
+    acts.extend(deploys)
+    # End as they stand if every region is within the limit; with no room anywhere, ending
+    # the conquests sets the tokens that fit nowhere aside.
+    if (self._may_end_conquest(rs, hold, surplus, own) and limits.within(self, s, race)) or (
+        not deploys
+    ):
+        acts.append(_END_TURN)
     if not may_decline and self._may_decline_at_end(s, rs):
         acts.append(_DECLINE)
     return acts

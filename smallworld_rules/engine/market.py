@@ -10,6 +10,7 @@ from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
 from smallworld_rules.language import events
+from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     player.coins += collected - price
     defs = (self.race_defs[race], self.rules.powers[power])
     wanted = sum(d.tokens + d.conquest_tokens for d in defs)
+    if self._own_tokens:  # a power's own tokens join the race's supply, beside its box
+        wanted += tokens_of.bring(self, s, race, defs)
     tokens = min(wanted, s.box[race])  # §1.1: the tray is a hard cap
     s.to_box(race, -tokens)
     s.races[race] = RaceState(race, power, s.active, False, tokens, 0, gen=s.gen)

@@ -143,7 +143,10 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
     keeps_hand = rs.race == self.role_race
     capped = bool(self._capping) and bool(limits.cap(self, s, rs.race))
-    if s.phase is _CONQUEST and capped:
+    if s.phase is _CONQUEST and capped and not (
+        self._may_end_conquest(rs, hold, self._surplus(s, own), own)
+        and limits.within(self, s, rs.race)
+    ):
         # Ending the conquests takes every token but one per region back into hand; those
         # that fit nowhere then wait off the map (region_tokens max).
         self._enter_redeploy(s, rs, log)

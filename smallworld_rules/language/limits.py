@@ -67,6 +67,13 @@ def fits(engine: Engine, s: State, race: str, region: int, count: int, lifted: b
     return None
 
 
+def within(engine: Engine, s: State, race: str) -> bool:
+    """Whether every region of the race holds no more than its limit."""
+    limit = cap(engine, s, race)
+    tokens = s.region_tokens
+    return not limit or all(tokens[r] <= limit for r in engine.regions_of(s, race))
+
+
 def full(engine: Engine, s: State, race: str) -> bool:
     """Whether the race is capped and none of its regions has room left."""
     limit = cap(engine, s, race)

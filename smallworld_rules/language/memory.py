@@ -11,6 +11,7 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``counters``: per-turn counters, by ``race|file#name``;
 * ``queue``: triggers and abilities waiting for a roll of the die, each ``(race, source,
   name, first effect, target, other player, tokens lost)`` (``source``: trigger or ability);
+* ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
 * ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling.
 """
 
@@ -69,7 +70,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise _bad("must be an object")
-    unknown = set(data) - {"facts", "die", "counters", "queue", "resume", "roller"}
+    unknown = set(data) - {"facts", "die", "counters", "queue", "resume", "roller", "extra"}
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
     out: dict[str, Any] = {}
@@ -97,6 +98,13 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["counters"] = {
             _str(k, "counters: a name"): _int(v, -(10**9), 10**9, "counters: a value")
             for k, v in counters.items()
+        }
+    if "extra" in data:
+        extra = data["extra"]
+        if not isinstance(extra, dict):
+            raise _bad("extra must be an object")
+        out["extra"] = {
+            _str(k, "extra: a race"): _int(v, 1, 10**4, "extra: tokens") for k, v in extra.items()
         }
     if "queue" in data:
         queue = []
