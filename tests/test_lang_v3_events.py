@@ -274,3 +274,23 @@ def test_a_powers_own_tokens_do_not_come_out_of_the_box(tmp_path: Path) -> None:
     game._engine._retire(state, "full", lambda event: None)
     assert state.box["full"] == 6  # the power's tokens left with the race
     game._engine.check_invariants(state)
+
+
+def test_region_tokens_min_keeps_tokens_in_each_region(tmp_path: Path) -> None:
+    """`region_tokens min 2`: a conquest costs at least 2 tokens, and the end of the
+    conquests and the readying of the next turn leave 2 tokens in each region, not 1."""
+    rules = _rules(tmp_path, "region_tokens min 2")
+    game = _game(rules)
+    game.apply(sw.PickCombo(0))
+    region = _conquerable(game, lambda r: r.tokens == 0)[0]
+    assert game.conquest_cost(region) == 2
+    game.apply(sw.Conquer(region))
+    game.apply(sw.Deploy(region, 1))  # the conquests end: the region keeps 2, then +1
+    assert game.region(region).tokens == 3
+    deploy_all_and_end(game)
+    placed = game.region(region).tokens
+    while game.active_player != 0 or game.phase is not sw.Phase.CONQUEST:
+        acts = game.legal_actions()
+        game.apply(next((a for a in acts if isinstance(a, sw.EndTurn)), acts[0]))
+    assert game.region(region).tokens == 2  # readying leaves 2
+    assert game.hand(0) == placed - 2

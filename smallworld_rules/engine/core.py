@@ -280,6 +280,7 @@ class Engine:
 
     # redeploy.py: the end of the conquests, redeployment, tokens held back
     _surplus = staticmethod(redeploy._surplus)
+    _keep = redeploy._keep
     _hold = redeploy._hold
     _held_back = staticmethod(redeploy._held_back)
     _may_end_conquest = staticmethod(redeploy._may_end_conquest)

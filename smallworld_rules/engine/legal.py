@@ -101,7 +101,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
                 acts.append(die_conquers[r])
     if combo.abilities:
         acts += self._ability_actions(s, rs, phase)
-    surplus = self._surplus(s, own)
+    surplus = self._surplus(s, own, combo.floor) if self._floors else self._surplus(s, own)
     acts.extend(self._deploys(own, hand + surplus - hold))
     if role or self._may_end_conquest(rs, hold, surplus, own):
         acts.append(_END_TURN)
@@ -201,7 +201,7 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
                 acts.append(self._die_conquers[r])
     if combo.abilities:
         acts += self._ability_actions(s, rs, s.phase)
-    surplus = self._surplus(s, own)
+    surplus = self._surplus(s, own, combo.floor)
     deploys = limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True)
     acts.extend(deploys)
     # End as they stand if every region is within the limit; with no room anywhere, ending

@@ -90,11 +90,12 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
     rs.held = 0
     taken = []
     tokens = s.region_tokens
+    keep = self._keep(s, race) if self._floors else 1  # region_tokens min: more stay
     for r in self.regions_of(s, race):
-        extra = tokens[r] - 1
-        if extra:
+        extra = tokens[r] - keep
+        if extra > 0:
             taken.append((r, extra))
-            tokens[r] = 1
+            tokens[r] = keep
     s.readied = tuple(taken)  # _reset_cycle emptied it
     readied = sum([extra for _, extra in taken])
     rs.hand += readied
@@ -144,7 +145,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     keeps_hand = rs.race == self.role_race
     capped = bool(self._capping) and bool(limits.cap(self, s, rs.race))
     if s.phase is _CONQUEST and capped and not (
-        self._may_end_conquest(rs, hold, self._surplus(s, own), own)
+        self._may_end_conquest(rs, hold, self._surplus(s, own, self._keep(s, rs.race)), own)
         and limits.within(self, s, rs.race)
     ):
         # Ending the conquests takes every token but one per region back into hand; those
@@ -155,7 +156,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         if own and rs.hand != hold:
             return  # tokens to place, or regions to abandon (ruling 13)
     elif s.phase is _CONQUEST:
-        surplus = self._surplus(s, own)
+        surplus = self._surplus(s, own, self._keep(s, rs.race) if self._floors else 1)
         if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
             raise IllegalAction(
                 f"place the {rs.hand - hold} token(s) in your hand before ending the turn",

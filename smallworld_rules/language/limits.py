@@ -30,9 +30,10 @@ def room(engine: Engine, s: State, race: str, limit: int, lifted: bool) -> dict[
     """Tokens each region of the race may still take (``lifted``: as it will hold one token
     once its conquests end)."""
     tokens = s.region_tokens
+    keep = engine._keep(s, race)
     out = {}
     for r in engine.regions_of(s, race):
-        free = limit - (1 if lifted else tokens[r])
+        free = limit - (min(tokens[r], keep) if lifted else tokens[r])
         if free > 0:
             out[r] = free
     return out
@@ -58,7 +59,9 @@ def fits(engine: Engine, s: State, race: str, region: int, count: int, lifted: b
     limit = cap(engine, s, race)
     if not limit:
         return None
-    now = 1 if lifted else s.region_tokens[region]
+    now = min(s.region_tokens[region], engine._keep(s, race)) if lifted else s.region_tokens[
+        region
+    ]
     if now + count > limit:
         return (
             f"a region of your {engine.race_defs[race].name} holds at most {limit} tokens "
