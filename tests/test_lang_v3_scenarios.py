@@ -113,9 +113,14 @@ def test_the_die_of_a_trigger_is_a_chance_node_with_explicit_chance(v3: sw.Rules
         game.apply(game.legal_actions()[0])
     assert game.to_move is sw.CHANCE
     coins = game.coins(0)
+    saved = game.to_json()  # a save at the chance node of the roll loads back
     game.apply(sw.RollDie(3))
     assert game.coins(0) == coins + 3
     assert game.to_move == 0
+    again = sw.Game.from_json(saved, rules=v3)
+    assert again.to_move is sw.CHANCE
+    again.apply(sw.RollDie(3))
+    assert again.to_json() == game.to_json()
 
 
 def test_immune_regions_cannot_be_attacked(v3: sw.Rules) -> None:
@@ -169,3 +174,17 @@ def test_counters_and_decline_events(v3: sw.Rules) -> None:
     game.apply(sw.Decline())
     # 3 (decline) + the score of the regions in decline
     assert game.coins(0) == coins + 3 + regions
+
+
+def test_a_corrupt_language_state_is_refused(v3: sw.Rules) -> None:
+    """A save whose rule-language state is corrupt is refused with a short message."""
+    import json
+
+    game = _game(v3, ("diceborn", "nothing"), chance="explicit")
+    data = json.loads(game.to_json())
+    data["state"]["lang"] = {"resume": "nowhere"}
+    with pytest.raises(sw.RulesError, match="resume must be a phase"):
+        sw.Game.from_json(json.dumps(data), rules=v3)
+    data["state"]["lang"] = {"counters": {"x": -5}}
+    with pytest.raises(sw.RulesError, match="counters"):
+        sw.Game.from_json(json.dumps(data), rules=v3)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.events import PieceMoved, TokensGained
+from smallworld_rules.hooks import VALUE_LIMIT
 from smallworld_rules.language import memory
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
@@ -116,11 +117,21 @@ def _add(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
     if e.per_turn:
         counters = dict(memory.get(s, "counters", {}))
         key = f"{rs.race}|{e.counter}"
-        counters[key] = counters.get(key, 0) + amount
+        counters[key] = _counted(counters.get(key, 0) + amount)
+        if not counters[key]:
+            del counters[key]
         memory.put(s, "counters", counters)
     else:
         key = "#" + e.counter
-        rs.uses = {**rs.uses, key: rs.uses.get(key, 0) + amount}
+        uses = {**rs.uses, key: _counted(rs.uses.get(key, 0) + amount)}
+        if not uses[key]:
+            del uses[key]
+        rs.uses = uses
+
+
+def _counted(value: int) -> int:
+    """A counter stays between 0 and VALUE_LIMIT."""
+    return max(0, min(VALUE_LIMIT, value))
 
 
 EFFECTS: dict[str, Effect] = {

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from smallworld_rules.errors import RulesError
-from smallworld_rules.state import State
+from smallworld_rules.state import Phase, State
 
 _OCCUPANTS = ("empty", "active", "declined", "tribe")
 
@@ -96,7 +96,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         if not isinstance(counters, dict):
             raise _bad("counters must be an object")
         out["counters"] = {
-            _str(k, "counters: a name"): _int(v, -(10**9), 10**9, "counters: a value")
+            _str(k, "counters: a name"): _int(v, 1, 10**9, "counters: a value")
             for k, v in counters.items()
         }
     if "extra" in data:
@@ -123,6 +123,8 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     for key in ("resume", "roller"):
         if key in data:
             out[key] = _str(data[key], key)
+    if "resume" in out and out["resume"] not in {p.value for p in Phase}:
+        raise _bad("resume must be a phase")
     return out
 
 
