@@ -155,6 +155,24 @@ def test_skipping_a_combo_costs_its_skip_coins(v3: sw.Rules) -> None:
     assert game.market[0][2] == 2
 
 
+def test_pick_reads_the_coins_taken(tmp_path: Path) -> None:
+    """`on pick do gain count(coins taken)`: a token for each coin that lay on the combo."""
+    (tmp_path / "gleaners.swr").write_text(
+        'power gleaners "Gleaners" {\n    tokens 2\n    text "T."\n'
+        "    on pick do gain count(coins taken)\n}\n"
+    )
+    rules = sw.load_rules(paths=[tmp_path])
+    game = sw.Game.new(players=2, seed=3, rules=rules,
+                       combos=[("giants", "gleaners"), ("humans", "commando")])
+    game.apply(sw.PickCombo(1))  # player 0 skips the Gleaners: 1 coin on them
+    while game.active_player != 1 or game.phase is not sw.Phase.PICK:
+        acts = game.legal_actions()
+        game.apply(next((a for a in acts if isinstance(a, sw.EndTurn)), acts[0]))
+    assert game.market[0][:3] == ("giants", "gleaners", 1)
+    game.apply(sw.PickCombo(0))
+    assert game.hand(1) == 6 + 2 + 1  # Giants, Gleaners, and 1 token for the coin taken
+
+
 def test_counters_and_decline_events(v3: sw.Rules) -> None:
     """Chroniclers: `on decline do gain 3 coins` fires when the race declines, before its
     badge is discarded; `on any_decline` does not then, as the badge is gone."""

@@ -25,7 +25,8 @@ def test_every_value_and_region_property_has_a_handler() -> None:
     """Each value an expression reads, each new region property and each property read in
     the past tense has its handler."""
     assert set(values.VALUES) == {
-        "round", "rounds_left", "die", "coins", "declined_races", "tokens_lost", "target_tokens"
+        "round", "rounds_left", "die", "coins", "declined_races", "tokens_lost", "target_tokens",
+        "coins_taken",
     }
     assert set(values.REGION_PROPERTIES) <= set(vocabulary.REGION_PROPERTIES)
     assert set(values.PAST) | {"non_empty"} == set(vocabulary.PAST_PROPERTIES)

@@ -95,8 +95,8 @@ class CountTokens:
 class Value:
     """A number the game knows at the moment (version 3): ``round``, ``rounds_left``,
     ``die``, ``count(coins)`` (``"coins"``), ``count(declined races)``
-    (``"declined_races"``), ``count(tokens lost)`` (``"tokens_lost"``) or
-    ``count(tokens in target)`` (``"target_tokens"``)."""
+    (``"declined_races"``), ``count(tokens lost)`` (``"tokens_lost"``), ``count(coins
+    taken)`` (``"coins_taken"``) or ``count(tokens in target)`` (``"target_tokens"``)."""
 
     name: str
     pos: Pos = attrs.field(eq=False)

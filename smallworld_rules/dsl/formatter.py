@@ -345,6 +345,7 @@ def expr(node: ast.Expr, level: int = 0) -> str:
 
 _VALUE_WORDS = {
     "coins": "count(coins)",
+    "coins_taken": "count(coins taken)",
     "declined_races": "count(declined races)",
     "tokens_lost": "count(tokens lost)",
     "target_tokens": "count(tokens in target)",

@@ -806,6 +806,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def count_coins(self, meta: Meta, children: list[Token]) -> ast.Value:
         return self._value("coins", meta)
 
+    def count_coins_taken(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("coins_taken", meta)
+
     def count_declined(self, meta: Meta, children: list[Token]) -> ast.Value:
         return self._value("declined_races", meta)
 

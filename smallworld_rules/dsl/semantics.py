@@ -645,6 +645,14 @@ class _Checker:
                     "'count(tokens lost)' is known only in a trigger 'on lost' or "
                     "'on tokens_lost'", "move it into such a trigger",
                 )
+            elif isinstance(node, ast.Value) and node.name == "coins_taken" and (
+                self.event != "pick"
+            ):
+                self.error(
+                    node.pos, "impossible-condition",
+                    "'count(coins taken)' is known only in a trigger 'on pick'",
+                    "move it into 'on pick do …'",
+                )
             elif isinstance(node, ast.CounterRef) and node.name not in self.counters:
                 self.error(
                     node.pos, "unknown-counter", f"this file declares no counter {node.name!r}",

@@ -165,6 +165,7 @@ VALUES: dict[str, str] = {
     "count(coins)": "its owner's coins",
     "count(declined races)": "the races in decline on the map, anyone's",
     "count(tokens lost)": "in a lost or tokens_lost trigger: the tokens the race lost",
+    "count(coins taken)": "in a pick trigger: the coins that lay on the combo picked",
     "count(tokens in target)": "the tokens in the target region (in an on conquest trigger: "
     "before the conquest)",
     "count(tokens in REGIONS)": "the tokens, anyone's, on a region set (conquests: as they "

@@ -67,7 +67,8 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     s.picked = True
     log(ComboPicked(s.active, race, power, i, price, collected, tokens))
     if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
-        events.fire(self, s, s.own_race(race), "pick", log)
+        occasion = events.Occasion("pick", lost=collected)
+        events.fire(self, s, s.own_race(race), "pick", log, occasion)
     first = self._acting_order(s)[0]
     self._begin_cycle(s, first, log, announce=first != race)
 

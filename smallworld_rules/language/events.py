@@ -37,7 +37,8 @@ EVENTS: dict[str, str] = {
 
 
 class Occasion:
-    """What an event knows: its target region, the other player and race, tokens lost."""
+    """What an event knows: its target region, the other player and race, and a number
+    (``lost``: the tokens lost, or for ``pick`` the coins that lay on the combo)."""
 
     __slots__ = ("event", "lost", "other", "other_race", "target")
 
@@ -113,8 +114,10 @@ def run(
                 return i + 1
             s.rng, k = rng.randbelow(s.rng, len(engine.die_faces))
             _rolled(engine, s, rs, engine.die_faces[k], log)
-        elif verb == "gain":
-            engine._gain(s, rs, engine._amount(s, rs, effect, target), log)
+        elif verb == "gain":  # the amount may read the event (count(tokens lost) …)
+            assert effect.amount is not None
+            amount = effect.amount(engine.context(s, rs.race, target, occasion))
+            engine._gain(s, rs, amount, log)
         elif verb in effects.EFFECTS:
             entry = effects.EFFECTS[verb]
             if entry.problem(engine, s, rs, effect, occasion) is None:

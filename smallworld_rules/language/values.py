@@ -36,6 +36,10 @@ def _tokens_lost(c: _Ctx) -> int:
     return 0 if c.occasion is None else c.occasion.lost
 
 
+def _coins_taken(c: _Ctx) -> int:
+    return 0 if c.occasion is None else c.occasion.lost
+
+
 def _target_tokens(c: _Ctx) -> int:
     return c.state.region_tokens[c.target] if c.target >= 0 else 0
 
@@ -63,6 +67,7 @@ VALUES: dict[str, Callable[[_Ctx], int]] = {
     "coins": _coins,
     "declined_races": _declined_races,
     "tokens_lost": _tokens_lost,
+    "coins_taken": _coins_taken,
     "target_tokens": _target_tokens,
 }
 
