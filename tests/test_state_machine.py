@@ -189,7 +189,13 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
             assert view.owner in players
             owned = [game.active_race(view.owner), *game.declined_races(view.owner)]
             assert view.race in owned, f"region {r}: {view.race} is not player {view.owner}'s"
-            assert view.declined == (view.race in game.declined_races(view.owner))
+            counts_as_declined = any(
+                role.race.id == view.race and role.counts_as_declined
+                for role in rules.roles.values()
+            )
+            assert view.declined == (
+                view.race in game.declined_races(view.owner) or counts_as_declined
+            )
             on_map[view.race] = on_map.get(view.race, 0) + view.tokens
         for name, count in view.pieces.items():
             assert count >= 1 and name in rules.pieces, f"region {r}: pieces {view.pieces}"
