@@ -602,7 +602,7 @@ def test_first_conquest_from_the_lake_section_4_3_b(ni: sw.Rules) -> None:
     assert conquer_targets(game) == LAKESIDE
     refused(game, sw.Conquer(1), "not a region where the Ghost tokens enter")
     refused(game, sw.Conquer(19), "not a region where the Ghost tokens enter")
-    refused(game, sw.Conquer(7), "water")
+    refused(game, sw.Conquer(7), "under the Necromancer Island")
     game.apply(sw.Conquer(8))  # Mountain: 2 + 1
     assert game.region(8).race == GHOST and island(game) == 0
     assert game.region(7).tokens == 0
@@ -1069,3 +1069,28 @@ def test_reserve_is_no_zone_without_a_role() -> None:
     game = sw.Game.new(players=2, seed=1)
     with pytest.raises(sw.RulesError, match="no zone 'reserve'"):
         game.zone("reserve")
+
+
+def test_nobody_conquers_the_lake_under_the_island(ni: sw.Rules) -> None:
+    """The Island sits on the Lake (``hand_zone island … on terrain lake``), and nobody may
+    conquer it: not a race that may enter water (here with the test power Sailors), though it
+    may conquer the Lake in a game without the expansion; not the Necromancer with Seafaring
+    among his powers."""
+    market = [("ratmen", "sailors"), *MARKET[1:]]
+    plain = sw.Game.new(players=2, seed=1, rules=sw.load_rules(paths=[TEST_RULES]),
+                        combos=market)
+    plain.apply(sw.PickCombo(0))
+    plain.apply(sw.Conquer(2))  # the Forest on the shore
+    assert 7 in conquer_targets(plain)  # without the Island the Lake is open to Sailors
+    game = ni_game(ni, market=market, draft=("seafaring", *DRAFT[1:]))
+    game.apply(sw.ChoosePower("seafaring"))
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(2))
+    assert 7 not in conquer_targets(game) and 6 in conquer_targets(game)
+    refused(game, sw.Conquer(7), "region 7 lies under the Necromancer Island: nobody may")
+    deploy_all_and_end(game)
+    pass_turn(game)
+    game.put(12, NECRO, 1)
+    assert game.powers(NECRO) == ["seafaring"] and game.hand(NECRO) >= 1
+    assert 7 not in conquer_targets(game) and 13 in conquer_targets(game)
+    refused(game, sw.Conquer(7), "under the Necromancer Island")

@@ -199,6 +199,9 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
         start_hand=0 if start is None else start.count,
         coins=None if coins is None else compile_expr(coins),
         enter=None if enter is None else compile_predicate(enter.condition),
+        covers=None if hand_zone is None or hand_zone.on is None else compile_predicate(
+            hand_zone.on
+        ),
         draft=None if draft is None else (draft.count, draft.choose, draft.excluded),
         buys={st.item: compile_expr(st.price) for st in role.statements if isinstance(st, ast.Buy)},
         purchases_per_turn=None if limit is None else compile_expr(limit),

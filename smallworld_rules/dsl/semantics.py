@@ -314,6 +314,8 @@ class _Checker:
                 self.check_expr(st.value)
             elif isinstance(st, ast.Enter):
                 self.check_pred(st.condition)
+            elif isinstance(st, ast.HandZone) and st.on is not None:
+                self.check_pred(st.on)
             elif isinstance(st, ast.Harvest):
                 self.check_expr(st.amount)
                 self.check_zone_ref(st.zone, st.pos, piles_only=True)
