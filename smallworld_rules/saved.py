@@ -317,7 +317,8 @@ def _check_turn(engine: Engine, s: State) -> None:
         return
     if phase is Phase.PICK and (acting is not None or s.acted or s.picked or s.conquered):
         raise _bad("phase", "is pick, but the turn already has an acting race or actions")
-    if acting is not None and s.races[acting].owner != s.active:
+    acting_race = None if acting is None else s.races.get(acting)
+    if acting is not None and (acting_race is None or acting_race.owner != s.active):
         raise _bad("acting", f"names {acting!r}, not a race of the active player")
     regions = [r for r, _ in s.readied]
     if len(set(regions)) != len(regions):

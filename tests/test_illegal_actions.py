@@ -722,3 +722,13 @@ def test_turn_fields_no_play_leaves_are_refused(field: str, value: Any, words: s
     doc["state"][field] = value
     with pytest.raises(sw.RulesError, match=words):
         sw.Game.from_json(json.dumps(doc))
+
+
+def test_an_acting_race_not_in_play_is_refused_in_every_phase() -> None:
+    """The acting race is one of the active player's races in play, whatever the phase (a
+    withdrawal named one not in play: refused with a message, never a KeyError)."""
+    doc, _, _ = _turn_begun()
+    state = doc["state"]
+    state["phase"], state["withdrawals"], state["acting"] = "withdrawal", ["ratmen"], "orcs"
+    with pytest.raises(sw.RulesError, match="acting names 'orcs', not a race of the active"):
+        sw.Game.from_json(json.dumps(doc))
