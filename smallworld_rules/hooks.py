@@ -23,10 +23,6 @@ from smallworld_rules.frozen import quick_init
 #: Path given for contributions computed by the core itself (not by a rule file).
 CORE = "<core>"
 
-#: The bound of every number a rule file computes: a product beyond it is clamped to it, so
-#: no expression can build a huge integer whatever it multiplies.
-VALUE_LIMIT = 10**9
-
 
 @attrs.frozen
 class Contribution:

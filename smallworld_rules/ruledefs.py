@@ -200,6 +200,8 @@ class RoleDef:
         start_hand: tokens in hand (the hand zone) at the start; the rest are its reserve.
         coins: coins it starts with (``None``: the standard 5).
         enter: the regions its tokens enter the map by (``None``: the border regions).
+        covers: the regions its hand zone lies on, which nobody may conquer or target
+            (``None``: none).
         draft: (powers drawn, powers activated, power ids never drawn), or ``None``.
         buys: item (``token`` or ``power``) -> its price.
         purchases_per_turn: at most this many purchases a turn (0: any number).
@@ -218,6 +220,7 @@ class RoleDef:
     start_hand: int
     coins: IntFn | None
     enter: IntFn | None
+    covers: IntFn | None
     draft: tuple[int, int, tuple[str, ...]] | None
     buys: Mapping[str, IntFn]
     purchases_per_turn: IntFn | None

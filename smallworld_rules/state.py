@@ -81,6 +81,9 @@ def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
 LOST_TRIBE = "#lost_tribe"
 #: A token with no race in a zone (a role's harvest, REFERENCE §4.5 A19).
 SOUL = "#soul"
+#: Where rule files say a race's tokens not in play are (``count(tokens in reserve)``: its box);
+#: ``Game.zone`` answers for a role's reserve under this name.
+RESERVE = "reserve"
 #: ``State.die_target`` of a pending die roll made by an ability (no target region yet).
 ABILITY_ROLL = -2
 #: ``State.die_target`` of a pending roll of the rule language's ``roll`` effect.

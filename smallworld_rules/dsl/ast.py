@@ -509,11 +509,13 @@ class RoleSetting:
 
 @attrs.frozen
 class HandZone:
-    """``hand_zone ID "Name"``: the role's tokens in hand rest in this zone."""
+    """``hand_zone ID "Name" [on PRED]``: the role's tokens in hand rest in this zone, which
+    lies on the regions ``on`` selects (if given): nobody may conquer or target those."""
 
     name: str
     title: str
     pos: Pos = attrs.field(eq=False)
+    on: Pred | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen

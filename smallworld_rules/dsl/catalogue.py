@@ -523,6 +523,14 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         _basic("score add count(own regions) / 0"), 5, 36,
     ),
     CatalogueEntry(
+        "value-too-large", "a value too large to play",
+        "An expression or an option's default can be larger than play allows: every value "
+        "stays within ±1,000,000, where a count stands for up to 1,000 and an option for up "
+        "to 10,000 (`smallworld_rules.dsl.bounds`), so that what the checker accepts, a game "
+        "can play and explain.",
+        _basic("score add count(own regions) * 999999"), 5, 15,
+    ),
+    CatalogueEntry(
         "impossible-condition", "a target region tested where there is none",
         "The condition tests something the hook cannot know, e.g. a target region for "
         "`score`, which has none.",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from smallworld_rules.dsl import ast
+from smallworld_rules.dsl.bounds import VALUE_LIMIT
 from smallworld_rules.dsl.vocabulary import (
     CONTEXT_PROPERTIES,
     EVENT_TARGETS,
@@ -17,7 +18,7 @@ from smallworld_rules.dsl.vocabulary import (
     HOOKS,
     PAST_PROPERTIES,
 )
-from smallworld_rules.hooks import VALUE_LIMIT, EvalContext, IntFn
+from smallworld_rules.hooks import EvalContext, IntFn
 from smallworld_rules.ruledefs import (
     CompiledAbility,
     CompiledEffect,
@@ -51,8 +52,8 @@ class Scope:
 
 
 def _bounded(value: int) -> int:
-    """Keep every computed value within ``±VALUE_LIMIT`` (rule files cannot build huge
-    integers whatever they multiply)."""
+    """Keep a product within ``±VALUE_LIMIT`` at run time too (the checker bounds every
+    expression from its parts; this holds whatever the game makes of them)."""
     return VALUE_LIMIT if value > VALUE_LIMIT else -VALUE_LIMIT if value < -VALUE_LIMIT else value
 
 
@@ -332,6 +333,9 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
         start_hand=0 if start is None else start.count,
         coins=None if coins is None else compile_expr(coins),
         enter=None if enter is None else compile_predicate(enter.condition),
+        covers=None if hand_zone is None or hand_zone.on is None else compile_predicate(
+            hand_zone.on
+        ),
         draft=None if draft is None else (draft.count, draft.choose, draft.excluded),
         buys={st.item: compile_expr(st.price) for st in role.statements if isinstance(st, ast.Buy)},
         purchases_per_turn=None if limit is None else compile_expr(limit),

@@ -254,7 +254,8 @@ def role_statement(st: ast.RoleStatement) -> str:
     if isinstance(st, ast.RoleSetting):
         return f"{st.word} {expr(st.value)}"
     if isinstance(st, ast.HandZone):
-        return f"hand_zone {st.name} {_quote(st.title)}"
+        on = "" if st.on is None else f" on {pred(st.on)}"
+        return f"hand_zone {st.name} {_quote(st.title)}{on}"
     if isinstance(st, ast.StartHand):
         return f"start_hand {st.count}"
     if isinstance(st, ast.Enter):

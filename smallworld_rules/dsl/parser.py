@@ -740,8 +740,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def purchases_per_turn(self, meta: Meta, children: list[ast.Expr]) -> ast.RoleSetting:
         return self._setting("purchases_per_turn", meta, children)
 
-    def hand_zone(self, meta: Meta, children: list[Token]) -> ast.HandZone:
-        return ast.HandZone(str(children[0]), _unquote(children[1]), _token_pos(children[0]))
+    def hand_zone(self, meta: Meta, children: list[Any]) -> ast.HandZone:
+        name, title, on = children
+        return ast.HandZone(str(name), _unquote(title), _token_pos(name), on=on)
 
     def start_hand(self, meta: Meta, children: list[Token]) -> ast.StartHand:
         return ast.StartHand(self._int(children[0]), _pos(meta))

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 
 from smallworld_rules.dsl import ast
+from smallworld_rules.dsl.bounds import COUNT_LIMIT, OPTION_LIMIT, VALUE_LIMIT, value_bound
 from smallworld_rules.dsl.formatter import pred as pred_source
 from smallworld_rules.dsl.parser import display_source, normalize_source, suggest
 from smallworld_rules.dsl.vocabulary import (
@@ -279,6 +280,8 @@ class _Checker:
                 self.check_v3_statement(statement)
             elif isinstance(statement, ast.OwnTokens):
                 self.check_own_tokens(statement)
+            elif isinstance(statement, ast.OptionDecl):
+                self.check_option_default(statement)
             if type(statement) in _EXPANSION_ONLY and self.file.kind != "expansion":
                 word = _EXPANSION_ONLY[type(statement)]
                 self.error(
@@ -341,6 +344,8 @@ class _Checker:
                 self.check_expr(st.value)
             elif isinstance(st, ast.Enter):
                 self.check_pred(st.condition)
+            elif isinstance(st, ast.HandZone) and st.on is not None:
+                self.check_pred(st.on)
             elif isinstance(st, ast.Harvest):
                 self.check_expr(st.amount)
                 self.check_zone_ref(st.zone, st.pos, piles_only=True)
@@ -625,6 +630,14 @@ class _Checker:
             )
 
     def check_expr(self, expr: ast.Expr) -> None:
+        if value_bound(expr) > VALUE_LIMIT:
+            self.error(
+                expr.pos,
+                "value-too-large",
+                f"this value can exceed {VALUE_LIMIT:,}, the largest any rule file may compute",
+                f"every value stays within ±{VALUE_LIMIT:,}, where a count stands for up to "
+                f"{COUNT_LIMIT:,} and an option for up to {OPTION_LIMIT:,}: use smaller numbers",
+            )
         for node in _exprs(expr):
             if isinstance(node, ast.Count | ast.TokensIn):
                 self.check_region_set(node.regions)
@@ -672,6 +685,17 @@ class _Checker:
                     "this divides by zero",
                     "the divisor must not be 0",
                 )
+
+    def check_option_default(self, option: ast.OptionDecl) -> None:
+        default = option.default
+        if not isinstance(default, bool) and abs(default) > OPTION_LIMIT:
+            self.error(
+                option.pos,
+                "value-too-large",
+                f"the default {default:,} is more than {OPTION_LIMIT:,}, the largest value "
+                "of an option",
+                f"an option's whole-number value is from -{OPTION_LIMIT:,} to {OPTION_LIMIT:,}",
+            )
 
     def check_link(self, link: ast.Link) -> None:
         self.check_pred(link.condition)

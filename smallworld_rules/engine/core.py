@@ -114,6 +114,9 @@ class Engine:
         self.role_race: str | None = None
         self.role_seat = -1
         self.role_supply = self.role_enter = self.role_coins = self.role_purchases = 0
+        #: the regions nobody may conquer or target (a role's hand zone lies on them), and
+        #: that zone's name
+        covered, self.cover_name = 0, ""
         if self.role is not None:
             role = self.role
             self.role_race = role.race.id
@@ -132,6 +135,11 @@ class Engine:
                 raise RulesError(f"the {role.name} cannot start with {self.role_coins} coins")
             limit = role.purchases_per_turn
             self.role_purchases = 0 if limit is None else max(0, limit(static))
+            if role.covers is not None and role.hand_zone is not None:
+                covered = role.covers(static) & game_map.all_mask
+                self.cover_name = rules.zones[role.hand_zone].name
+        #: every region but the covered ones (see _reach)
+        self.open_mask = game_map.all_mask & ~covered
         #: where tokens lost to a conquest go (a zone), or None for the box
         self.lost_zone = rules.lost_tokens_to
         self.pile_zones = sorted(z.id for z in rules.zones.values() if z.role is None)

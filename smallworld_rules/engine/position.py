@@ -57,11 +57,17 @@ def check_invariants(self: Engine, s: State) -> None:
 
 
 def clear_region(self: Engine, s: State, r: int) -> None:
-    """Empty a region: its tokens and pieces go back to their supply."""
+    """Empty a region: its tokens and pieces go back to their supply.
+
+    Tokens readied from it at the start of this turn stay in hand: a decline turn puts
+    readied tokens back where they were, and the region set up again is no longer that.
+    """
     race = s.region_race[r]
     if race is not None and race != LOST_TRIBE:
         s.to_box(race, s.region_tokens[r])
     self._empty_region(s, r)
+    if s.readied:
+        s.readied = tuple(entry for entry in s.readied if entry[0] != r)
 
 
 def race_for_put(self: Engine, s: State, player: int, declined: bool, race: str | None) -> str:

@@ -115,7 +115,7 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
         reach &= ~self.map.water_mask
     if self._immunizing:
         reach &= ~values.immune_regions(self, s)
-    return reach & ~self.immune_mask(s) & ~self.truce_mask(s, race)
+    return reach & self.open_mask & ~self.immune_mask(s) & ~self.truce_mask(s, race)
 
 
 def target_problem(self: Engine, s: State, race: str, region: int) -> str | None:
@@ -126,6 +126,8 @@ def target_problem(self: Engine, s: State, race: str, region: int) -> str | None
         return None
     if s.region_race[region] == race:
         return f"your {self.race_defs[race].name} already hold region {region}"
+    if not (self.open_mask >> region) & 1:
+        return f"region {region} lies under the {self.cover_name}: nobody may conquer it"
     if (self.map.water_mask >> region) & 1 and not self.has_flag(s, race, "enter_water"):
         return f"region {region} is water: only a race that may enter water can conquer it"
     piece = self.immune_piece(s, region)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.events import PieceMoved, TokensGained
-from smallworld_rules.hooks import VALUE_LIMIT
 from smallworld_rules.language import memory
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
@@ -130,8 +130,9 @@ def _add(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
 
 
 def _counted(value: int) -> int:
-    """A counter stays between 0 and VALUE_LIMIT."""
-    return max(0, min(VALUE_LIMIT, value))
+    """A counter stays between 0 and COUNT_LIMIT (what the checker's bound of an expression
+    takes any count to be at most)."""
+    return max(0, min(COUNT_LIMIT, value))
 
 
 EFFECTS: dict[str, Effect] = {

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.errors import RulesError
 from smallworld_rules.state import Phase, State
 
@@ -96,7 +97,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         if not isinstance(counters, dict):
             raise _bad("counters must be an object")
         out["counters"] = {
-            _str(k, "counters: a name"): _int(v, 1, 10**9, "counters: a value")
+            _str(k, "counters: a name"): _int(v, 1, COUNT_LIMIT, "counters: a value")
             for k, v in counters.items()
         }
     if "extra" in data:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.language import memory
 from smallworld_rules.state import LOST_TRIBE, State
 
@@ -25,7 +26,8 @@ def _owner(c: _Ctx) -> int:
 
 def _coins(c: _Ctx) -> int:
     owner = _owner(c)
-    return c.state.players[owner].coins if owner >= 0 else 0
+    # Read as at most COUNT_LIMIT, the bound the checker gives any count.
+    return min(c.state.players[owner].coins, COUNT_LIMIT) if owner >= 0 else 0
 
 
 def _declined_races(c: _Ctx) -> int:
