@@ -69,9 +69,10 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
     hand = rs.hand
     role = race == self.role_race
-    limit = limits.cap(self, s, race) if self._capping else 0
-    if limit:
-        return _capped_actions(self, s, rs, limit, hold)
+    if self._capping:  # region_tokens max (few rule files): legal actions of their own
+        limit = limits.cap(self, s, race)
+        if limit:
+            return _capped_actions(self, s, rs, limit, hold)
     if phase is _REDEPLOY:
         acts = self._deploys(own, hand - hold)
         if hand < hold:

@@ -100,7 +100,7 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
     own = occupied[1]
     if own:
         reach = occupied[2]
-        if combo.reach > 1:  # `reach N`: N steps through any regions
+        if combo.far:  # `reach N`: N steps through any regions
             reach = values.reach_within(self, own, combo.reach)
         if own & combo.link:
             reach |= combo.link

@@ -20,9 +20,9 @@ def _surplus(s: State, regions: tuple[int, ...], keep: int = 1) -> int:
     """Tokens on ``regions`` beyond one per region (what ending the conquests lifts), or
     beyond ``keep`` for a race that keeps more (``region_tokens min``)."""
     tokens = s.region_tokens
-    if keep > 1:
-        return sum([max(0, tokens[r] - keep) for r in regions])
-    return sum([tokens[r] for r in regions]) - len(regions)
+    if keep == 1:
+        return sum([tokens[r] for r in regions]) - len(regions)
+    return sum([max(0, tokens[r] - keep) for r in regions])
 
 
 def _keep(self: Engine, s: State, race: str) -> int:

@@ -90,12 +90,19 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
     rs.held = 0
     taken = []
     tokens = s.region_tokens
-    keep = self._keep(s, race) if self._floors else 1  # region_tokens min: more stay
-    for r in self.regions_of(s, race):
-        extra = tokens[r] - keep
-        if extra > 0:
-            taken.append((r, extra))
-            tokens[r] = keep
+    if self._floors:  # region_tokens min: more tokens stay
+        keep = self._keep(s, race)
+        for r in self.regions_of(s, race):
+            extra = tokens[r] - keep
+            if extra > 0:
+                taken.append((r, extra))
+                tokens[r] = keep
+    else:
+        for r in self.regions_of(s, race):
+            extra = tokens[r] - 1
+            if extra:
+                taken.append((r, extra))
+                tokens[r] = 1
     s.readied = tuple(taken)  # _reset_cycle emptied it
     readied = sum([extra for _, extra in taken])
     rs.hand += readied
@@ -143,7 +150,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     hold = self._hold(s, rs)
     # A role may keep tokens in hand: they rest in its hand zone (§4.3 b).
     keeps_hand = rs.race == self.role_race
-    capped = bool(self._capping) and bool(limits.cap(self, s, rs.race))
+    capped = self._capping and limits.cap(self, s, rs.race)
     if s.phase is _CONQUEST and capped and not (
         self._may_end_conquest(rs, hold, self._surplus(s, own, self._keep(s, rs.race)), own)
         and limits.within(self, s, rs.race)

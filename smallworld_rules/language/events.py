@@ -73,7 +73,8 @@ def fire(
     occasion = occasion or Occasion(event)
     target = occasion.target
     for trigger in triggers:
-        if not trigger.applies_to(declined):
+        status = trigger.status  # trigger.applies_to(declined), inline: fired often
+        if status != "always" and (status == "declined") != declined:
             continue
         condition = trigger.condition
         if condition is not None and not condition(engine.context(s, rs.race, target, occasion)):
