@@ -31,7 +31,8 @@ def _snapshot(game: sw.Game) -> str:
 
 
 def _play(
-    rules: sw.Rules, seed: int, players: int, chance: str, untouched: bool = False
+    rules: sw.Rules, seed: int, players: int, chance: str, untouched: bool = False,
+    saves: bool = False,
 ) -> sw.Game:
     races = ["tollkeepers", "diceborn", "wardens"]
     powers = ["chroniclers", "scavengers", "nothing"]
@@ -52,6 +53,9 @@ def _play(
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
         engine.check_invariants(game._state)
+        if saves and len(game.log) % 5 == 0:  # a save mid-game loads back the same
+            text = game.to_json()
+            assert sw.Game.from_json(text, rules=rules).to_json() == text
         if untouched:  # copy on write: the state before the action is left as it was
             now, game._state = game._state, previous
             assert _snapshot(game) == before
@@ -83,6 +87,13 @@ def test_v3_actions_leave_the_previous_state_unchanged(v3_rules: sw.Rules) -> No
     an action never changes the state it was applied to."""
     for seed in range(6):
         _play(v3_rules, seed, 2 + seed % 3, "explicit" if seed % 2 else "seeded", untouched=True)
+
+
+def test_v3_saves_mid_game_load_back(v3_rules: sw.Rules) -> None:
+    """A save made at any point of a v3 game (facts of conquests, counters, rolls waiting
+    for their chance node …) loads back to the same game."""
+    for seed in range(4):
+        _play(v3_rules, seed, 2 + seed % 2, "explicit" if seed % 2 else "seeded", saves=True)
 
 
 def test_v3_games_are_deterministic_and_saves_round_trip(v3_rules: sw.Rules) -> None:
