@@ -17,7 +17,7 @@ from smallworld_rules.state import _plain as memory_plain
 from smallworld_rules.state import state_to_dict
 
 V3 = Path(__file__).parent / "rules_v3"
-V3_IDS = ("tollkeepers", "diceborn", "wardens", "chroniclers", "scavengers", "nothing")
+V3_IDS = ("tollkeepers", "diceborn", "wardens", "chroniclers", "scavengers", "omens", "nothing")
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +34,8 @@ def _play(
     rules: sw.Rules, seed: int, players: int, chance: str, untouched: bool = False,
     saves: bool = False,
 ) -> sw.Game:
-    races = ["tollkeepers", "diceborn", "wardens"]
-    powers = ["chroniclers", "scavengers", "nothing"]
+    races = ["tollkeepers", "diceborn", "wardens", "giants"]
+    powers = ["chroniclers", "scavengers", "omens", "nothing"]
     rng = random.Random(seed)
     rng.shuffle(races)
     rng.shuffle(powers)
@@ -67,6 +67,34 @@ def _play(
                     if game.region(r).race == "diceborn"]
             assert all(t <= 3 for t in held), held
     return game
+
+
+def test_the_folder_uses_every_construct_of_version_3() -> None:
+    """The rule files of tests/rules_v3 use every event, every effect and every value of the
+    moment of version 3 (so the random games below play them all)."""
+    from smallworld_rules.dsl import ast, vocabulary
+    from smallworld_rules.dsl.parser import parse_file
+
+    trees = [parse_file(p) for p in sorted(V3.glob("*.swr"))]
+    assert {t.id for t in trees} == set(V3_IDS)
+    text = "\n".join(p.read_text() for p in sorted(V3.glob("*.swr")))
+    events = {st.event for t in trees for st in t.statements if isinstance(st, ast.Trigger)}
+    assert events >= set(vocabulary.EVENTS)
+    verbs = {e.verb for t in trees for st in t.statements if isinstance(st, ast.Trigger)
+             for e in st.effects}
+    verbs |= {e.verb for t in trees for st in t.statements if isinstance(st, ast.Ability)
+              for e in st.effects}
+    assert verbs >= set(vocabulary.TRIGGER_EFFECTS)
+    statements = {type(st).__name__ for t in trees for st in t.statements}
+    assert statements >= {"Immune", "Reach", "RegionTokens", "CounterDecl", "SkipCoins",
+                          "OwnTokens", "Link"}
+    for words in ("round", "rounds_left", "die", "count(coins)", "count(declined races)",
+                  "count(tokens lost)", "count(tokens in target)", "count(coins taken)",
+                  "count(tokens in conquests)", "counter ", "min(", "max(", "price ",
+                  "defender pays", "conqueror pays", "opponents pay", "give ", "remove ",
+                  "region_tokens min", "region_tokens max", "in_decline", "lost_tribe",
+                  "enemy_active", "non_empty"):
+        assert words in text, words
 
 
 def test_random_games_keep_every_invariant(v3_rules: sw.Rules) -> None:
