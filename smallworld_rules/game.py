@@ -31,7 +31,7 @@ from smallworld_rules.options import resolve_options
 from smallworld_rules.recording import make_record, replay
 from smallworld_rules.rules import Rules, load_rules
 from smallworld_rules.saved import FORMAT, VERSION, load_json, saved_map, state_from_dict
-from smallworld_rules.state import LOST_TRIBE, Phase, State, state_to_dict
+from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_to_dict
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
 CHANCE: Final = -1
@@ -47,7 +47,8 @@ class RegionView:
         owner: the player whose tokens are there, or ``None``.
         race: the race id of those tokens, or ``None`` (also for a Lost Tribe).
         tokens: how many tokens (race or Lost Tribe).
-        declined: whether the tokens are of a race in decline.
+        declined: whether the tokens are of a race in decline, or of a kind that always
+            counts as one (an expansion's role may declare its tokens so).
         lost_tribe: whether the tokens are a Lost Tribe.
         pieces: piece name -> count.
     """
@@ -367,23 +368,30 @@ class Game:
 
     def zone(self, name: str, player: int | None = None) -> dict[str, int]:
         """Tokens in a zone an expansion declares, by kind (a race id, ``"#lost_tribe"``, or
-        ``"#soul"`` for anonymous tokens).
+        ``"#soul"`` for anonymous tokens), or in a role's reserve (``"reserve"``: its tokens
+        not yet in play, as rule files count them with ``count(tokens in reserve)``).
 
         A shared pile (the expansion's ``zone``) is asked for without a player; a role's hand
-        zone may be asked for with or without the role's seat. Zones are not per player, so
-        any other player is refused (each zone is counted once).
+        zone and its reserve may be asked for with or without the role's seat. Zones are not
+        per player, so any other player is refused (each zone is counted once).
 
         Args:
-            name: the zone's id (``rules.zones`` lists them).
-            player: ``None``, or the seat a role's hand zone belongs to.
+            name: the zone's id (``rules.zones`` lists them), or ``"reserve"``.
+            player: ``None``, or the seat a role's zone belongs to.
 
         Raises:
             RulesError: no such zone, or it is not that player's.
         """
         engine = self._engine
         zone = engine.rules.zones.get(name)
+        role = engine.role
+        if name == RESERVE and role is not None:
+            if player is not None and self._player(player) != engine.role_seat:
+                raise RulesError(f"the {role.name}'s reserve belongs to player {engine.role_seat}")
+            return {role.race.id: engine.tokens_in(self._state, role.race.id, RESERVE)}
         if zone is None:
-            known = ", ".join(sorted(engine.rules.zones)) or "none: load an expansion"
+            names = sorted(engine.rules.zones) + ([RESERVE] if role is not None else [])
+            known = ", ".join(names) or "none: load an expansion"
             raise RulesError(f"no zone {name!r} (zones: {known})")
         if zone.role is None:
             if player is not None:
@@ -417,6 +425,29 @@ class Game:
         race = self.active_race(player)
         return self._state.races[race].power if race else None
 
+    def powers(self, player: int) -> list[str]:
+        """Ids of the powers working for the player now: its active race's badge, then the
+        badges its races in decline keep (a power that works in decline); for a role's seat,
+        every power it has activated, in order (``active_power`` names a badge, and a role
+        has none).
+
+        >>> import smallworld_rules as sw
+        >>> game = sw.Game.new(players=2, seed=1)
+        >>> game.apply(sw.PickCombo(0))
+        >>> game.powers(0) == [game.active_power(0)] and game.powers(1) == []
+        True
+        """
+        p = self._player(player)
+        s = self._state
+        if p == self._engine.role_seat:
+            return list(s.role_powers)
+        ps = s.players[p]
+        races = [ps.active] if ps.active else []
+        return [
+            power for race in races + list(ps.declined)
+            if (power := s.races[race].power) is not None
+        ]
+
     def declined_races(self, player: int) -> list[str]:
         """Ids of the player's races in decline, oldest first."""
         return list(self._state.players[self._player(player)].declined)
@@ -433,7 +464,7 @@ class Game:
             owner=rs.owner if rs else None,
             race=occupant if rs else None,
             tokens=s.region_tokens[r],
-            declined=bool(rs and rs.declined),
+            declined=bool(rs and (rs.declined or self._engine.seen_declined(rs.race))),
             lost_tribe=occupant == LOST_TRIBE,
             pieces=dict(s.pieces.get(r, {})),
         )

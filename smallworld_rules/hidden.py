@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from smallworld_rules.maps import MAP_NAMES
-from smallworld_rules.state import LOST_TRIBE, state_to_dict
+from smallworld_rules.state import LOST_TRIBE, RESERVE, state_to_dict
 
 if TYPE_CHECKING:
     from smallworld_rules.game import Game
@@ -71,7 +71,9 @@ def observe(game: Game, player: int) -> Observation:
             "owner": banner["owner"] if banner else None,
             "race": occupant if banner else None,
             "tokens": tokens,
-            "declined": bool(banner and banner["declined"]),
+            "declined": bool(
+                banner and (banner["declined"] or game._engine.seen_declined(occupant))
+            ),
             "lost_tribe": occupant == LOST_TRIBE,
             "pieces": dict(full["pieces"].get(str(r), {})),
         })
@@ -85,11 +87,17 @@ def observe(game: Game, player: int) -> Observation:
             "declined_races": list(entry["declined"]),
             "hand": races[active]["hand"] if active else 0,
             "tokens_on_map": on_map[p],
+            "powers": game.powers(p),
         })
     stacks = {"races": len(full["race_stack"]), "powers": len(full["power_stack"])}
     if game.rules.roles:
         stacks["role_reserve"] = len(full["role_reserve"])  # its size only: it is private
     to_move = game.to_move
+    # Every place off the map tokens can be in (every player sees the piles, the Island and
+    # the role's reserve; the box of a race not in play would name the races in the stack).
+    zones = {name: game.zone(name) for name in sorted(game.rules.zones)}
+    if game.rules.roles:
+        zones[RESERVE] = game.zone(RESERVE)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -115,5 +123,6 @@ def observe(game: Game, player: int) -> Observation:
         "market": [list(combo) for combo in game.market],
         "stacks": stacks,
         "power_discard": list(full["power_discard"]),
+        "zones": zones,
         "state": state,
     }

@@ -7,7 +7,9 @@ observation is the position with those secrets removed, as plain JSON-ready data
 * ``coins``: the observing player's own coins; every other player's ``coins`` is ``None``;
 * ``regions``: everyone's board: owner, race, tokens, declined, Lost Tribe, pieces;
 * ``players``: each player's active race and power, races in decline, tokens in hand and on
-  the map (and coins for the observer only);
+  the map, the powers working for it (``game.powers``; and coins for the observer only);
+* ``zones``: the tokens in every zone an expansion declares and in a role's reserve, by kind
+  (``game.zone``);
 * ``market``: the visible combos top to bottom, ``[race, power, coins on it]``;
 * ``stacks``: only the *sizes* of the race and power stacks, never their order or contents;
 * ``state``: the public part of the engine's state, field for field (the game's random

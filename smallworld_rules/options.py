@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from smallworld_rules.dsl.bounds import OPTION_LIMIT
 from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.hooks import CORE
 from smallworld_rules.ruledefs import OptionDef
@@ -63,5 +64,9 @@ def resolve_options(
         if type(value) is not type(default):
             kind = "true or false" if isinstance(default, bool) else "a whole number"
             raise RulesError(f"option {name!r} takes {kind}, not {excerpt(value)}")
+        if not isinstance(value, bool) and abs(value) > OPTION_LIMIT:
+            raise RulesError(
+                f"option {name!r} is a whole number from -{OPTION_LIMIT} to {OPTION_LIMIT}"
+            )
         values[name] = value
     return values

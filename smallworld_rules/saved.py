@@ -11,10 +11,13 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from smallworld_rules.engine.basics import DIE_FACES
 from smallworld_rules.errors import RulesError, excerpt
+from smallworld_rules.language import memory
 from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map
 from smallworld_rules.state import (
     ABILITY_ROLL,
+    EFFECT_ROLL,
     LOST_TRIBE,
     SOUL,
     Phase,
@@ -157,7 +160,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
         "decline_at_end", "regained", *_ADDED_IN_3,
     }
-    missing, extra = expected - set(d), set(d) - expected
+    missing, extra = expected - set(d), set(d) - expected - {"lang"}
     if missing:
         raise _bad("state", f"is missing {sorted(missing)}")
     if extra:
@@ -264,7 +267,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
 
     s.readied = tuple(_list(d["readied"], "readied", readied))
-    s.die_target = _int(d["die_target"], "die_target", ABILITY_ROLL, n - 1)
+    s.die_target = _int(d["die_target"], "die_target", EFFECT_ROLL, n - 1)
     s.withdrawals = tuple(_list(d["withdrawals"], "withdrawals", race_id))
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
     s.winners = tuple(_list(d["winners"], "winners", lambda v, w: _int(v, w, 0, players - 1)))
@@ -300,6 +303,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.role_powers = tuple(_list(d["role_powers"], "role_powers", power_id))
     s.role_reserve = tuple(_list(d["role_reserve"], "role_reserve", power_id))
     s.purchases = _int(d["purchases"], "purchases")
+    s.lang = memory.from_saved(d.get("lang", {}), n, players)
     _check_consistency(engine, s)
     return s
 
@@ -351,7 +355,9 @@ def _check_consistency(engine: Engine, s: State) -> None:
     if s.phase is Phase.DIE_ROLL and s.die_target == -1:
         raise _bad("phase", "is die_roll without a target region")
     acting = None if s.acting is None else s.races.get(s.acting)
-    if s.phase in (Phase.CONQUEST, Phase.REDEPLOY, Phase.DIE_ROLL) and (
+    # A rule file's `roll` may wait for its chance node in any phase (see language.events).
+    effect_roll = s.phase is Phase.DIE_ROLL and s.die_target == EFFECT_ROLL
+    if s.phase in (Phase.CONQUEST, Phase.REDEPLOY, Phase.DIE_ROLL) and not effect_roll and (
         acting is None or acting.owner != s.active
     ):
         raise _bad(
@@ -359,7 +365,78 @@ def _check_consistency(engine: Engine, s: State) -> None:
         )
     if s.phase is Phase.OVER and not s.winners:
         raise _bad("winners", "must be set once the game is over")
+    _check_turn(engine, s)
     try:
         engine.check_invariants(s)
     except RulesError as exc:
         raise _bad("position", f"breaks a rule: {exc}") from None
+
+
+# ---------------------------------------------------------------------- the turn's own fields
+
+
+def _check_turn(engine: Engine, s: State) -> None:
+    """The fields of the turn in progress, against what play can make of them: each is what
+    some sequence of legal actions leaves, so that every action legal on the loaded position
+    keeps the game sound (a ``readied`` entry a decline turn would put back on a region the
+    acting race does not hold gives tokens no owner). Once the game is over no action is
+    legal, and the last turn's fields stay as they were."""
+    phase, acting = s.phase, s.acting
+    if s.winners and (phase is not Phase.OVER or len(set(s.winners)) != len(s.winners)):
+        raise _bad("winners", "are set before the game is over, or twice")
+    if phase is Phase.OVER:
+        return
+    if phase is Phase.PICK and (acting is not None or s.acted or s.picked or s.conquered):
+        raise _bad("phase", "is pick, but the turn already has an acting race or actions")
+    acting_race = None if acting is None else s.races.get(acting)
+    if acting is not None and (acting_race is None or acting_race.owner != s.active):
+        raise _bad("acting", f"names {acting!r}, not a race of the active player")
+    regions = [r for r, _ in s.readied]
+    if len(set(regions)) != len(regions):
+        raise _bad("readied", "names a region twice")
+    if s.readied and phase is Phase.CONQUEST and not s.acted:
+        # Before anything is done a decline turn puts them back: they must fit.
+        assert acting is not None  # _check_consistency: the conquest phase has an acting race
+        for r in regions:
+            if s.region_race[r] != acting:
+                raise _bad("readied", f"names region {r}, which {acting!r} does not hold")
+        if sum(taken for _, taken in s.readied) > s.races[acting].hand:
+            raise _bad("readied", f"takes more tokens than {acting!r} has in hand")
+    conquered = 0
+    for r in s.conquered:
+        conquered |= 1 << r
+    if s.conquered_nonempty & ~conquered:
+        raise _bad("conquered_nonempty", "names a region that was not conquered")
+    if s.conquered and not s.acted:
+        raise _bad("conquered", "lists conquests, but nothing was done this turn")
+    if (s.attacked >> s.active) & 1:
+        raise _bad("attacked", "names the active player, who attacks")
+    if s.die_bonus != -1 and (s.die_bonus not in DIE_FACES or phase is not Phase.CONQUEST):
+        raise _bad("die_bonus", f"is {s.die_bonus}: a face of the die kept for a conquest, or -1")
+    if phase is Phase.DIE_ROLL:
+        if not engine.explicit_chance:
+            raise _bad("phase", "is die_roll, but the game rolls its die itself (chance seeded)")
+        target = s.die_target
+        if target == EFFECT_ROLL:
+            if not s.lang.get("queue") or "resume" not in s.lang:
+                raise _bad("die_target", "is a rule file's roll, but nothing waits for it")
+        elif target != ABILITY_ROLL and acting is not None and (
+            engine.target_problem(s, acting, target) is not None
+        ):
+            raise _bad("die_target", f"is region {target}, which {acting!r} cannot attack")
+    elif s.die_target != -1:
+        raise _bad("die_target", "is set, but no die roll is pending")
+    if s.withdrawals and phase is Phase.PICK:
+        raise _bad("withdrawals", "are pending in the pick phase")
+    if len(set(s.withdrawals)) != len(s.withdrawals):
+        raise _bad("withdrawals", "list a race twice")
+    if s.decline_at_end and phase is not Phase.WITHDRAWAL:
+        raise _bad("decline_at_end", f"is set in the {phase.value} phase")
+    if len({protected for protected, _ in s.truces}) != len(s.truces):
+        raise _bad("truces", "protect a player twice")
+    for name in s.regained:
+        if not engine.rules.pieces[name].kept_when_lost:
+            raise _bad("regained", f"names {name!r}, a piece nobody places again when lost")
+    limit = engine.role_purchases
+    if s.purchases and (s.active != engine.role_seat or 0 < limit < s.purchases):
+        raise _bad("purchases", f"are {s.purchases}: only the role buys, in its turn")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,8 @@ def rules() -> sw.Rules:
 # --hypothesis-profile=NAME): ``ci`` (the default: fast enough for CI), ``dev`` (a quick smoke
 # run) or ``thorough`` (long: many thousands of random games). Tests that set their own
 # ``max_examples`` keep it; the property-based modules (test_state_machine, test_illegal_actions,
-# test_determinism, test_rule_file_fuzz) scale their budgets by the profile's name.
+# test_determinism, test_rule_file_fuzz) scale their budgets by the profile's name. The ``ci``
+# profile's seed rotates daily (see ci_seed); the others draw a fresh one every run.
 
 settings.register_profile("ci", deadline=None)
 settings.register_profile("dev", max_examples=10, deadline=None)
@@ -51,3 +53,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             named = item.name == module or item.name.startswith(module + ".")
             if named and importlib.util.find_spec(extra) is None:
                 item.add_marker(pytest.mark.skip(reason=f"needs {extra} (an optional extra)"))
+
+
+def ci_seed() -> int:
+    """The seed of the ``ci`` profile: ``HYPOTHESIS_SEED`` if set (a CI run may pass its run
+    number), else the UTC date as YYYYMMDD. It rotates, so that runs on successive days play
+    other random games than the day before, and it is known, so that a failure is replayed with
+    ``--hypothesis-seed=N`` (pytest's header shows N)."""
+    given = os.environ.get("HYPOTHESIS_SEED", "").strip()
+    if given.isdigit():
+        return int(given)
+    return int(datetime.now(UTC).strftime("%Y%m%d"))
+
+
+@pytest.hookimpl(tryfirst=True)  # before the Hypothesis plugin reads --hypothesis-seed
+def pytest_configure(config: pytest.Config) -> None:
+    if settings.get_current_profile_name() == "ci" and config.option.hypothesis_seed is None:
+        config.option.hypothesis_seed = str(ci_seed())
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    seed = config.option.hypothesis_seed
+    if seed is None:
+        return None
+    return f"hypothesis seed {seed} (replay a failure with --hypothesis-seed={seed})"

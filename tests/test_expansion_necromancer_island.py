@@ -603,7 +603,7 @@ def test_first_conquest_from_the_lake_section_4_3_b(ni: sw.Rules) -> None:
     assert conquer_targets(game) == LAKESIDE
     refused(game, sw.Conquer(1), "not a region where the Ghost tokens enter")
     refused(game, sw.Conquer(19), "not a region where the Ghost tokens enter")
-    refused(game, sw.Conquer(7), "water")
+    refused(game, sw.Conquer(7), "under the Necromancer Island")
     game.apply(sw.Conquer(8))  # Mountain: 2 + 1
     assert game.region(8).race == GHOST and island(game) == 0
     assert game.region(7).tokens == 0
@@ -1011,3 +1011,87 @@ def test_a16_option_sends_the_converted_token_to_its_box(ni: sw.Rules) -> None:
     assert game.region(6).race == "sorcerers"
     assert game.zone_pile("well") == ()
     assert box(game, "crowd") == crowd + 1
+
+
+# =========================================================================== what everyone sees
+
+
+def test_a_ghost_region_reads_as_declined(ni: sw.Rules) -> None:
+    """Ghosts count as a race in decline for every other race and power (the expansion's
+    ``counts_as declined``): ``region(r).declined`` says so on a Ghost region, and so does the
+    observation, though the Ghosts are the Necromancer's active race (he never declines)."""
+    game = ni_game(ni)
+    game.put(2, NECRO, 1)
+    game.put(5, 0, 1, race="crowd")
+    view = game.region(2)
+    assert (view.race, view.owner, view.declined) == (GHOST, NECRO, True)
+    assert game.active_race(NECRO) == GHOST and game.declined_races(NECRO) == []
+    assert not game.region(5).declined  # an active race's region
+    for p in range(game.players):
+        regions = game.observation(p)["regions"]
+        assert (regions[2]["declined"], regions[5]["declined"]) == (True, False)
+
+
+def test_his_reserve_and_powers_are_readable(ni: sw.Rules) -> None:
+    """Every place tokens can be is readable: ``zone("reserve")`` counts the Ghosts in his
+    reserve (with or without his seat; no other seat's), ``powers(player)`` lists his active
+    powers in the order he got them (``active_power`` names a race's badge: he has none), and
+    both are in every player's observation."""
+    game = ni_game(ni)
+    game.put(2, NECRO, 2)
+    assert game.zone("reserve") == game.zone("reserve", NECRO) == {GHOST: reserve(game)} == {
+        GHOST: 11
+    }
+    with pytest.raises(sw.RulesError, match="belongs to player 2"):
+        game.zone("reserve", 0)
+    assert game.powers(NECRO) == []
+    game.apply(sw.ChoosePower("alchemist"))
+    game.apply(sw.PickCombo(0))
+    assert game.powers(NECRO) == ["alchemist"] and game.active_power(NECRO) is None
+    assert game.powers(0) == [game.active_power(0)] == ["bulky"] and game.powers(1) == []
+    deploy_all_and_end(game)
+    pass_turn(game)
+    game.set_coins(NECRO, 20)
+    game.apply(sw.Purchase("power", "forest"))
+    game.apply(sw.Purchase("token"))
+    assert game.powers(NECRO) == ["alchemist", "forest"]
+    # the Island: 1 at the start, 1 readied from region 2 in his turn, 1 bought
+    assert game.zone("reserve") == {GHOST: 10} and game.zone("island") == {GHOST: 3}
+    for p in range(game.players):
+        obs = game.observation(p)
+        powers = [entry["powers"] for entry in obs["players"]]
+        assert powers == [["bulky"], ["plain2"], ["alchemist", "forest"]]
+        assert obs["zones"] == {"island": {GHOST: 3}, "reserve": {GHOST: 10}, "well": {}}
+
+
+def test_reserve_is_no_zone_without_a_role() -> None:
+    """``zone("reserve")`` answers for a role's reserve only: a game without a role has no
+    such zone, and says which zones it has."""
+    game = sw.Game.new(players=2, seed=1)
+    with pytest.raises(sw.RulesError, match="no zone 'reserve'"):
+        game.zone("reserve")
+
+
+def test_nobody_conquers_the_lake_under_the_island(ni: sw.Rules) -> None:
+    """The Island sits on the Lake (``hand_zone island … on terrain lake``), and nobody may
+    conquer it: not a race that may enter water (here with the test power Sailors), though it
+    may conquer the Lake in a game without the expansion; not the Necromancer with Seafaring
+    among his powers."""
+    market = [("ratmen", "sailors"), *MARKET[1:]]
+    plain = sw.Game.new(players=2, seed=1, rules=sw.load_rules(paths=[TEST_RULES]),
+                        combos=market)
+    plain.apply(sw.PickCombo(0))
+    plain.apply(sw.Conquer(2))  # the Forest on the shore
+    assert 7 in conquer_targets(plain)  # without the Island the Lake is open to Sailors
+    game = ni_game(ni, market=market, draft=("seafaring", *DRAFT[1:]))
+    game.apply(sw.ChoosePower("seafaring"))
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(2))
+    assert 7 not in conquer_targets(game) and 6 in conquer_targets(game)
+    refused(game, sw.Conquer(7), "region 7 lies under the Necromancer Island: nobody may")
+    deploy_all_and_end(game)
+    pass_turn(game)
+    game.put(12, NECRO, 1)
+    assert game.powers(NECRO) == ["seafaring"] and game.hand(NECRO) >= 1
+    assert 7 not in conquer_targets(game) and 13 in conquer_targets(game)
+    refused(game, sw.Conquer(7), "under the Necromancer Island")

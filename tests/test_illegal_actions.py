@@ -661,3 +661,75 @@ def test_an_action_refused_after_the_engine_logged_leaves_no_event(
     with pytest.raises(sw.IllegalAction, match="refused after logging"):
         game.apply(next(iter(game.legal_actions())))
     assert list(game.log) == events and game.to_json() == before
+
+
+# --------------------------------------------------------------------------- the turn's fields
+
+
+def _turn_begun() -> tuple[dict[str, Any], int, int]:
+    """Player 0's turn has begun (2 tokens readied from a region of 3): the saved game, the
+    region and an empty Sea."""
+    game = sw.Game.new(players=2, seed=1)
+    water = game.map.water_mask
+    land = next(r for r in range(len(game.map.regions))
+                if not (water >> r) & 1 and not game.region(r).tokens)
+    sea = next(r for r in range(len(game.map.regions)) if (water >> r) & 1)
+    game.put(land, 0, 3, race="ratmen")
+    doc = json.loads(game.to_json())
+    assert doc["state"]["readied"] == [[land, 2]] and sw.Decline() in game.legal_actions()
+    return doc, land, sea
+
+
+def test_a_save_whose_readied_names_an_empty_sea_is_refused() -> None:
+    """A saved game is checked against the rules field by field: the tokens readied at the
+    start of a turn come from the acting race's regions, since a decline turn puts them back
+    there (a save naming an empty Sea let a legal Decline leave tokens with no owner)."""
+    doc, _, sea = _turn_begun()
+    sw.Game.from_json(json.dumps(doc)).apply(sw.Decline())  # the save as written plays on
+    doc["state"]["readied"] = [[sea, 1]]
+    with pytest.raises(sw.RulesError, match=rf"readied names region {sea}, which 'ratmen'"):
+        sw.Game.from_json(json.dumps(doc))
+
+
+#: Fields of the turn set to what no legal play leaves, each with the words of the refusal.
+TURN_DAMAGE: list[tuple[str, Any, str]] = [
+    ("readied", [[0, 2], [0, 2]], "readied names a region twice"),
+    ("readied", "more than in hand", "readied takes more tokens than 'ratmen' has in hand"),
+    ("die_target", 3, "die_target is set, but no die roll is pending"),
+    ("die_bonus", 7, "die_bonus is 7"),
+    ("decline_at_end", True, "decline_at_end is set in the conquest phase"),
+    ("attacked", 1, "attacked names the active player"),
+    ("conquered", [3], "conquered lists conquests, but nothing was done"),
+    ("conquered_nonempty", 8, "conquered_nonempty names a region that was not conquered"),
+    ("winners", [0], "winners are set before the game is over"),
+    ("truces", [[1, 0], [1, 0]], "truces protect a player twice"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "words"), TURN_DAMAGE, ids=[
+    f"{field}-{i}" for i, (field, _, _) in enumerate(TURN_DAMAGE)
+])
+def test_turn_fields_no_play_leaves_are_refused(field: str, value: Any, words: str) -> None:
+    """A saved game's fields of the turn in progress hold only what play can leave: readied
+    tokens from distinct regions, no more than the hand holds; a die target only while a roll
+    is pending, a kept die face only a face of the die; decline at the end only once the turn
+    has ended; the attacker never among the attacked; conquests only after an action, the
+    non-empty ones among them; winners only once the game is over; one truce per player."""
+    doc, land, _ = _turn_begun()
+    if value == "more than in hand":
+        value = [[land, 3]]
+    if field == "readied" and value == [[0, 2], [0, 2]]:
+        value = [[land, 1], [land, 1]]
+    doc["state"][field] = value
+    with pytest.raises(sw.RulesError, match=words):
+        sw.Game.from_json(json.dumps(doc))
+
+
+def test_an_acting_race_not_in_play_is_refused_in_every_phase() -> None:
+    """The acting race is one of the active player's races in play, whatever the phase (a
+    withdrawal named one not in play: refused with a message, never a KeyError)."""
+    doc, _, _ = _turn_begun()
+    state = doc["state"]
+    state["phase"], state["withdrawals"], state["acting"] = "withdrawal", ["ratmen"], "orcs"
+    with pytest.raises(sw.RulesError, match="acting names 'orcs', not a race of the active"):
+        sw.Game.from_json(json.dumps(doc))

@@ -467,15 +467,25 @@ def deepest_file() -> str:
     )
 
 
-def huge_numbers_file() -> str:
+def huge_numbers_file(product: str = "") -> str:
+    """The largest numbers a file may hold, in the longest product the value bound
+    (``smallworld_rules.dsl.bounds``) still accepts; or ``product`` as the score."""
     nine = "9" * MAX_DIGITS
-    product = " * ".join([nine] * (MAX_NESTING // 2))
+    product = product or " * ".join(["1"] * (MAX_NESTING // 2 - 1) + [nine])
     return (
         f'race hostile "Hostile" {{\n    tokens {nine}\n    box {nine}\n    text "t"\n'
         f"    piece heap supply {nine} {{ defence {nine} }}\n"
         f"    score add {product}\n"
-        f"    conquest_cost add {nine} * {nine} * {nine}\n}}\n"
+        f"    conquest_cost add {nine} * 1 * 1\n}}\n"
     )
+
+
+def test_a_product_of_the_largest_numbers_is_refused(tmp_path: Path) -> None:
+    """The largest numbers multiplied together are refused by the value bound: no value a
+    rule file computes may exceed ±1,000,000, so a game can always explain its numbers."""
+    product = " * ".join(["9" * MAX_DIGITS] * (MAX_NESTING // 2))
+    with pytest.raises(sw.RuleFileError, match="can exceed 1,000,000"):
+        sw.load_rules(paths=[write(tmp_path, "hostile", huge_numbers_file(product))])
 
 
 def long_lines_file() -> str:

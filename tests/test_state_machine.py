@@ -69,7 +69,7 @@ EXEMPT_FLAG = "exempt_from_decline_limit"
 # example, and whole games of the cheaper property.
 BUDGETS: dict[str, dict[str, int]] = {
     "dev": {"machine": 3, "steps": 15, "games": 5},
-    "ci": {"machine": 20, "steps": 30, "games": 50},
+    "ci": {"machine": 50, "steps": 40, "games": 50},
     "thorough": {"machine": 500, "steps": 50, "games": 10_000},
 }
 
@@ -189,7 +189,13 @@ def check_position(game: sw.Game, doc: dict[str, Any] | None = None) -> None:
             assert view.owner in players
             owned = [game.active_race(view.owner), *game.declined_races(view.owner)]
             assert view.race in owned, f"region {r}: {view.race} is not player {view.owner}'s"
-            assert view.declined == (view.race in game.declined_races(view.owner))
+            counts_as_declined = any(
+                role.race.id == view.race and role.counts_as_declined
+                for role in rules.roles.values()
+            )
+            assert view.declined == (
+                view.race in game.declined_races(view.owner) or counts_as_declined
+            )
             on_map[view.race] = on_map.get(view.race, 0) + view.tokens
         for name, count in view.pieces.items():
             assert count >= 1 and name in rules.pieces, f"region {r}: pieces {view.pieces}"
@@ -568,3 +574,46 @@ def test_whole_games_keep_every_invariant(config: dict[str, Any], seed: int) -> 
     play_to_end(game, random.Random(seed))
     check_finished(game)
     check_round_trip(game, game.to_json())
+
+
+# --------------------------------------------------------------------------- finds, kept
+
+
+def _empty_land(game: sw.Game) -> list[int]:
+    water = game.map.water_mask
+    return [
+        r for r in range(len(game.map.regions))
+        if not (water >> r) & 1 and not game.region(r).tokens
+    ]
+
+
+def test_a_decline_after_a_region_was_set_up_again_keeps_every_token() -> None:
+    """Found by the ``thorough`` profile (a 4-player game with ``put`` between turns and a
+    decline): a decline turn puts the tokens readied at the start of the turn back where they
+    were, and a region set up again since then (``put``/``clear``) is no longer where they
+    were. They stay in hand and go to the box with the rest of the hand, and no other race's
+    region receives them (tokens are conserved per race, the rules' supply)."""
+    game = sw.Game.new(players=2, seed=1)
+    r = _empty_land(game)[0]
+    game.put(r, 0, 3, race="ratmen")  # player 0's turn begins: 2 tokens readied from r
+    assert game.region(r).tokens == 1 and game.hand(0) == 2
+    game.put(r, 1, 1, race="amazons")  # r set up again, for player 1
+    check_position(game)
+    game.apply(sw.Decline())
+    check_position(game)
+    assert game.region(r).race == "amazons" and game.region(r).tokens == 1
+
+
+def test_a_decline_puts_back_the_readied_tokens_of_regions_left_as_they_were() -> None:
+    """A decline turn leaves on the map what was there at the start of the turn: a race that
+    keeps its tokens in decline (the ``keeps_tokens_in_decline`` flag) gets its readied tokens
+    back on every region an edit did not touch, though the edit came after they were readied."""
+    game = sw.Game.new(players=2, seed=1)
+    r, other = _empty_land(game)[:2]
+    game.put(other, 0, 2, race="ghouls")  # the turn begins: 1 token readied from `other`
+    game.put(r, 0, 3)  # placed after the readying: nothing to put back
+    game.set_coins(1, 3)  # an edit that touches no region
+    game.apply(sw.Decline())
+    check_position(game)
+    assert (game.region(r).tokens, game.region(other).tokens) == (3, 2)
+    assert game.region(r).declined and game.region(other).declined
