@@ -206,3 +206,25 @@ def test_a_corrupt_language_state_is_refused(v3: sw.Rules) -> None:
     data["state"]["lang"] = {"counters": {"x": -5}}
     with pytest.raises(sw.RulesError, match="counters"):
         sw.Game.from_json(json.dumps(data), rules=v3)
+
+
+def test_no_die_attempt_with_fewer_tokens_than_a_region_must_hold(v3: sw.Rules) -> None:
+    """`region_tokens min 2`: a region of the race always holds at least 2 tokens, so with
+    1 token in hand the race makes no final die attempt (neither listed nor accepted), where
+    a race without the floor may make one."""
+    game = _game(v3, ("wardens", "nothing"))
+    game.apply(sw.PickCombo(0))
+    while game.hand(0) > 1:  # the cheapest conquests until 1 token is left
+        conquers = [a for a in game.legal_actions() if isinstance(a, sw.Conquer)]
+        cheapest = min(conquers, key=lambda a: (game.conquest_cost(a.region), a.region))
+        game.apply(cheapest)
+    assert game.hand(0) == 1 and game.phase is sw.Phase.CONQUEST
+    legal = list(game.legal_actions())
+    assert not [a for a in legal if isinstance(a, sw.ConquerWithDie)]
+    target = next(r for r in range(len(game.map.regions))
+                  if 1 < game.conquest_cost(r) <= 4 and game.region(r).owner is None
+                  and sw.Conquer(r) not in legal and game.region(r).terrain != "sea")
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="at least 2 tokens"):
+        game.apply(sw.ConquerWithDie(target))
+    assert game.to_json() == before

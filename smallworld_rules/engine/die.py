@@ -25,6 +25,13 @@ def _conquer_with_die(self: Engine, s: State, action: ConquerWithDie, log: Log) 
         raise IllegalAction(
             f"you have the {cost} tokens region {r} costs: conquer it without the die", action
         )
+    keep = self._keep(s, rs.race)
+    if rs.hand < keep:
+        raise IllegalAction(
+            f"your race holds at least {keep} tokens in a region: with {rs.hand} in hand it "
+            "makes no die attempt",
+            action,
+        )
     if cost - rs.hand > DIE_REACH:
         raise IllegalAction(
             f"region {r} costs {cost}: with {rs.hand} in hand you are more than "

@@ -91,7 +91,10 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if self._may_abandon(s):
         acts.extend([self._abandons[r] for r in own])
     if hand >= 1:
-        die = s.die_bonus < 0 and "no_final_die" not in combo.flags
+        # A race that holds at least N tokens per region makes no die attempt with fewer.
+        die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
+            not self._floors or hand >= combo.floor
+        )
         conquers, die_conquers = self._conquers, self._die_conquers
         costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
         s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
@@ -192,7 +195,9 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
     if self._may_abandon(s):
         acts.extend([self._abandons[r] for r in own])
     if rs.hand >= 1:
-        die = s.die_bonus < 0 and "no_final_die" not in combo.flags
+        die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
+            rs.hand >= combo.floor
+        )
         costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
         s.reach_costs = (self, race, costs)
         for r, cost in costs.items():
