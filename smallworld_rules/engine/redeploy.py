@@ -9,16 +9,26 @@ from smallworld_rules.actions import Deploy
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, _WITHDRAWAL, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Deployed, PieceMoved
+from smallworld_rules.language import limits
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
 
-def _surplus(s: State, regions: tuple[int, ...]) -> int:
-    """Tokens on ``regions`` beyond one per region (what ending the conquests lifts)."""
+def _surplus(s: State, regions: tuple[int, ...], keep: int = 1) -> int:
+    """Tokens on ``regions`` beyond one per region (what ending the conquests lifts), or
+    beyond ``keep`` for a race that keeps more (``region_tokens min``)."""
     tokens = s.region_tokens
+    if keep > 1:
+        return sum([max(0, tokens[r] - keep) for r in regions])
     return sum([tokens[r] for r in regions]) - len(regions)
+
+
+def _keep(self: Engine, s: State, race: str) -> int:
+    """Tokens each region of the race keeps when it readies or ends its conquests: 1, or
+    its ``region_tokens min``."""
+    return self._combo_of(s, race).floor if self._floors else 1
 
 
 def _hold(self: Engine, s: State, rs: RaceState) -> int:
@@ -56,10 +66,11 @@ def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool 
     race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
     stands); then the race's redeploy triggers run."""
     if lift:
+        keep = self._keep(s, rs.race) if self._floors else 1  # region_tokens min: more stay
         for r in self.regions_of(s, rs.race):
-            extra = s.region_tokens[r] - 1
-            if extra:
-                s.region_tokens[r] = 1
+            extra = s.region_tokens[r] - keep
+            if extra > 0:
+                s.region_tokens[r] = keep
                 rs.hand += extra
         if self._combo_of(s, rs.race).lifts_pieces:
             holders = {d.id for d in self.defs(s, rs.race)}
@@ -89,7 +100,8 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         rs = self._acting_race(s, action)
         available = rs.hand - self._hold(s, rs)
         if s.phase is _CONQUEST:
-            available += self._surplus(s, self.regions_of(s, rs.race))
+            keep = self._keep(s, rs.race) if self._floors else 1
+            available += self._surplus(s, self.regions_of(s, rs.race), keep)
     r, n = action.region, action.count
     if not 0 <= r < self.n or s.region_race[r] != rs.race:
         raise IllegalAction(
@@ -99,6 +111,10 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         if available < 1:
             raise IllegalAction("you have no token to place", action)
         raise IllegalAction(f"you can place 1 to {available} tokens, not {n}", action)
+    if self._capping:
+        problem = limits.fits(self, s, rs.race, r, n, lifted=s.phase is _CONQUEST)
+        if problem:
+            raise IllegalAction(problem, action)
     if s.phase is _CONQUEST:
         self._enter_redeploy(s, rs, log)
         if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
