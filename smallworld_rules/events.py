@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -20,10 +20,17 @@ class Event:
     """Base class of log events."""
 
     __slots__ = ()
+    #: the event's field names in order, set once per class below: a save writes ~100 events,
+    #: and ``attrs.asdict`` looks the fields up and walks every value on each call
+    _field_names: ClassVar[tuple[str, ...]] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``{"type": name, **fields}``."""
-        return {"type": type(self).__name__, **attrs.asdict(self)}  # type: ignore[arg-type]
+        """The JSON form: ``{"type": name, **fields}`` (fields hold only numbers, strings and
+        tuples of them, so this is what ``attrs.asdict`` gives)."""
+        out: dict[str, Any] = {"type": type(self).__name__}
+        for name in self._field_names:
+            out[name] = getattr(self, name)
+        return out
 
 
 @attrs.frozen
@@ -232,6 +239,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
 }
 for _cls in EVENT_TYPES.values():  # the engine makes ~150 events a game
     quick_init(_cls)
+    _cls._field_names = tuple(f.name for f in attrs.fields(_cls))
 
 
 def _tupled(value: Any) -> Any:
@@ -244,13 +252,14 @@ def event_from_dict(data: Any) -> Event:
     Raises:
         RulesError: unknown type or wrong fields.
     """
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or (
-        data["type"] not in EVENT_TYPES
-    ):
+    kind = data.get("type") if isinstance(data, dict) else None
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
         raise RulesError(f"not a log event: {excerpt(data)}")
-    cls = EVENT_TYPES[data["type"]]
     try:
-        event: Event = cls(**{k: _tupled(v) for k, v in data.items() if k != "type"})
+        event: Event = cls(
+            **{k: _tupled(v) if isinstance(v, list) else v for k, v in data.items() if k != "type"}
+        )
     except TypeError as exc:
         raise RulesError(f"bad log event {excerpt(data)}: {excerpt(str(exc))[1:-1]}") from None
     return event

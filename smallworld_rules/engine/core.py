@@ -208,6 +208,8 @@ class Engine:
         self._all_deploys: dict[int, _ByRegion] = {}
         #: see _combo_of: attached badge or None -> race -> its pairing
         self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
+        #: the role's pairing by the powers it has activated (``State.role_powers``)
+        self._role_combos: dict[tuple[str, ...], _Combo] = {}
         #: see immune_mask: (the piece tables it was computed from, the mask)
         self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
         #: see _occupied: mask -> (regions, mask, bordering mask)

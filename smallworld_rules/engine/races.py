@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def defs(self: Engine, s: State, race: str) -> tuple[RuleDef, ...]:
     """The race's rule file, then its power's (while the badge is attached)."""
-    return self._combo(race, self._powers(s, race)).defs
+    return self._combo_of(s, race).defs
 
 
 def _powers(self: Engine, s: State, race: str) -> tuple[str, ...]:
@@ -45,8 +45,11 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
     """``_combo(race, _powers(s, race))``; a race with at most its own badge (all but a
     role's tokens) is looked up by (race, badge) directly: this is asked for many times per
     legal action."""
-    if race == self.role_race:
-        return self._combo(race, tuple(s.role_powers))
+    if race == self.role_race:  # by its powers (a tuple, replaced when they change)
+        combo = self._role_combos.get(s.role_powers)
+        if combo is None:
+            combo = self._role_combos[s.role_powers] = self._combo(race, s.role_powers)
+        return combo
     rs = s.races.get(race)
     badge = None if rs is None else rs.power
     by_race = self._badge_combos.get(badge)  # by badge, then race: no key tuple to build
@@ -118,9 +121,9 @@ def powers_count(self: Engine, s: State, race: str) -> int:
 
 def tokens_in(self: Engine, s: State, race: str, place: str) -> int:
     """The race's tokens on the map, in its reserve (box), or in a zone."""
-    if place == "map":
-        rr, tokens = s.region_race, s.region_tokens
-        return sum(tokens[r] for r in range(self.n) if rr[r] == race)
+    if place == "map":  # the race's regions from its occupant mask, not a scan of the map
+        tokens = s.region_tokens
+        return sum([tokens[r] for r in self.regions_of(s, race)])
     if place == "reserve":
         return s.box.get(race, 0)
     pile = s.zones.get(place)
