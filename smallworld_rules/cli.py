@@ -42,6 +42,7 @@ from smallworld_rules.actions import Action
 from smallworld_rules.bots import BOTS, Bot, make_bot, play_game
 from smallworld_rules.dsl import ast, check, parse_file
 from smallworld_rules.dsl.formatter import format_source
+from smallworld_rules.dsl.lint import warnings as semantic_warnings
 from smallworld_rules.errors import RuleFileError, RulesError, excerpt
 from smallworld_rules.game import Game
 from smallworld_rules.htmlview import replay_html
@@ -586,6 +587,10 @@ def _check(args: argparse.Namespace) -> int:
         conflict = id_conflict(official, tree, text, args.override)
         if conflict is not None:
             errors[path].insert(0, conflict)
+        if not errors[path]:  # legal, but surely not meant: warnings (exit status 0)
+            most = max((p.tokens for p in official.powers.values()), default=0)
+            for warning in semantic_warnings(tree, text, most):
+                print(f"warning: {warning}", file=sys.stderr)
     for path in files:
         for error in errors[path]:
             print(error, file=sys.stderr)

@@ -23,6 +23,10 @@ from smallworld_rules.frozen import quick_init
 #: Path given for contributions computed by the core itself (not by a rule file).
 CORE = "<core>"
 
+#: The bound of every number a rule file computes: a product beyond it is clamped to it, so
+#: no expression can build a huge integer whatever it multiplies.
+VALUE_LIMIT = 10**9
+
 
 @attrs.frozen
 class Contribution:
@@ -146,6 +150,25 @@ class EvalContext(Protocol):
 
     def tokens_in(self, place: str) -> int:
         """The race's tokens on the ``"map"``, in its ``"reserve"`` (box) or in a zone."""
+
+    def value(self, name: str) -> int:
+        """A number of the moment (``vocabulary.VALUES``): ``round``, ``rounds_left``,
+        ``die``, ``coins``, ``declined_races``, ``tokens_lost``, ``target_tokens``."""
+
+    def counter(self, key: str, per_turn: bool) -> int:
+        """The value of a counter of the race (``key``: its file's id and name)."""
+
+    def tokens_on(self, regions: int) -> int:
+        """Tokens, anyone's, on the regions of the mask."""
+
+    def past_mask(self, name: str) -> int:
+        """This turn's conquests that had the region property ``name`` when conquered."""
+
+    def past_piece_mask(self, name: str) -> int:
+        """This turn's conquests that held a piece ``name`` when conquered."""
+
+    def past_tokens(self, regions: int) -> int:
+        """Tokens the regions of the mask held when conquered this turn (0 for the others)."""
 
 
 #: A compiled expression or predicate: a plain function of the context.

@@ -355,23 +355,9 @@ def _check_header(record: dict[str, Any]) -> None:
 def replay(
     game_type: type[Game], source: Mapping[str, Any] | str, rules: Rules | None = None
 ) -> tuple[Game, list[str]]:
-    """Replay a record step by step, verifying each one (the body of
-    :func:`~smallworld_rules.records.replay_record`).
-
-    Args:
-        game_type: the class of the game to replay it in (:class:`~smallworld_rules.Game`).
-        source: the record (a dict or its JSON text).
-        rules: the rules to replay with (default: the official rules plus the record's
-            expansions).
-
-    Returns:
-        The replayed game and the rule files that changed since the record was made (the game
-        still replays identically if this function returns).
-
-    Raises:
-        RulesError: the record is malformed.
-        RecordMismatch: the replay diverges; it names the first step that does not match.
-    """
+    """:func:`~smallworld_rules.records.replay_record` (its arguments, result and errors),
+    the game made as a ``game_type`` (:class:`~smallworld_rules.Game`, which calls this for
+    ``from_record``)."""
     record = load_record(source)
     if rules is None:
         rules = rules_for_record(record)

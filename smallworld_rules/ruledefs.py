@@ -74,18 +74,28 @@ class CompiledEffect:
     verb: str
     piece: str | None = None
     amount: IntFn | None = None
+    #: who ``take_coins`` and ``give_tokens`` act on: defender, conqueror, opponents, target
+    whom: str | None = None
+    #: the counter ``add`` raises (its key) and whether it is kept per turn
+    counter: str | None = None
+    per_turn: bool = False
 
 
 @attrs.frozen
 class CompiledTrigger:
-    """``on EVENT [limit] do EFFECT``, compiled.
+    """``on EVENT [limit] [when PRED] do EFFECT, … [status]``, compiled.
 
     Attributes:
-        event: ``conquest`` or ``redeploy``.
+        event: one of ``vocabulary.EVENTS``.
         times: at most this many times in the race's life (0: no limit).
-        effect: what it does.
+        effect: what it does (the first effect).
         key: the name its uses are counted under.
         label, path, line: where it was written.
+        effects: every effect, in order (``effect`` first).
+        condition: whether it fires, as a function of the context (``None``: always).
+        status: ``active`` (the default), ``declined`` or ``always``.
+        once_per_turn: it fires at most once a turn.
+        rolls: one of its effects rolls the die (it runs once the action is done).
     """
 
     event: str
@@ -95,6 +105,15 @@ class CompiledTrigger:
     label: str
     path: str
     line: int
+    effects: tuple[CompiledEffect, ...] = ()
+    condition: Callable[[EvalContext], bool] | None = None
+    status: str = "active"
+    once_per_turn: bool = False
+    rolls: bool = False
+
+    def applies_to(self, declined: bool) -> bool:
+        """Whether the trigger works for a race in that state."""
+        return self.status == "always" or (self.status == "declined") == declined
 
 
 @attrs.frozen
@@ -122,6 +141,10 @@ class CompiledAbility:
     label: str
     path: str
     line: int
+    #: coins paid to the bank each time it is used (``None``: free)
+    price: IntFn | None = None
+    #: one of its effects is of version 3 of the language (run by smallworld_rules.language)
+    language: bool = False
 
 
 @attrs.frozen
@@ -263,3 +286,16 @@ class RuleDef:
     zones: tuple[ZoneDef, ...] = ()
     lost_tokens_to: str | None = None
     roles: tuple[RoleDef, ...] = ()
+    #: ``immune [when PRED] [status]``: (the regions' condition or None, status)
+    immune: tuple[tuple[IntFn | None, str], ...] = ()
+    #: ``reach N``: conquests reach regions up to N steps away (1: adjacent ones)
+    reach: int = 1
+    #: ``region_tokens min N`` / ``max N`` (0: no limit)
+    region_min: int = 0
+    region_max: int = 0
+    #: ``skip_coins N``: coins put on its combo when one below is picked (None: 1)
+    skip_coins: int | None = None
+    #: ``own_tokens N``: a power's own tokens, joining the race's supply
+    own_tokens: int = 0
+    #: what its rules read that the engine records only on demand ("facts", "die")
+    needs: frozenset[str] = frozenset()

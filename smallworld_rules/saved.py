@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from smallworld_rules.errors import RulesError, excerpt
+from smallworld_rules.language import memory
 from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map
 from smallworld_rules.state import (
-    ABILITY_ROLL,
+    EFFECT_ROLL,
     LOST_TRIBE,
     SOUL,
     Phase,
@@ -157,7 +158,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
         "decline_at_end", "regained", *_ADDED_IN_3,
     }
-    missing, extra = expected - set(d), set(d) - expected
+    missing, extra = expected - set(d), set(d) - expected - {"lang"}
     if missing:
         raise _bad("state", f"is missing {sorted(missing)}")
     if extra:
@@ -264,7 +265,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
 
     s.readied = tuple(_list(d["readied"], "readied", readied))
-    s.die_target = _int(d["die_target"], "die_target", ABILITY_ROLL, n - 1)
+    s.die_target = _int(d["die_target"], "die_target", EFFECT_ROLL, n - 1)
     s.withdrawals = tuple(_list(d["withdrawals"], "withdrawals", race_id))
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
     s.winners = tuple(_list(d["winners"], "winners", lambda v, w: _int(v, w, 0, players - 1)))
@@ -300,6 +301,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.role_powers = tuple(_list(d["role_powers"], "role_powers", power_id))
     s.role_reserve = tuple(_list(d["role_reserve"], "role_reserve", power_id))
     s.purchases = _int(d["purchases"], "purchases")
+    s.lang = memory.from_saved(d.get("lang", {}), n, players)
     _check_consistency(engine, s)
     return s
 

@@ -83,6 +83,8 @@ LOST_TRIBE = "#lost_tribe"
 SOUL = "#soul"
 #: ``State.die_target`` of a pending die roll made by an ability (no target region yet).
 ABILITY_ROLL = -2
+#: ``State.die_target`` of a pending roll of the rule language's ``roll`` effect.
+EFFECT_ROLL = -3
 
 
 class Phase(StrEnum):
@@ -190,6 +192,7 @@ class State:
         "die_bonus",
         "die_target",
         "gen",
+        "lang",
         "market",
         "phase",
         "picked",
@@ -259,6 +262,9 @@ class State:
     role_powers: tuple[str, ...]  #: the powers working for the role, in activation order
     role_reserve: tuple[str, ...]  #: the role's drafted powers not yet active
     purchases: int  #: purchases the role made this turn
+    #: what the rule language's constructs keep (see smallworld_rules.language.memory):
+    #: empty, and not saved, unless a rule file needs it; replaced, never changed in place
+    lang: Mapping[str, Any]
     gen: int  #: this state's generation (copy on write, see the module doc); not game data
 
     def copy(self) -> State:
@@ -312,6 +318,7 @@ class State:
         new.role_powers = self.role_powers
         new.role_reserve = self.role_reserve
         new.purchases = self.purchases
+        new.lang = self.lang
         return new
 
     def occupy(self, region: int, race: str | None, tokens: int) -> None:
@@ -410,4 +417,14 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "role_powers": list(s.role_powers),
         "role_reserve": list(s.role_reserve),
         "purchases": s.purchases,
+        **({"lang": _plain(s.lang)} if s.lang else {}),
     }
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready data: tuples as lists, dicts with sorted keys."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in sorted(value.items())}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value

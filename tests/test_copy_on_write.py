@@ -58,6 +58,8 @@ def snapshot(s: State) -> dict[str, Any]:
     """Every field of a state, as plain data (and the nested objects' fields directly, so that
     a change ``state_to_dict`` would not show still fails)."""
     out = state_to_dict(s)
+    # lang is saved only when a rule file uses it: compare it always
+    out["lang"] = dict(s.lang)
     # gen is bookkeeping; race_masks is derived from region_race (compared below);
     # reach_costs is what legal_actions worked out for the position (test_engine_caches)
     unsaved = {"gen", "race_masks", "reach_costs"}

@@ -193,7 +193,8 @@ def _count_forms() -> list[str]:
     parenthesis: ``count(powers)``, ``count(tokens on map)``, ``count(tokens in``."""
     bodies, _ = _grammar_rules()
     forms = []
-    for alternative in bodies["factor"].split("|"):
+    # Since version 3 of the language the plain factors are the rule `simple`.
+    for alternative in (bodies["factor"] + "|" + bodies.get("simple", "")).split("|"):
         parts = re.findall(r'"[^"]*"|[A-Za-z_]+', alternative.split("->")[0])
         if parts[:2] != ['"count"', '"("'] or len(parts) < 3 or not parts[2].startswith('"'):
             continue

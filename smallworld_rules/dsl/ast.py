@@ -91,7 +91,46 @@ class CountTokens:
     pos: Pos = attrs.field(eq=False)
 
 
-Expr = Number | Count | BinOp | OptionValue | CountPowers | CountTokens
+@attrs.frozen
+class Value:
+    """A number the game knows at the moment (version 3): ``round``, ``rounds_left``,
+    ``die``, ``count(coins)`` (``"coins"``), ``count(declined races)``
+    (``"declined_races"``), ``count(tokens lost)`` (``"tokens_lost"``) or
+    ``count(tokens in target)`` (``"target_tokens"``)."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class CounterRef:
+    """``counter NAME``: the value of a counter the file declares."""
+
+    name: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class TokensIn:
+    """``count(tokens in <region set>)``: the tokens, anyone's, on the regions of the set."""
+
+    regions: RegionSet
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Call:
+    """``min(a, b, …)`` or ``max(a, b, …)``."""
+
+    fn: str
+    args: tuple[Expr, ...]
+    pos: Pos = attrs.field(eq=False)
+
+
+Expr = (
+    Number | Count | BinOp | OptionValue | CountPowers | CountTokens | Value | CounterRef
+    | TokensIn | Call
+)
 
 # --------------------------------------------------------------------------- predicates
 
@@ -175,7 +214,18 @@ class OptionIs:
     pos: Pos = attrs.field(eq=False)
 
 
-Pred = Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or
+@attrs.frozen
+class Compare:
+    """``left OP right`` with ``OP`` one of ``< <= = != >= >``: holds everywhere or nowhere
+    (a condition on the moment, version 3)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+Pred = Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or | Compare
 
 # --------------------------------------------------------------------------- statements
 
@@ -302,22 +352,38 @@ class Limit:
 @attrs.frozen
 class Effect:
     """What an ability or trigger does: ``place PIECE``, ``move PIECE``, ``conquer paying
-    EXPR``, ``convert``, ``roll_die``, ``truce`` or ``gain EXPR``."""
+    EXPR``, ``convert``, ``roll_die``, ``truce`` or ``gain EXPR``; since version 3 also
+    ``gain EXPR coins`` (verb ``gain_coins``), ``pay EXPR coins`` (``pay``), ``WHOM pays EXPR
+    coins`` (``take_coins``), ``give EXPR tokens to WHOM`` (``give_tokens``), ``remove
+    PIECE`` (``remove``), ``roll`` and ``add EXPR to COUNTER`` (``add``)."""
 
     verb: str
     pos: Pos = attrs.field(eq=False)
     piece: str | None = None
     amount: Expr | None = None
+    #: ``defender``, ``conqueror``, ``opponents`` or ``target``: the other player
+    whom: str | None = None
+    #: the counter of ``add``
+    counter: str | None = None
 
 
 @attrs.frozen
 class Trigger:
-    """``on EVENT [limit] do EFFECT``: the core acts for the race when the event happens."""
+    """``on EVENT [limit] [when PRED] do EFFECT, … [status]``: the core acts for the race
+    when the event happens (``effect`` is the first effect, ``rest`` the others)."""
 
     event: str
     limit: Limit | None
     effect: Effect
     pos: Pos = attrs.field(eq=False)
+    condition: Pred | None = None
+    rest: tuple[Effect, ...] = ()
+    status: str = "active"
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """Every effect, in order."""
+        return (self.effect, *self.rest)
 
 
 @attrs.frozen
@@ -337,7 +403,15 @@ class AbilityTarget:
     pos: Pos = attrs.field(eq=False)
 
 
-AbilityPart = During | Limit | AbilityTarget | Effect
+@attrs.frozen
+class Price:
+    """``price EXPR``: the coins an ability costs each time it is used."""
+
+    amount: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+AbilityPart = During | Limit | AbilityTarget | Effect | Price
 
 
 @attrs.frozen
@@ -370,6 +444,11 @@ class Ability:
     def effects(self) -> tuple[Effect, ...]:
         """The effects, in order."""
         return tuple(p for p in self.parts if isinstance(p, Effect))
+
+    @property
+    def price(self) -> Price | None:
+        """The first price given, if any."""
+        return next((p for p in self.parts if isinstance(p, Price)), None)
 
 
 # --------------------------------------------------------------------------- expansions
@@ -545,6 +624,59 @@ class Role:
         )
 
 
+@attrs.frozen
+class Immune:
+    """``immune [when PRED] [status]``: the race's regions matching the condition are immune
+    to enemy conquests and abilities, as a region with an immune piece is."""
+
+    condition: Pred | None
+    status: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Reach:
+    """``reach N``: the race's conquests reach regions up to N steps from its own."""
+
+    steps: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class RegionTokens:
+    """``region_tokens min N`` or ``region_tokens max N``: per-region token limits."""
+
+    bound: str
+    count: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class CounterDecl:
+    """``counter NAME per_turn|per_game``: a number the race keeps (from 0)."""
+
+    name: str
+    span: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class OwnTokens:
+    """``own_tokens N``: a power's own tokens, given with the combo beside the race's; they
+    join the race's supply (not out of its box) until the race leaves the game."""
+
+    value: int
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class SkipCoins:
+    """``skip_coins N``: coins put on this combo when a player picks one below it."""
+
+    count: int
+    pos: Pos = attrs.field(eq=False)
+
+
 Statement = (
     Tokens
     | ConquestTokens
@@ -563,6 +695,12 @@ Statement = (
     | Zone
     | LostTokens
     | Role
+    | Immune
+    | Reach
+    | RegionTokens
+    | CounterDecl
+    | SkipCoins
+    | OwnTokens
 )
 
 

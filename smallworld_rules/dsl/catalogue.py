@@ -556,15 +556,15 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     ),
     CatalogueEntry(
         "bad-limit", "a limit per player without a target",
-        "A limit that cannot work: `times 0`, `once_per_player_per_turn` without a target, "
-        "or a limit other than `times N` on a trigger.",
+        "A limit that cannot work: `times 0`, `once_per_player_per_turn` without a target "
+        "or on a trigger (a trigger takes `times N` or `once_per_turn`).",
         _basic("ability rally {", "    during conquest",
                "    once_per_player_per_turn", "    gain 1", "}"), 7, 9,
     ),
     CatalogueEntry(
         "effect-not-in-trigger", "a player's decision written as a trigger",
-        "A trigger may only do what needs no decision (`place`, `gain`); the rest are "
-        "abilities.",
+        "A trigger may only do what needs no decision (`place`, `gain`, coins, `give`, "
+        "`remove`, `roll`, `add`); the rest are abilities.",
         _basic("on conquest do convert"), 5, 20,
     ),
     CatalogueEntry(
@@ -573,5 +573,43 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "it.",
         _basic("ability rally {", "    during conquest",
                "    target region", "    gain 1", "}"), 7, 9,
+    ),
+    CatalogueEntry(
+        "unknown-player", "a player the moment does not know",
+        "`WHOM pays N coins` or `give N tokens to WHOM` names a player the event has not: the "
+        "`defender` is known `on conquest`, the `conqueror` `on lost` and `on tokens_lost`, "
+        "the `target` in an ability with `target player`; `opponents` anywhere.",
+        _basic("on redeploy do defender pays 1 coin"), 5, 20,
+    ),
+    CatalogueEntry(
+        "unknown-counter", "a counter nobody declares",
+        "`counter NAME` or `add N to NAME` names a counter the file does not declare with "
+        "`counter NAME per_turn` or `counter NAME per_game`.",
+        _basic("score add counter raids"), 5, 23,
+    ),
+    CatalogueEntry(
+        "bad-reach", "a reach out of range",
+        "`reach N` takes N from 1 (the adjacent regions) to 3.",
+        _basic("reach 9"), 5, 5,
+    ),
+    CatalogueEntry(
+        "bad-region-tokens", "a per-region limit out of range",
+        "`region_tokens min N` and `region_tokens max N` take N from 1 to 99.",
+        _basic("region_tokens max 0"), 5, 5,
+    ),
+    CatalogueEntry(
+        "own-tokens-on-race", "tokens of its own on a race",
+        "`own_tokens N` is a statement of powers: a race's tokens are its `tokens` and `box`.",
+        _basic("own_tokens 2"), 5, 5,
+    ),
+    CatalogueEntry(
+        "bad-own-tokens", "too many tokens of its own",
+        "`own_tokens N` takes N from 1 to 20.",
+        _power("tokens 2", 'text "Keen eyes."', "own_tokens 99"), 4, 5,
+    ),
+    CatalogueEntry(
+        "bad-skip-coins", "too many coins for a skipped combo",
+        "`skip_coins N` takes N from 0 to 10.",
+        _basic("skip_coins 50"), 5, 5,
     ),
 )

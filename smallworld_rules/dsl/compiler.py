@@ -10,8 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from smallworld_rules.dsl import ast
-from smallworld_rules.dsl.vocabulary import CONTEXT_PROPERTIES, FLAGS, HOOKS
-from smallworld_rules.hooks import EvalContext, IntFn
+from smallworld_rules.dsl.vocabulary import (
+    CONTEXT_PROPERTIES,
+    EVENT_TARGETS,
+    FLAGS,
+    HOOKS,
+    PAST_PROPERTIES,
+)
+from smallworld_rules.hooks import VALUE_LIMIT, EvalContext, IntFn
 from smallworld_rules.ruledefs import (
     CompiledAbility,
     CompiledEffect,
@@ -24,12 +30,39 @@ from smallworld_rules.ruledefs import (
     ZoneDef,
 )
 
+# The effects of version 3, carried out by smallworld_rules.language rather than the engine.
+_LANGUAGE_EFFECTS = frozenset(
+    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add"}
+)
+
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
 _DECLINE_FLAGS = frozenset({"exempt_from_decline_limit"})
 
 
-def compile_predicate(pred: ast.Pred) -> IntFn:
-    """A predicate as a function giving the bitmask of regions that satisfy it."""
+class Scope:
+    """What compiling one file needs to know beyond a node: the file's id and counters, and
+    what its rules read of the game that the engine records only on demand (``needs``:
+    ``"facts"``, what each conquest took; ``"die"``, the last face rolled)."""
+
+    def __init__(self, rule_id: str = "", counters: dict[str, str] | None = None) -> None:
+        self.rule_id = rule_id
+        self.counters = counters or {}
+        self.needs: set[str] = set()
+
+
+def _bounded(value: int) -> int:
+    """Keep every computed value within ``±VALUE_LIMIT`` (rule files cannot build huge
+    integers whatever they multiply)."""
+    return VALUE_LIMIT if value > VALUE_LIMIT else -VALUE_LIMIT if value < -VALUE_LIMIT else value
+
+
+def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = None) -> IntFn:
+    """A predicate as a function giving the bitmask of regions that satisfy it.
+
+    ``past``: the region properties describe a conquered region as it was before the
+    conquest (``conquests with …``, the condition of an ``on conquest`` trigger).
+    """
+    scope = scope or Scope()
     if isinstance(pred, ast.Terrain):
         terrain = pred.name
         return lambda c: c.terrain_mask(terrain)
@@ -38,35 +71,62 @@ def compile_predicate(pred: ast.Pred) -> IntFn:
         return lambda c: c.feature_mask(feature)
     if isinstance(pred, ast.HasPiece):
         piece = pred.name
+        if past:
+            scope.needs.add("facts")
+            return lambda c: c.past_piece_mask(piece)
         return lambda c: c.piece_mask(piece)
     if isinstance(pred, ast.Property):
         prop = pred.name
+        if past and prop in PAST_PROPERTIES:
+            if prop == "non_empty":  # the engine keeps it for every conquest
+                return lambda c: c.conquests_mask(True)
+            scope.needs.add("facts")
+            return lambda c: c.past_mask(prop)
         return lambda c: c.property_mask(prop)
     if isinstance(pred, ast.OptionIs):
         option = pred.name
         return lambda c: c.all_mask if c.option(option) else 0
     if isinstance(pred, ast.AdjacentTo):
-        regions = compile_region_set(pred.regions)
+        regions = compile_region_set(pred.regions, scope)
         return lambda c: c.adjacent_mask(regions(c))
     if isinstance(pred, ast.Not):
-        operand = compile_predicate(pred.operand)
+        operand = compile_predicate(pred.operand, past, scope)
         return lambda c: c.all_mask & ~operand(c)
     if isinstance(pred, ast.And):
-        left, right = compile_predicate(pred.left), compile_predicate(pred.right)
+        left, right = compile_predicate(pred.left, past, scope), compile_predicate(
+            pred.right, past, scope
+        )
         return lambda c: left(c) & right(c)
     if isinstance(pred, ast.Or):
-        left, right = compile_predicate(pred.left), compile_predicate(pred.right)
+        left, right = compile_predicate(pred.left, past, scope), compile_predicate(
+            pred.right, past, scope
+        )
         return lambda c: left(c) | right(c)
+    if isinstance(pred, ast.Compare):
+        a, b = compile_expr(pred.left, scope, past), compile_expr(pred.right, scope, past)
+        test = _COMPARISONS[pred.op]
+        return lambda c: c.all_mask if test(a(c), b(c)) else 0
     raise TypeError(f"not a predicate: {pred!r}")  # pragma: no cover - the parser guarantees it
 
 
-def compile_region_set(regions: ast.RegionSet) -> IntFn:
+_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    "<": int.__lt__,
+    "<=": int.__le__,
+    "=": int.__eq__,
+    "!=": int.__ne__,
+    ">=": int.__ge__,
+    ">": int.__gt__,
+}
+
+
+def compile_region_set(regions: ast.RegionSet, scope: Scope | None = None) -> IntFn:
     """A region set as a function giving its bitmask."""
     base: IntFn
     flt = regions.filter
-    if regions.base == "conquests":
-        # Among this turn's conquests, `non_empty` means "was non-empty when conquered": the
-        # region is held by the conqueror now, so its present state cannot tell.
+    past = regions.base == "conquests"
+    if past:
+        # Among this turn's conquests the region properties describe each region as it was
+        # when conquered: it is held by the conqueror now, so its present state cannot tell.
         if isinstance(flt, ast.Property) and flt.name == "non_empty":
             return lambda c: c.conquests_mask(True)
         base = lambda c: c.conquests_mask(False)  # noqa: E731
@@ -76,46 +136,78 @@ def compile_region_set(regions: ast.RegionSet) -> IntFn:
         base = lambda c: c.all_mask  # noqa: E731
     if flt is None:
         return base
-    keep = compile_predicate(flt)
+    keep = compile_predicate(flt, past, scope)
     return lambda c: base(c) & keep(c)
 
 
-def compile_expr(expr: ast.Expr) -> IntFn:
-    """An expression as a function giving an int."""
+def compile_expr(expr: ast.Expr, scope: Scope | None = None, past: bool = False) -> IntFn:
+    """An expression as a function giving an int (``past``: as in compile_predicate)."""
+    scope = scope or Scope()
     if isinstance(expr, ast.Number):
         value = expr.value
         return lambda c: value
     if isinstance(expr, ast.Count):
-        regions = compile_region_set(expr.regions)
+        regions = compile_region_set(expr.regions, scope)
         return lambda c: regions(c).bit_count()
     if isinstance(expr, ast.OptionValue):
         option = expr.name
-        return lambda c: int(c.option(option))
+        return lambda c: _bounded(int(c.option(option)))
     if isinstance(expr, ast.CountPowers):
         return lambda c: c.powers_count()
     if isinstance(expr, ast.CountTokens):
         place = expr.place
         return lambda c: c.tokens_in(place)
+    if isinstance(expr, ast.Value):
+        name = expr.name
+        if name == "die":
+            scope.needs.add("die")
+        if name == "target_tokens" and past:
+            scope.needs.add("facts")
+            return lambda c: c.past_tokens(1 << c.target if c.target >= 0 else 0)
+        return lambda c: c.value(name)
+    if isinstance(expr, ast.CounterRef):
+        key, per_turn = counter_key(scope, expr.name)
+        return lambda c: c.counter(key, per_turn)
+    if isinstance(expr, ast.TokensIn):
+        regions = compile_region_set(expr.regions, scope)
+        if expr.regions.base == "conquests":
+            scope.needs.add("facts")
+            return lambda c: c.past_tokens(regions(c))
+        return lambda c: c.tokens_on(regions(c))
+    if isinstance(expr, ast.Call):
+        args = tuple(compile_expr(a, scope, past) for a in expr.args)
+        pick = min if expr.fn == "min" else max
+        return lambda c: pick(f(c) for f in args)
     if isinstance(expr, ast.BinOp):
-        left, right = compile_expr(expr.left), compile_expr(expr.right)
+        left, right = compile_expr(expr.left, scope, past), compile_expr(expr.right, scope, past)
         ops: dict[str, Callable[[int, int], int]] = {
             "+": int.__add__,
             "-": int.__sub__,
             "*": int.__mul__,
+            # Division by zero gives 0: documented in the rule language page (the checker
+            # refuses a divisor that is 0 whatever the game).
             "/": lambda a, b: a // b if b else 0,
         }
         op = ops[expr.op]
+        if expr.op == "*":  # sums of bounded values stay bounded; products may not
+            return lambda c: _bounded(left(c) * right(c))
         return lambda c: op(left(c), right(c))
     raise TypeError(f"not an expression: {expr!r}")  # pragma: no cover
 
 
+def counter_key(scope: Scope, name: str) -> tuple[str, bool]:
+    """The name a counter is kept under (its file's id and its name) and whether it starts
+    afresh each turn."""
+    return f"{scope.rule_id}#{name}", scope.counters.get(name) == "per_turn"
+
+
 def _compile_condition(
-    pred: ast.Pred | None, targeted: bool
+    pred: ast.Pred | None, targeted: bool, scope: Scope | None = None, past: bool = False
 ) -> tuple[Callable[[EvalContext], bool], IntFn | None]:
     """A modifier's condition, and for a condition on the target the mask it tests."""
     if pred is None:
         return lambda c: True, None
-    mask = compile_predicate(pred)
+    mask = compile_predicate(pred, past, scope)
     if targeted:
         return lambda c: bool((mask(c) >> c.target) & 1), mask
     return lambda c: mask(c) != 0, None  # only context properties reach here (semantic pass)
@@ -124,7 +216,7 @@ def _compile_condition(
 def _uses_context_only(pred: ast.Pred) -> bool:
     if isinstance(pred, ast.Property):
         return pred.name in CONTEXT_PROPERTIES
-    if isinstance(pred, ast.OptionIs):
+    if isinstance(pred, ast.OptionIs | ast.Compare):
         return True
     if isinstance(pred, ast.Not):
         return _uses_context_only(pred.operand)
@@ -133,18 +225,57 @@ def _uses_context_only(pred: ast.Pred) -> bool:
     return False
 
 
-def compile_effect(effect: ast.Effect) -> CompiledEffect:
+def compile_effect(
+    effect: ast.Effect, scope: Scope | None = None, past: bool = False
+) -> CompiledEffect:
     """An effect with its amount compiled."""
-    amount = None if effect.amount is None else compile_expr(effect.amount)
-    return CompiledEffect(effect.verb, effect.piece, amount)
+    scope = scope or Scope()
+    amount = None if effect.amount is None else compile_expr(effect.amount, scope, past)
+    if effect.verb == "roll":
+        scope.needs.add("die")
+    if effect.counter is not None:
+        key, per_turn = counter_key(scope, effect.counter)
+        return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, key, per_turn)
+    return CompiledEffect(effect.verb, effect.piece, amount, effect.whom)
 
 
-def compile_ability(ability: ast.Ability, rule_file: ast.RuleFile) -> CompiledAbility:
+def compile_trigger(trigger: ast.Trigger, rule_file: ast.RuleFile, scope: Scope) -> CompiledTrigger:
+    """A trigger; on a conquest its condition and amounts read the target as it was."""
+    past = trigger.event == "conquest"
+    condition = None
+    if trigger.condition is not None:
+        targeted = trigger.event in EVENT_TARGETS and not _uses_context_only(trigger.condition)
+        condition = _compile_condition(trigger.condition, targeted, scope, past)[0]
+    if trigger.event == "die_roll":
+        scope.needs.add("die")
+    effects = tuple(compile_effect(e, scope, past) for e in trigger.effects)
+    limit = trigger.limit
+    return CompiledTrigger(
+        event=trigger.event,
+        times=0 if limit is None or limit.kind != "times" else limit.count or 0,
+        effect=effects[0],
+        key=f"{rule_file.id}:{trigger.pos.line}:{trigger.pos.column}",
+        label=rule_file.name,
+        path=rule_file.path,
+        line=trigger.pos.line,
+        effects=effects,
+        condition=condition,
+        status=trigger.status,
+        once_per_turn=limit is not None and limit.kind == "once_per_turn",
+        rolls=any(e.verb == "roll" for e in effects),
+    )
+
+
+def compile_ability(
+    ability: ast.Ability, rule_file: ast.RuleFile, scope: Scope | None = None
+) -> CompiledAbility:
     """An ability; its target's condition becomes a bitmask of regions (or of players)."""
+    scope = scope or Scope(rule_file.id)
     limit, target = ability.limit, ability.target
     condition = None
     if target is not None and target.condition is not None:
-        condition = compile_predicate(target.condition)
+        condition = compile_predicate(target.condition, scope=scope)
+    price = ability.price
     return CompiledAbility(
         name=ability.name,
         phases=frozenset(ability.phases),
@@ -152,10 +283,12 @@ def compile_ability(ability: ast.Ability, rule_file: ast.RuleFile) -> CompiledAb
         times=0 if limit is None else limit.count or 0,
         target="" if target is None else target.kind,
         condition=condition,
-        effects=tuple(compile_effect(e) for e in ability.effects),
+        effects=tuple(compile_effect(e, scope) for e in ability.effects),
         label=rule_file.name,
         path=rule_file.path,
         line=ability.pos.line,
+        price=None if price is None else compile_expr(price.amount, scope),
+        language=any(e.verb in _LANGUAGE_EFFECTS for e in ability.effects),
     )
 
 
@@ -228,6 +361,14 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     zones: list[ZoneDef] = []
     lost_tokens_to: str | None = None
     roles: list[RoleDef] = []
+    counters = {
+        st.name: st.span for st in rule_file.statements if isinstance(st, ast.CounterDecl)
+    }
+    scope = Scope(rule_file.id, counters)
+    immune: list[tuple[IntFn | None, str]] = []
+    reach, region_min, region_max = 1, 0, 0
+    skip_coins: int | None = None
+    own_tokens = 0
     for st in rule_file.statements:
         if isinstance(st, ast.Tokens):
             tokens = st.value
@@ -267,19 +408,23 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         elif isinstance(st, ast.Link):
             links.append(compile_predicate(st.condition))
         elif isinstance(st, ast.Trigger):
-            triggers.append(
-                CompiledTrigger(
-                    event=st.event,
-                    times=0 if st.limit is None else st.limit.count or 0,
-                    effect=compile_effect(st.effect),
-                    key=f"{rule_file.id}:{st.pos.line}:{st.pos.column}",
-                    label=rule_file.name,
-                    path=rule_file.path,
-                    line=st.pos.line,
-                )
-            )
+            triggers.append(compile_trigger(st, rule_file, scope))
         elif isinstance(st, ast.Ability):
-            abilities.append(compile_ability(st, rule_file))
+            abilities.append(compile_ability(st, rule_file, scope))
+        elif isinstance(st, ast.Immune):
+            where = None if st.condition is None else compile_predicate(st.condition, scope=scope)
+            immune.append((where, st.status))
+        elif isinstance(st, ast.Reach):
+            reach = st.steps
+        elif isinstance(st, ast.RegionTokens):
+            if st.bound == "min":
+                region_min = st.count
+            else:
+                region_max = st.count
+        elif isinstance(st, ast.SkipCoins):
+            skip_coins = st.count
+        elif isinstance(st, ast.OwnTokens):
+            own_tokens = st.value
         elif isinstance(st, ast.Players):
             players = (st.low, st.high)
         elif isinstance(st, ast.MapFor):
@@ -297,13 +442,13 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             targeted = HOOKS[st.hook]
             if st.condition is not None and not _uses_context_only(st.condition):
                 targeted = True
-            condition, where = _compile_condition(st.condition, targeted)
+            condition, where = _compile_condition(st.condition, targeted, scope)
             modifiers[st.hook].append(
                 CompiledModifier(
                     hook=st.hook,
                     op=st.op,
                     status=st.status,
-                    value=compile_expr(st.value),
+                    value=compile_expr(st.value, scope),
                     condition=condition,
                     label=rule_file.name,
                     path=rule_file.path,
@@ -314,6 +459,9 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     works_in_decline = any(
         m.status != "active" for mods in modifiers.values() for m in mods
     ) or bool((flags | {name for name, _ in conditional_flags}) & _DECLINE_FLAGS)
+    works_in_decline = works_in_decline or any(
+        status != "active" for status in [t.status for t in triggers] + [i[1] for i in immune]
+    )
     unknown = flags - set(FLAGS)
     if unknown:  # pragma: no cover - the semantic pass refuses them first
         raise ValueError(f"unknown flags {sorted(unknown)}")
@@ -342,4 +490,11 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         zones=tuple(zones),
         lost_tokens_to=lost_tokens_to,
         roles=tuple(roles),
+        immune=tuple(immune),
+        reach=reach,
+        region_min=region_min,
+        region_max=region_max,
+        skip_coins=skip_coins,
+        own_tokens=own_tokens,
+        needs=frozenset(scope.needs),
     )

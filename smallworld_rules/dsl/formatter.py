@@ -174,8 +174,20 @@ class _Printer:
         elif isinstance(st, ast.Link):
             self.emit(indent, f"link {pred(st.condition)}", line)
         elif isinstance(st, ast.Trigger):
-            limit = "" if st.limit is None else f" {_limit(st.limit)}"
-            self.emit(indent, f"on {st.event}{limit} do {effect(st.effect)}", line)
+            self.emit(indent, trigger(st), line)
+        elif isinstance(st, ast.Immune):
+            when = "" if st.condition is None else f" when {pred(st.condition)}"
+            self.emit(indent, f"immune{when}{_status(st.status)}", line)
+        elif isinstance(st, ast.Reach):
+            self.emit(indent, f"reach {st.steps}", line)
+        elif isinstance(st, ast.RegionTokens):
+            self.emit(indent, f"region_tokens {st.bound} {st.count}", line)
+        elif isinstance(st, ast.CounterDecl):
+            self.emit(indent, f"counter {st.name} {st.span}", line)
+        elif isinstance(st, ast.OwnTokens):
+            self.emit(indent, f"own_tokens {st.value}", line)
+        elif isinstance(st, ast.SkipCoins):
+            self.emit(indent, f"skip_coins {st.count}", line)
         elif isinstance(st, ast.Ability):
             self.ability(st, indent)
         elif isinstance(st, ast.Players):
@@ -208,6 +220,18 @@ class _Printer:
 
 
 # --------------------------------------------------------------------------- pieces of syntax
+
+
+def _status(status: str) -> str:
+    return {"declined": " while declined", "always": " always"}.get(status, "")
+
+
+def trigger(st: ast.Trigger) -> str:
+    """``on EVENT [limit] [when PRED] do EFFECT, … [status]``."""
+    limit = "" if st.limit is None else f" {_limit(st.limit)}"
+    when = "" if st.condition is None else f" when {pred(st.condition)}"
+    effects = ", ".join(effect(e) for e in st.effects)
+    return f"on {st.event}{limit}{when} do {effects}{_status(st.status)}"
 
 
 def modifier(st: ast.Modifier) -> str:
@@ -263,6 +287,18 @@ def effect(st: ast.Effect) -> str:
     if st.verb == "gain":
         assert st.amount is not None
         return f"gain {expr(st.amount)}"
+    words = {
+        "gain_coins": "gain {} coins",
+        "pay": "pay {} coins",
+        "take_coins": str(st.whom) + " pays {} coins",
+        "give_tokens": "give {} tokens to " + str(st.whom),
+        "add": "add {} to " + str(st.counter),
+    }
+    if st.verb in words:
+        assert st.amount is not None
+        return words[st.verb].format(expr(st.amount))
+    if st.verb == "remove":
+        return f"remove {st.piece}"
     return st.verb
 
 
@@ -275,6 +311,8 @@ def ability_part(part: ast.AbilityPart) -> str:
     if isinstance(part, ast.AbilityTarget):
         when = "" if part.condition is None else f" when {pred(part.condition)}"
         return f"target {part.kind}{when}"
+    if isinstance(part, ast.Price):
+        return f"price {expr(part.amount)}"
     return effect(part)
 
 
@@ -291,10 +329,26 @@ def expr(node: ast.Expr, level: int = 0) -> str:
         return "count(powers)"
     if isinstance(node, ast.CountTokens):
         return "count(tokens on map)" if node.place == "map" else f"count(tokens in {node.place})"
+    if isinstance(node, ast.Value):
+        return _VALUE_WORDS.get(node.name, node.name)
+    if isinstance(node, ast.CounterRef):
+        return f"counter {node.name}"
+    if isinstance(node, ast.TokensIn):
+        return f"count(tokens in {region_set(node.regions)})"
+    if isinstance(node, ast.Call):
+        return f"{node.fn}({', '.join(expr(a) for a in node.args)})"
     strength = _EXPR_LEVEL[node.op]
     # Left-associative: the right operand needs a strictly tighter binding.
     out = f"{expr(node.left, strength)} {node.op} {expr(node.right, strength + 1)}"
     return f"({out})" if strength < level else out
+
+
+_VALUE_WORDS = {
+    "coins": "count(coins)",
+    "declined_races": "count(declined races)",
+    "tokens_lost": "count(tokens lost)",
+    "target_tokens": "count(tokens in target)",
+}
 
 
 def region_set(node: ast.RegionSet, tight: bool = False) -> str:
@@ -330,6 +384,12 @@ def _atom(node: ast.Pred) -> str:
         return f"option {node.name}"
     if isinstance(node, ast.AdjacentTo):
         return f"adjacent_to {region_set(node.regions, tight=True)}"
+    if isinstance(node, ast.Compare):
+        left, right, op = expr(node.left), expr(node.right), node.op
+        if left.startswith("("):  # a comparison cannot start with "(": turn it round
+            flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+            left, right, op = right, left, flipped
+        return f"{left} {op} {right}"
     assert isinstance(node, ast.Property)
     return node.name
 

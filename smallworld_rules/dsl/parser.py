@@ -66,7 +66,8 @@ MAX_STATEMENTS = 500
 _KINDS = ("race", "power", "expansion")
 _STATEMENT_WORDS = (
     "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece", "link", "on",
-    "ability", "players", "map", "zone", "lost_tokens", "role",
+    "ability", "players", "map", "zone", "lost_tokens", "role", "immune", "reach",
+    "region_tokens", "counter", "skip_coins", "own_tokens",
 )
 _STATUS_WORDS = ("active", "declined")
 _PREDICATE_WORDS = ("terrain", "feature", "piece", "option", "adjacent_to")
@@ -602,8 +603,67 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     # ---- triggers and abilities
 
     def trigger(self, meta: Meta, children: list[Any]) -> ast.Trigger:
-        event, limit, effect = children
-        return ast.Trigger(event, limit, effect, _pos(meta))
+        event, limit, condition, effect, *rest = children
+        status = rest.pop() if rest and isinstance(rest[-1], str | None) else None
+        pred = None if condition is None else condition[0]
+        return ast.Trigger(
+            event, limit, effect, _pos(meta), pred, tuple(rest), status or "active"
+        )
+
+    # ---- statements of version 3
+
+    def immune(self, meta: Meta, children: list[Any]) -> ast.Immune:
+        condition, status = children
+        pred = None if condition is None else condition[0]
+        return ast.Immune(pred, status or "active", _pos(meta))
+
+    def reach(self, meta: Meta, children: list[Token]) -> ast.Reach:
+        return ast.Reach(self._int(children[0]), _pos(meta))
+
+    def region_tokens(self, meta: Meta, children: list[Any]) -> ast.RegionTokens:
+        return ast.RegionTokens(str(children[0]), self._int(children[1]), _pos(meta))
+
+    def minmax(self, meta: Meta, children: list[Token]) -> str:
+        return str(children[0])
+
+    def counter_decl(self, meta: Meta, children: list[Any]) -> ast.CounterDecl:
+        return ast.CounterDecl(str(children[0]), str(children[1]), _token_pos(children[0]))
+
+    def counter_span(self, meta: Meta, children: list[Token]) -> str:
+        return str(children[0])
+
+    def own_tokens(self, meta: Meta, children: list[Token]) -> ast.OwnTokens:
+        return ast.OwnTokens(self._int(children[0]), _pos(meta))
+
+    def skip_coins(self, meta: Meta, children: list[Token]) -> ast.SkipCoins:
+        return ast.SkipCoins(self._int(children[0]), _pos(meta))
+
+    def price(self, meta: Meta, children: list[ast.Expr]) -> ast.Price:
+        return ast.Price(children[0], _pos(meta))
+
+    def gain_coins(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("gain_coins", _pos(meta), amount=children[0])
+
+    def pay_coins(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("pay", _pos(meta), amount=children[0])
+
+    def take_coins(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("take_coins", _pos(meta), amount=children[1], whom=children[0])
+
+    def give_tokens(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("give_tokens", _pos(meta), amount=children[0], whom=children[1])
+
+    def whom(self, meta: Meta, children: list[Token]) -> str:
+        return str(children[0])
+
+    def remove_piece(self, meta: Meta, children: list[Token]) -> ast.Effect:
+        return ast.Effect("remove", _pos(meta), piece=str(children[0]))
+
+    def roll(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("roll", _pos(meta))
+
+    def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
 
     def event(self, meta: Meta, children: list[Token]) -> str:
         return str(children[0])
@@ -738,6 +798,49 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def count_tokens_in(self, meta: Meta, children: list[Token]) -> ast.CountTokens:
         return ast.CountTokens(str(children[0]), _token_pos(children[0]))
+
+    def count_tokens_regions(self, meta: Meta, children: list[ast.RegionSet]) -> ast.TokensIn:
+        return ast.TokensIn(children[0], _pos(meta))
+
+    def _value(self, name: str, meta: Meta) -> ast.Value:
+        return ast.Value(name, _pos(meta))
+
+    def count_tokens_target(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("target_tokens", meta)
+
+    def count_tokens_lost(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("tokens_lost", meta)
+
+    def count_coins(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("coins", meta)
+
+    def count_declined(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("declined_races", meta)
+
+    def value_round(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("round", meta)
+
+    def value_rounds_left(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("rounds_left", meta)
+
+    def value_die(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("die", meta)
+
+    def counter_ref(self, meta: Meta, children: list[Token]) -> ast.CounterRef:
+        return ast.CounterRef(str(children[0]), _token_pos(children[0]))
+
+    def call_min(self, meta: Meta, children: list[ast.Expr]) -> ast.Call:
+        return ast.Call("min", tuple(children), _pos(meta))
+
+    def call_max(self, meta: Meta, children: list[ast.Expr]) -> ast.Call:
+        return ast.Call("max", tuple(children), _pos(meta))
+
+    def compare(self, meta: Meta, children: list[Any]) -> ast.Compare:
+        left, op, right = children
+        return ast.Compare(str(op), left, right, _pos(meta))
+
+    def compare_op(self, meta: Meta, children: list[Token]) -> str:
+        return str(children[0])
 
     def _binop(self, op: str, meta: Meta, children: list[ast.Expr]) -> ast.BinOp:
         return ast.BinOp(op, children[0], children[1], _pos(meta))
@@ -1067,6 +1170,9 @@ def _example_label(exc: UnexpectedToken, parser: Lark, token: Token) -> str | No
     return label
 
 
+_REGION_SET_WORDS = {"OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS", "COINS", "DECLINED"}
+
+
 def _label_by_expectation(token: Token, failure: _Failure) -> str:
     """Label a failure by the terminals the parser expected (states no example covers)."""
     expected = failure.expected
@@ -1074,13 +1180,15 @@ def _label_by_expectation(token: Token, failure: _Failure) -> str:
         return "missing-brace" if expected == {"LBRACE"} else "bad-header"
     if expected == {"LBRACE"}:
         return "missing-brace"
-    if expected <= {"INT", "COUNT", "LPAR"}:
+    if expected <= {
+        "INT", "COUNT", "LPAR", "ROUND", "ROUNDS_LEFT", "DIE", "COUNTER", "MIN", "MAX", "OPTION"
+    }:
         return "missing-value"
     if expected == {"ID"}:
         return "missing-name"
     if expected <= {"ADD", "SUB", "SET"}:
         return "unknown-operator"
-    if expected <= {"OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS"} or expected <= {
+    if expected <= _REGION_SET_WORDS or expected <= {
         "REGION",
         "REGIONS",
     }:
@@ -1178,6 +1286,16 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
     elif label == "unknown-status" and word is not None:
         message = f"unknown status {_quote(word)}"
         hint = _did_you_mean(suggestion, "write 'while active', 'while declined' or 'always'")
+    elif label == "missing-value" and "COUNT" in failure.expected:
+        # An expression: a number, or one of the words of the moment (`max(`, `round` …).
+        message = f"expected a value{after}, found {found}"
+        words = ("min", "max", "round", "rounds_left", "die", "counter", "count", "option")
+        close = suggest(word, words) if word is not None else None
+        hint = _did_you_mean(
+            close,
+            "a value is a number in digits (e.g. 5), count(…), min(A, B), max(A, B), round, "
+            "rounds_left, die, counter NAME or option NAME",
+        )
     elif label == "missing-value":
         message = f"expected a number{after}, found {found}"
         hint = "numbers are whole numbers written in digits, e.g. 'tokens 5'"
@@ -1190,7 +1308,8 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
         message = f"expected a region set{after}, found {found}"
         hint = (
             "region sets are 'own regions', 'all regions' and 'conquests' (count() also "
-            "takes 'powers', 'tokens on map' and 'tokens in ZONE')"
+            "takes 'powers', 'coins', 'declined races', 'tokens on map', 'tokens lost' and "
+            "'tokens in ZONE|REGIONS|target')"
         )
     else:
         label = label if label in SYNTAX_EXAMPLES else "syntax-error"

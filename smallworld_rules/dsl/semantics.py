@@ -19,6 +19,8 @@ from smallworld_rules.dsl.parser import display_source, normalize_source, sugges
 from smallworld_rules.dsl.vocabulary import (
     CONTEXT_PROPERTIES,
     EFFECTS,
+    EVENT_OTHERS,
+    EVENT_TARGETS,
     FLAGS,
     HOOKS,
     PIECE_PROPERTIES,
@@ -43,9 +45,11 @@ _NAMED: dict[type, str] = {
     ast.Alias: "alias",
     ast.Zone: "zone",
     ast.Role: "role",
+    ast.CounterDecl: "counter",
 }
 _NAMED_TYPES = (
-    ast.PieceDecl, ast.Flag, ast.OptionDecl, ast.Ability, ast.Alias, ast.Zone, ast.Role
+    ast.PieceDecl, ast.Flag, ast.OptionDecl, ast.Ability, ast.Alias, ast.Zone, ast.Role,
+    ast.CounterDecl,
 )
 # Statements a file may hold at most once, by the keyword that writes them.
 _ONCE: dict[type, str] = {
@@ -56,7 +60,15 @@ _ONCE: dict[type, str] = {
     ast.Players: "players",
     ast.MapFor: "map",
     ast.LostTokens: "lost_tokens",
+    ast.Reach: "reach",
+    ast.SkipCoins: "skip_coins",
+    ast.OwnTokens: "own_tokens",
 }
+#: The most tokens of its own a power may bring.
+MAX_OWN_TOKENS = 20
+#: The farthest ``reach`` and the most coins ``skip_coins`` may say (bounded values).
+MAX_REACH = 3
+MAX_SKIP_COINS = 10
 # Statements only an expansion may hold, by the keyword that writes them.
 _EXPANSION_ONLY: dict[type, str] = {
     ast.Players: "players",
@@ -158,13 +170,21 @@ def _exprs(expr: ast.Expr) -> Iterator[ast.Expr]:
         yield node
         if isinstance(node, ast.BinOp):
             stack.extend((node.right, node.left))
+        elif isinstance(node, ast.Call):
+            stack.extend(reversed(node.args))
+
+
+# Expressions whose value only the game knows.
+_VARIABLE = (
+    ast.Count, ast.CountPowers, ast.CountTokens, ast.Value, ast.CounterRef, ast.TokensIn, ast.Call
+)
 
 
 def _constant(expr: ast.Expr) -> int | None:
     """Return the value of an expression without ``count``, or ``None`` if it has one."""
     if isinstance(expr, ast.Number):
         return expr.value
-    if isinstance(expr, ast.Count | ast.CountPowers | ast.CountTokens):
+    if isinstance(expr, _VARIABLE):
         return None
     # Evaluated bottom-up on an explicit stack: parser-built trees are bounded, but hand-made
     # ones are not, and check() must never overflow Python's stack.
@@ -174,7 +194,7 @@ def _constant(expr: ast.Expr) -> int | None:
         node, visited = stack.pop()
         if isinstance(node, ast.Number):
             values[id(node)] = node.value
-        elif isinstance(node, ast.Count | ast.OptionValue | ast.CountPowers | ast.CountTokens):
+        elif isinstance(node, (ast.OptionValue, *_VARIABLE)):
             values[id(node)] = None
         elif not visited:
             stack.extend(((node, True), (node.right, False), (node.left, False)))
@@ -215,6 +235,11 @@ class _Checker:
         options = {s.name for s in rule_file.statements if isinstance(s, ast.OptionDecl)}
         self.options = known_options | options
         self.pieces = known_pieces | declared
+        self.counters = {s.name for s in rule_file.statements if isinstance(s, ast.CounterDecl)}
+        # Where the expression being checked is: whether it has a target region, and in
+        # which trigger's event (count(tokens in target), count(tokens lost) depend on it).
+        self.has_target = False
+        self.event: str | None = None
 
     # ---- helpers
 
@@ -236,6 +261,7 @@ class _Checker:
     def run(self) -> None:
         self.check_id()
         self.check_counts()
+        self.check_region_tokens()
         for statement in self.file.statements:
             if isinstance(statement, ast.Flag):
                 self.check_flag(statement)
@@ -249,6 +275,10 @@ class _Checker:
                 self.check_trigger(statement)
             elif isinstance(statement, ast.Ability):
                 self.check_ability(statement)
+            elif isinstance(statement, ast.Immune | ast.Reach | ast.RegionTokens | ast.SkipCoins):
+                self.check_v3_statement(statement)
+            elif isinstance(statement, ast.OwnTokens):
+                self.check_own_tokens(statement)
             if type(statement) in _EXPANSION_ONLY and self.file.kind != "expansion":
                 word = _EXPANSION_ONLY[type(statement)]
                 self.error(
@@ -531,21 +561,98 @@ class _Checker:
         for atom in _top_level_atoms(condition):
             if isinstance(atom, ast.Property) and atom.name not in REGION_PROPERTIES:
                 continue  # a context property, or an unknown one (already reported)
-            if isinstance(atom, ast.OptionIs):
-                continue  # game options are context too
+            if isinstance(atom, ast.OptionIs | ast.Compare):
+                continue  # game options and comparisons are context too
             self.error(
                 atom.pos,
                 "impossible-condition",
                 f"{_describe_atom(atom)!r} tests a target region, but the {modifier.hook!r} "
                 "hook has none",
                 "to count regions use e.g. count(own regions with …); conditions of "
-                f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}",
+                f"{modifier.hook!r} may use only {_names(CONTEXT_PROPERTIES)}, game options "
+                "('option NAME') and comparisons ('count(own regions) >= 3')",
+            )
+
+    def check_own_tokens(self, st: ast.OwnTokens) -> None:
+        if self.file.kind != "power":
+            self.error(
+                st.pos, "own-tokens-on-race", "only a power brings tokens of its own",
+                "a race's tokens are its 'tokens' and its 'box'",
+            )
+        elif not 1 <= st.value <= MAX_OWN_TOKENS:
+            self.error(
+                st.pos, "bad-own-tokens", f"'own_tokens {st.value}' is out of range",
+                f"write 'own_tokens N' with 1 <= N <= {MAX_OWN_TOKENS}",
+            )
+
+    def check_region_tokens(self) -> None:
+        """``region_tokens min`` and ``max`` at most once each, and min not above max."""
+        seen: dict[str, ast.RegionTokens] = {}
+        for st in self.file.statements:
+            if isinstance(st, ast.RegionTokens):
+                if st.bound in seen:
+                    self.duplicate(st.pos, f"'region_tokens {st.bound}'", seen[st.bound].pos)
+                seen.setdefault(st.bound, st)
+        low, high = seen.get("min"), seen.get("max")
+        if low is not None and high is not None and low.count > high.count:
+            self.error(
+                high.pos, "bad-region-tokens",
+                f"'region_tokens max {high.count}' is below 'region_tokens min {low.count}'",
+                "a conquest would need more tokens than a region may hold",
+            )
+
+    def check_v3_statement(
+        self, st: ast.Immune | ast.Reach | ast.RegionTokens | ast.SkipCoins
+    ) -> None:
+        """The statements of version 3 with a condition or a bounded number."""
+        if isinstance(st, ast.Immune):
+            if st.condition is not None:
+                self.check_pred(st.condition)
+        elif isinstance(st, ast.Reach) and not 1 <= st.steps <= MAX_REACH:
+            self.error(
+                st.pos, "bad-reach", f"'reach {st.steps}' is out of range",
+                f"write 'reach N' with 1 <= N <= {MAX_REACH}",
+            )
+        elif isinstance(st, ast.RegionTokens) and not 1 <= st.count <= 99:
+            self.error(
+                st.pos, "bad-region-tokens", f"'region_tokens {st.bound} {st.count}' is out of "
+                "range", f"write 'region_tokens {st.bound} N' with 1 <= N <= 99",
+            )
+        elif isinstance(st, ast.SkipCoins) and st.count > MAX_SKIP_COINS:
+            self.error(
+                st.pos, "bad-skip-coins", f"'skip_coins {st.count}' is out of range",
+                f"write 'skip_coins N' with 0 <= N <= {MAX_SKIP_COINS}",
             )
 
     def check_expr(self, expr: ast.Expr) -> None:
         for node in _exprs(expr):
-            if isinstance(node, ast.Count):
+            if isinstance(node, ast.Count | ast.TokensIn):
                 self.check_region_set(node.regions)
+            elif isinstance(node, ast.Value) and node.name == "target_tokens" and not (
+                self.has_target
+            ):
+                self.error(
+                    node.pos, "impossible-condition",
+                    "'count(tokens in target)' needs a target region, and here there is none",
+                    "it may be used in an ability with a target region or in a trigger of "
+                    + ", ".join(sorted(EVENT_TARGETS)),
+                )
+            elif isinstance(node, ast.Value) and node.name == "tokens_lost" and self.event not in (
+                "lost", "tokens_lost"
+            ):
+                self.error(
+                    node.pos, "impossible-condition",
+                    "'count(tokens lost)' is known only in a trigger 'on lost' or "
+                    "'on tokens_lost'", "move it into such a trigger",
+                )
+            elif isinstance(node, ast.CounterRef) and node.name not in self.counters:
+                self.error(
+                    node.pos, "unknown-counter", f"this file declares no counter {node.name!r}",
+                    _did_you_mean(
+                        node.name, self.counters,
+                        "declare it with 'counter NAME per_turn' or 'counter NAME per_game'",
+                    ),
+                )
             elif isinstance(node, ast.OptionValue):
                 self.check_option_ref(node.name, node.pos)
             elif isinstance(node, ast.CountTokens) and node.place not in ("map", "reserve"):
@@ -564,6 +671,9 @@ class _Checker:
             static = isinstance(node, ast.Terrain | ast.Feature | ast.Not | ast.And | ast.Or) or (
                 isinstance(node, ast.Property) and node.name in _MAP_PROPERTIES
             )
+            # Adjacency to a set of the map's regions is fixed too (its filter is checked
+            # as a node of its own).
+            static = static or (isinstance(node, ast.AdjacentTo) and node.regions.base == "all")
             if not static and not (
                 isinstance(node, ast.Property) and node.name not in _PROPERTIES
             ):
@@ -572,7 +682,9 @@ class _Checker:
                     "impossible-condition",
                     f"a link joins regions of the map, so it cannot depend on "
                     f"{_describe_atom(node)!r}",
-                    "a link may test terrain, feature, " + ", ".join(sorted(_MAP_PROPERTIES)),
+                    "a link may test terrain, feature, "
+                    + ", ".join(sorted(_MAP_PROPERTIES))
+                    + " and adjacent_to all regions with …",
                 )
 
     def check_limit(self, limit: ast.Limit | None, targeted: bool) -> None:
@@ -608,41 +720,122 @@ class _Checker:
             )
         if effect.amount is not None:
             self.check_expr(effect.amount)
+        self.check_counter_ref(effect)
+
+    def check_whom(self, effect: ast.Effect, event: str | None, player_target: bool) -> None:
+        """``WHOM pays …`` / ``give … to WHOM`` must name a player the moment knows."""
+        whom = effect.whom
+        if whom is None or whom == "opponents":
+            return
+        known = EVENT_OTHERS.get(event or "")
+        if whom == "target" and player_target:
+            return
+        if whom != known:
+            where = f"'on {event}'" if event else "this ability"
+            if known:
+                hint = f"here the other player is the {known}; 'opponents' are all the others"
+            else:
+                hint = "'opponents' (every other player) may be used anywhere"
+            if whom == "target":
+                hint = "an ability names its target player with 'target player'"
+            self.error(
+                effect.pos, "unknown-player", f"{where} knows no {whom}", hint
+            )
+
+    def check_counter_ref(self, effect: ast.Effect) -> None:
+        if effect.counter is not None and effect.counter not in self.counters:
+            self.error(
+                effect.pos, "unknown-counter", f"this file declares no counter {effect.counter!r}",
+                _did_you_mean(
+                    effect.counter, self.counters,
+                    "declare it with 'counter NAME per_turn' or 'counter NAME per_game'",
+                ),
+            )
 
     def check_trigger(self, trigger: ast.Trigger) -> None:
-        effect = trigger.effect
-        self.check_effect(effect)
-        self.check_limit(trigger.limit, targeted=False)
-        if trigger.limit is not None and trigger.limit.kind != "times":
+        self.event = trigger.event
+        self.has_target = trigger.event in EVENT_TARGETS
+        try:
+            self._check_trigger(trigger)
+        finally:
+            self.event, self.has_target = None, False
+
+    def _check_trigger(self, trigger: ast.Trigger) -> None:
+        if trigger.limit is not None and trigger.limit.kind == "times":
+            self.check_limit(trigger.limit, targeted=False)
+        if trigger.limit is not None and trigger.limit.kind == "once_per_player_per_turn":
             self.error(
                 trigger.limit.pos,
                 "bad-limit",
-                f"a trigger fires on every {trigger.event}, so it takes only 'times N'",
-                "write 'times N' or remove the limit",
+                f"a trigger fires on every {trigger.event}, so it takes 'times N' or "
+                "'once_per_turn'",
+                "write 'times N' or 'once_per_turn', or remove the limit",
             )
-        if effect.verb not in TRIGGER_EFFECTS:
-            self.error(
-                effect.pos,
-                "effect-not-in-trigger",
-                f"a trigger cannot {effect.verb!r}: that is a player's decision",
-                "write it as an ability; triggers may " + ", ".join(TRIGGER_EFFECTS),
-            )
-        elif EFFECTS[effect.verb][0] and trigger.event != "conquest":
-            self.error(
-                effect.pos,
-                "ability-without-target",
-                f"'{effect.verb}' needs a region, but 'on {trigger.event}' has none",
-                "only 'on conquest' has a target: the region just conquered",
-            )
+        if trigger.condition is not None:
+            self.check_pred(trigger.condition)
+            if trigger.event not in EVENT_TARGETS:
+                for atom in _top_level_atoms(trigger.condition):
+                    if isinstance(atom, ast.Property) and atom.name not in REGION_PROPERTIES:
+                        continue
+                    if isinstance(atom, ast.OptionIs | ast.Compare):
+                        continue
+                    self.error(
+                        atom.pos,
+                        "impossible-condition",
+                        f"{_describe_atom(atom)!r} tests a target region, but 'on "
+                        f"{trigger.event}' has none",
+                        "compare numbers instead, e.g. 'when count(own regions) >= 3'; only "
+                        + ", ".join(sorted(EVENT_TARGETS)) + " have a target region",
+                    )
+        for effect in trigger.effects:
+            self.check_effect(effect)
+            self.check_whom(effect, trigger.event, player_target=False)
+            if effect.verb not in TRIGGER_EFFECTS:
+                self.error(
+                    effect.pos,
+                    "effect-not-in-trigger",
+                    f"a trigger cannot {effect.verb!r}: that is a player's decision",
+                    "write it as an ability; triggers may " + ", ".join(TRIGGER_EFFECTS),
+                )
+            elif EFFECTS[effect.verb][0] and trigger.event not in EVENT_TARGETS:
+                self.error(
+                    effect.pos,
+                    "ability-without-target",
+                    f"'{effect.verb}' needs a region, but 'on {trigger.event}' has none",
+                    "only " + ", ".join(sorted(EVENT_TARGETS)) + " have a target: the region "
+                    "of the event",
+                )
+            elif effect.verb in ("place", "move") and trigger.event not in ("conquest",):
+                self.error(
+                    effect.pos,
+                    "ability-without-target",
+                    f"'{effect.verb}' puts a piece on a region of the race, and after "
+                    f"'{trigger.event}' the region is not the race's",
+                    "place pieces 'on conquest'",
+                )
 
     def check_ability(self, ability: ast.Ability) -> None:
+        target = ability.target
+        self.has_target = target is not None and target.kind != "player"
+        try:
+            self._check_ability(ability)
+        finally:
+            self.has_target = False
+
+    def _check_ability(self, ability: ast.Ability) -> None:
         seen: dict[type, ast.AbilityPart] = {}
+        target = ability.target
         for part in ability.parts:
             if isinstance(part, ast.Effect):
                 self.check_effect(part)
+                self.check_whom(part, None, target is not None and target.kind == "player")
                 continue
+            if isinstance(part, ast.Price):
+                self.check_expr(part.amount)
             first = seen.get(type(part))
-            what = {ast.During: "'during'", ast.Limit: "a limit"}.get(type(part), "a target")
+            what = {ast.During: "'during'", ast.Limit: "a limit", ast.Price: "a price"}.get(
+                type(part), "a target"
+            )
             if first is not None and not isinstance(part, ast.During):
                 self.duplicate(part.pos, f"{what} of ability {ability.name!r}", first.pos)
             seen.setdefault(type(part), part)
@@ -721,7 +914,9 @@ class _Checker:
                         ),
                     )
                 continue
-            if player and not isinstance(node, ast.OptionIs | ast.Not | ast.And | ast.Or):
+            if player and not isinstance(
+                node, ast.OptionIs | ast.Not | ast.And | ast.Or | ast.Compare
+            ):
                 self.error(
                     node.pos,
                     "impossible-condition",
@@ -756,6 +951,9 @@ class _Checker:
                 )
             elif isinstance(node, ast.OptionIs):
                 self.check_option_ref(node.name, node.pos)
+            elif isinstance(node, ast.Compare):
+                self.check_expr(node.left)
+                self.check_expr(node.right)
             elif isinstance(node, ast.Property) and node.name not in _PROPERTIES:
                 self.error(
                     node.pos,
@@ -774,3 +972,4 @@ class _Checker:
             if name in names:
                 return f"did you mean '{keyword} {name}'?"
         return _did_you_mean(name, _PROPERTIES, f"the properties are {_names(_PROPERTIES)}")
+

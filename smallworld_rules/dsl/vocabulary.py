@@ -56,7 +56,17 @@ REGION_PROPERTIES: dict[str, str] = {
     "guarded": "holds a piece with the property `guards`",
     "reachable": "the race could conquer it now by the placement rules (border entry or "
     "adjacency, flags, links; never its own, an immune region, or water it may not enter)",
+    "in_decline": "is held by a race in decline (anyone's)",
+    "lost_tribe": "holds a Lost Tribe token",
+    "enemy": "is held by a race of another player, active or in decline",
 }
+
+#: Region properties that describe a conquered region as it was just before the conquest,
+#: in ``conquests with …`` and in the condition of an ``on conquest`` trigger. The others
+#: (terrain, coastal, …) do not change with a conquest.
+PAST_PROPERTIES = frozenset(
+    {"non_empty", "lone", "enemy_active", "in_decline", "lost_tribe", "enemy"}
+)
 
 #: Keyword predicates about the moment, not a region.
 CONTEXT_PROPERTIES: dict[str, str] = {
@@ -78,8 +88,26 @@ PHASES: dict[str, str] = {
 
 #: Events a trigger may fire on.
 EVENTS: dict[str, str] = {
-    "conquest": "the race has just conquered a region (the target)",
+    "conquest": "the race has just conquered a region (the target; the other player is the "
+    "defender)",
     "redeploy": "the race has just ended its conquests",
+    "turn_start": "its owner's turn begins (after the race readied its tokens)",
+    "turn_end": "its owner's turn ends, after scoring",
+    "pick": "its owner has just picked its combo",
+    "decline": "the race has just gone into decline",
+    "any_decline": "any race, of any player, has just gone into decline",
+    "abandon": "its owner has just abandoned one of its regions (the target)",
+    "lost": "another race has just conquered one of its regions (the target; the other player "
+    "is the conqueror)",
+    "tokens_lost": "it has just lost tokens to a conquest of one of its regions (the target; "
+    "count(tokens lost) says how many)",
+    "die_roll": "its owner has just rolled the reinforcement die (die is the face)",
+}
+
+#: The events whose target is a region, and the events that know another player.
+EVENT_TARGETS = frozenset({"conquest", "abandon", "lost", "tokens_lost"})
+EVENT_OTHERS: dict[str, str] = {
+    "conquest": "defender", "lost": "conqueror", "tokens_lost": "conqueror"
 }
 
 #: Limits on how often an ability or trigger works.
@@ -102,10 +130,48 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "truce": ("player", "until its owner's next turn, the target player's active race may "
               "not attack the race's owner's active race"),
     "gain": ("", "take N more tokens from the box into hand (the box is the cap)"),
+    "gain_coins": ("", "gain N coins from the bank (written `gain N coins`)"),
+    "pay": ("", "pay N coins to the bank (written `pay N coins`); a player who has fewer pays "
+            "what they have"),
+    "take_coins": ("", "the other player pays N coins to the race's owner (written `WHOM pays "
+                   "N coins`, WHOM one of defender, conqueror, opponents, target); each pays "
+                   "what they can"),
+    "give_tokens": ("", "the other player's race takes N tokens from its box into hand "
+                    "(written `give N tokens to WHOM`); it places them when it withdraws"),
+    "remove": ("region", "take a piece off the target back to its supply"),
+    "roll": ("", "roll the die; `die` is then its face (in a trigger the roll, and the "
+             "effects after it, come once the action that fired the trigger is done)"),
+    "add": ("", "add N to a counter the file declares (written `add N to NAME`)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).
-TRIGGER_EFFECTS = ("place", "gain")
+TRIGGER_EFFECTS = (
+    "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add"
+)
+
+#: Who ``WHOM pays N coins`` and ``give N tokens to WHOM`` name.
+WHOM: dict[str, str] = {
+    "defender": "the player whose region the race conquered (on conquest)",
+    "conqueror": "the player who conquered the race's region (on lost, tokens_lost)",
+    "opponents": "every other player, one after the other",
+    "target": "the player an ability targets (target player)",
+}
+
+#: Numbers of the moment an expression may read (version 3).
+VALUES: dict[str, str] = {
+    "round": "the round being played (1 in the first)",
+    "rounds_left": "the rounds still to play after this one",
+    "die": "the face of the die the race's owner rolled last this turn (0 before any roll)",
+    "count(coins)": "its owner's coins",
+    "count(declined races)": "the races in decline on the map, anyone's",
+    "count(tokens lost)": "in a lost or tokens_lost trigger: the tokens the race lost",
+    "count(tokens in target)": "the tokens in the target region (in an on conquest trigger: "
+    "before the conquest)",
+    "count(tokens in REGIONS)": "the tokens, anyone's, on a region set (conquests: as they "
+    "were before each conquest)",
+    "counter NAME": "the value of a counter the file declares",
+    "min(A, B, …), max(A, B, …)": "the least or greatest of the values",
+}
 
 #: Region sets: ``own`` / ``all`` regions, and this turn's ``conquests``.
 REGION_SET_BASES = ("own", "all", "conquests")

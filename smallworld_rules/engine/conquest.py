@@ -18,6 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
+from smallworld_rules.language import events
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -43,7 +44,9 @@ def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
     parts += self._contributions(s, race, "conquest_cost", region)
     if s.die_bonus >= 0 and race == s.acting:
         parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
-    return fold(BASE_COST, parts, minimum=1)
+    # At least 1 token, or the race's `region_tokens min N`.
+    floor = self._combo_of(s, race).floor if self._floors else 1
+    return fold(BASE_COST, parts, minimum=floor)
 
 
 def conquest_cost_value(self: Engine, s: State, race: str, region: int) -> int:
@@ -63,6 +66,7 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     """
     race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
     pieces, on_map, races = self.rules.pieces, s.pieces, s.races
+    floor = self._combo_of(s, race).floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
     own = self._applying(s, race, "conquest_cost")
     # with each defender's defence modifiers (no official file has one), by defender
@@ -94,7 +98,7 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
             lowest = [amount for applies, amount in sets if (applies >> region) & 1]
             if lowest:
                 value = min(lowest)
-        out[region] = value if value >= 1 else 1
+        out[region] = value if value >= floor else floor
     return out
 
 
@@ -155,6 +159,8 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
     self._empty_region(s, r)
     s.acted = True
     log(Abandoned(s.active, rs.race, r, tokens))
+    if "abandon" in self.trigger_events:
+        events.fire(self, s, rs, "abandon", log, events.Occasion("abandon", r))
 
 
 def _attempt(self: Engine, s: State, action: Conquer | ConquerWithDie) -> tuple[RaceState, int]:
@@ -211,6 +217,8 @@ def _seize(
     occupant, held = s.region_race[r], s.region_tokens[r]
     defender: int | None = None
     returned = 0
+    if self.records_facts:  # what the region held, for rules that read it afterwards
+        events.record_conquest(self, s, r, rs)
     if occupant == LOST_TRIBE:
         lost = held  # ruling 10: Lost Tribes are simply discarded
         self._lose(s, occupant, lost, log)
@@ -247,7 +255,15 @@ def _seize(
             s.withdrawals = (*s.withdrawals, occupant)
         if drs.declined and not self.mask_of(s, occupant):
             self._retire(s, occupant, log)  # a declined race cannot re-enter the map
-    self._fire(s, rs, "conquest", r, log)
+    self._fire(s, rs, "conquest", r, log, defender, occupant)
+    if defender is not None and occupant in s.races and self.defender_events:
+        attacker = s.races[rs.race].owner
+        if events.triggers(self, s, occupant, "lost"):
+            occasion = events.Occasion("lost", r, attacker, rs.race)
+            events.fire(self, s, s.own_race(occupant), "lost", log, occasion)
+        if lost and occupant in s.races and events.triggers(self, s, occupant, "tokens_lost"):
+            occasion = events.Occasion("tokens_lost", r, attacker, rs.race, lost)
+            events.fire(self, s, s.own_race(occupant), "tokens_lost", log, occasion)
 
 
 def _lose(self: Engine, s: State, race: str, count: int, log: Log) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.dsl.vocabulary import HOOKS
+from smallworld_rules.language import values
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import CompiledModifier, CompiledTrigger, RuleDef
 from smallworld_rules.state import State
@@ -24,8 +25,11 @@ class _Combo:
         "declined_modifiers",
         "defs",
         "flags",
+        "floor",
         "lifts_pieces",
         "link",
+        "reach",
+        "region_max",
         "triggers",
     )
 
@@ -38,6 +42,11 @@ class _Combo:
             for mask in engine.links[d.kind, d.id]:
                 self.link |= mask
         self.conquest_tokens = sum(d.conquest_tokens for d in defs)
+        #: how many steps its conquests reach (``reach N``), the least a conquest costs
+        self.reach = max((d.reach for d in defs), default=1)
+        self.floor = max([1, *(d.region_min for d in defs)])
+        #: the most tokens a region may hold after redeployment (0: no limit)
+        self.region_max = min([d.region_max for d in defs if d.region_max], default=0)
         self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
         #: whether it holds pieces that go back to the supply when it redeploys
         ids = {d.id for d in defs}
@@ -64,6 +73,10 @@ class _Ctx:
     """The :class:`~smallworld_rules.hooks.EvalContext` compiled rules are evaluated in."""
 
     __slots__ = ("engine", "race", "state", "target")
+
+    #: the event a trigger is evaluated for (smallworld_rules.language.events.Occasion);
+    #: only the contexts of triggers (_EventCtx) have one, the many others none
+    occasion: Any = None
 
     def __init__(self, engine: Engine, state: State, race: str, target: int = -1) -> None:
         self.engine = engine
@@ -100,6 +113,9 @@ class _Ctx:
             return engine.guarded_mask(s)
         if name == "reachable":
             return engine.reach_mask(s, self.race)
+        language = values.REGION_PROPERTIES.get(name)
+        if language is not None:
+            return language(self)
         return engine.property_masks[name]
 
     def piece_mask(self, name: str) -> int:
@@ -127,6 +143,32 @@ class _Ctx:
 
     def tokens_in(self, place: str) -> int:
         return self.engine.tokens_in(self.state, self.race, place)
+
+    # The rule language's values of version 3 (smallworld_rules.language.values).
+
+    def value(self, name: str) -> int:
+        return values.VALUES[name](self)
+
+    def counter(self, key: str, per_turn: bool) -> int:
+        return values.counter(self, key, per_turn)
+
+    def tokens_on(self, regions: int) -> int:
+        return values.tokens_on(self, regions)
+
+    def past_mask(self, name: str) -> int:
+        return values.past_mask(self, name)
+
+    def past_piece_mask(self, name: str) -> int:
+        return values.past_piece_mask(self, name)
+
+    def past_tokens(self, regions: int) -> int:
+        return values.past_tokens(self, regions)
+
+
+class _EventCtx(_Ctx):
+    """The context of a trigger's condition and amounts: knows the event."""
+
+    __slots__ = ("occasion",)
 
 
 class _Static:
@@ -173,6 +215,26 @@ class _Static:
         return 0
 
     def tokens_in(self, place: str) -> int:
+        return 0
+
+    # Nothing of the moment is known before the game starts.
+
+    def value(self, name: str) -> int:
+        return 0
+
+    def counter(self, key: str, per_turn: bool) -> int:
+        return 0
+
+    def tokens_on(self, regions: int) -> int:
+        return 0
+
+    def past_mask(self, name: str) -> int:
+        return 0
+
+    def past_piece_mask(self, name: str) -> int:
+        return 0
+
+    def past_tokens(self, regions: int) -> int:
         return 0
 
 

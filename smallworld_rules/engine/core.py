@@ -44,13 +44,14 @@ from smallworld_rules.engine import (
     withdrawals,
 )
 from smallworld_rules.engine.basics import (
+    DIE_FACES,
     STARTING_COINS,
     Log,
     _ByRegion,
     _Occupied,
     _region_actions,
 )
-from smallworld_rules.engine.context import _Combo, _Static
+from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static
 from smallworld_rules.errors import RulesError
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import RoleDef, RuleDef
@@ -146,6 +147,27 @@ class Engine:
         #: the rule files with conquest-only tokens, and those with triggers (see _none_of)
         self._holding = frozenset(d.id for d in every if d.conquest_tokens)
         self._triggering = frozenset(d.id for d in every if d.triggers)
+        #: the events some trigger of this game fires on
+        self.trigger_events = frozenset(t.event for d in every for t in d.triggers)
+        self.defender_events = bool(self.trigger_events & {"lost", "tokens_lost"})
+        # The rule language's constructs of version 3 the rule files of this game use.
+        needs = frozenset().union(*(d.needs for d in every))
+        #: what each conquest took is recorded (``conquests with enemy_active`` …)
+        self.records_facts = "facts" in needs
+        #: the face of each roll of the die is kept for the turn (``die``)
+        self.keeps_die = "die" in needs
+        #: a rule file's combo costs more than 1 coin to skip over
+        self.skip_pricing = any(d.skip_coins is not None for d in every)
+        #: the rule files whose regions may be immune (``immune``)
+        self._immunizing = frozenset(d.id for d in every if d.immune)
+        #: whether a rule file raises the least a conquest costs (``region_tokens min``)
+        self._floors = any(d.region_min for d in every)
+        #: the rule files limiting the tokens of a region (``region_tokens max``)
+        self._capping = frozenset(d.id for d in every if d.region_max)
+        #: whether a power brings tokens of its own (``own_tokens``)
+        self._own_tokens = any(d.own_tokens for d in every)
+        #: the faces of the die (the rule language's ``roll`` rolls it too)
+        self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)
         self._raising: dict[str, frozenset[str]] = {}
         for (_, rule_id), raised in self.flags.items():
@@ -191,6 +213,19 @@ class Engine:
     # market.py: the market and picking a combo
     _refill_market = market._refill_market
     _pick = market._pick
+    _skip_coins = market._skip_coins
+    pick_price = market.pick_price
+
+    def context(
+        self, s: State, race: str, target: int = -1, occasion: Any = None
+    ) -> _Ctx:
+        """The context a race's compiled rules are evaluated in (``occasion``: the event
+        of a trigger, see smallworld_rules.language.events)."""
+        if occasion is None:
+            return _Ctx(self, s, race, target)
+        ctx = _EventCtx(self, s, race, target)
+        ctx.occasion = occasion
+        return ctx
 
     # races.py: a race's rule files, flags, modifiers, regions and tokens
     defs = races.defs

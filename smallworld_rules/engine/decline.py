@@ -8,6 +8,7 @@ from smallworld_rules.actions import Decline
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Declined
+from smallworld_rules.language import events
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -98,6 +99,8 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     s.to_box(rs.race, rs.hand + rs.held)
     rs.hand = rs.held = 0
     rs.declined = True
+    if "decline" in self.trigger_events:  # before its badge goes: the power's fire too
+        events.fire(self, s, rs, "decline", log, as_declined=False)
     if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
         s.power_discard = (*s.power_discard, rs.power)  # Rule 1.12.2: the badge is discarded
         rs.power = None
@@ -108,3 +111,5 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     log(Declined(rs.owner, rs.race, tuple(removed)))
     if not self.mask_of(s, rs.race):
         self._retire(s, rs.race, log)  # ruling 12: a wiped-out race leaves at once
+    if "any_decline" in self.trigger_events:
+        events.fire_all(self, s, "any_decline", log)

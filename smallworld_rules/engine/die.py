@@ -9,7 +9,8 @@ from smallworld_rules.actions import ConquerWithDie, RollDie
 from smallworld_rules.engine.basics import _CONQUEST, _DIE_ROLL, DIE_FACES, DIE_REACH, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import DieRolled
-from smallworld_rules.state import ABILITY_ROLL, State
+from smallworld_rules.language import events, memory
+from smallworld_rules.state import ABILITY_ROLL, EFFECT_ROLL, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
@@ -54,8 +55,13 @@ def _roll(self: Engine, s: State, action: RollDie, log: Log) -> None:
 def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
     """Ruling 5: conquer with every token in hand if hand + die ≥ cost; conquests end.
     A roll made by an ability instead lowers the next conquest's cost (A6)."""
+    if s.die_target == EFFECT_ROLL:  # the rule language's `roll` effect
+        events.resolve_roll(self, s, face, log)
+        return
     assert s.acting is not None
     rs = s.own_race(s.acting)
+    if self.keeps_die:
+        memory.put(s, "die", face)
     r = s.die_target
     s.die_target = -1
     s.phase = _CONQUEST
@@ -67,12 +73,16 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
         )
         success = cheapest is not None and cheapest <= rs.hand
         log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
+        if "die_roll" in self.trigger_events:
+            events.fire(self, s, rs, "die_roll", log)
         if not success:
             self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
         return
     cost = self.conquest_cost_value(s, rs.race, r)
     success = rs.hand + face >= cost
     log(DieRolled(s.active, r, face, cost, rs.hand, success))
+    if "die_roll" in self.trigger_events:
+        events.fire(self, s, rs, "die_roll", log)
     if success:
         self._take_region(s, rs, r, cost, rs.hand, log)
     self._enter_redeploy(s, rs, log)

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _WITHDRAWAL, Log
 from smallworld_rules.events import PieceMoved, TokensGained
+from smallworld_rules.language import effects as language_effects
+from smallworld_rules.language import events
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import ABILITY_ROLL, RaceState, State
 
@@ -13,20 +15,23 @@ if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
 
-def _fire(self: Engine, s: State, rs: RaceState, event: str, target: int, log: Log) -> None:
-    """Run the race's triggers on ``event`` (active races only)."""
-    if rs.declined or self._none_of(rs.race, rs, self._triggering):
+def _fire(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    event: str,
+    target: int,
+    log: Log,
+    other: int | None = None,
+    other_race: str | None = None,
+) -> None:
+    """Run the race's triggers on ``event`` (see smallworld_rules.language.events)."""
+    if self._none_of(rs.race, rs, self._triggering):
         return
-    for trigger in self._combo_of(s, rs.race).triggers.get(event, ()):
-        if trigger.times:
-            if rs.uses.get(trigger.key, 0) >= trigger.times:
-                continue
-            rs.uses = {**rs.uses, trigger.key: rs.uses.get(trigger.key, 0) + 1}
-        effect = trigger.effect
-        if effect.verb == "gain":
-            self._gain(s, rs, self._amount(s, rs, effect, target), log)
-        elif self._effect_problem(s, rs, effect, target) is None:
-            self._do_effect(s, rs, effect, target, log)
+    if event not in self._combo_of(s, rs.race).triggers:
+        return
+    occasion = events.Occasion(event, target, -1 if other is None else other, other_race)
+    events.fire(self, s, rs, event, log, occasion)
 
 
 def _gain(self: Engine, s: State, rs: RaceState, wanted: int, log: Log) -> None:
@@ -73,6 +78,9 @@ def _do_effect(
         s.truces = (*(t for t in s.truces if t[0] != rs.owner), (rs.owner, target))
     elif verb == "gain":
         self._gain(s, rs, self._amount(s, rs, effect, target), log)
+    elif verb in language_effects.EFFECTS:
+        occasion = events.Occasion("ability", target)
+        language_effects.EFFECTS[verb].do(self, s, rs, effect, occasion, log)
 
 
 def _take_piece(self: Engine, s: State, r: int, name: str) -> None:

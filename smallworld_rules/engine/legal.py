@@ -21,6 +21,7 @@ from smallworld_rules.engine.basics import (
     _shared,
 )
 from smallworld_rules.errors import IllegalAction
+from smallworld_rules.language import events, limits
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
@@ -34,7 +35,14 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         if s.active == self.role_seat:
             return [ChoosePower(p) for p in s.role_reserve]
         coins = s.players[s.active].coins
-        picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
+        if self.skip_pricing:
+            picks = [
+                _shared(PickCombo, i)
+                for i in range(len(s.market))
+                if self.pick_price(s, i) <= coins
+            ]
+        else:
+            picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
         return picks or [_END_TURN]
     if phase is _DIE_ROLL:
         return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
@@ -42,9 +50,13 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         return []
     if phase is _WITHDRAWAL:
         wrs = s.races[s.withdrawals[0]]
-        acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
+        limit = limits.cap(self, s, wrs.race) if self._capping else 0
+        if limit:
+            acts = limits.deploys(self, s, wrs.race, limit, wrs.hand, lifted=False)
+        else:
+            acts = self._deploys(self.regions_of(s, wrs.race), wrs.hand)
         acts += self._ability_actions(s, wrs, phase)
-        if not wrs.hand:
+        if not wrs.hand or (limit and limits.full(self, s, wrs.race)):
             acts.append(_END_TURN)
         return acts
     assert s.acting is not None
@@ -57,6 +69,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
     hand = rs.hand
     role = race == self.role_race
+    limit = limits.cap(self, s, race) if self._capping else 0
+    if limit:
+        return _capped_actions(self, s, rs, limit, hold)
     if phase is _REDEPLOY:
         acts = self._deploys(own, hand - hold)
         if hand < hold:
@@ -129,6 +144,8 @@ def apply(self: Engine, s: State, action: Action, log: Log) -> None:
     if handler is None:
         raise IllegalAction(f"{type(action).__name__} is not an action of this game", action)
     handler(self, s, action, log)
+    if s.lang:  # triggers and abilities waiting for a roll of the die run now
+        events.after_action(self, s, log)
     s.reach_costs = None  # they were those of the position before the action
 
 
@@ -147,3 +164,52 @@ def _need_phase(self: Engine, s: State, action: Action, *phases: Phase) -> None:
             f"not now ({s.phase.value})",
             action,
         )
+
+
+def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int) -> list[Action]:
+    """legal_actions for a race whose regions hold at most ``limit`` tokens once it has
+    redeployed (``region_tokens max``; see smallworld_rules.language.limits)."""
+    race = rs.race
+    own = self.regions_of(s, race)
+    if s.phase is _REDEPLOY:
+        acts = limits.deploys(self, s, race, limit, rs.hand - hold, lifted=False)
+        if rs.hand < hold:
+            acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
+        acts += self._ability_actions(s, rs, s.phase)
+        if rs.hand == hold or not own or limits.full(self, s, race):
+            acts.append(_END_TURN)
+            if self._may_decline_at_end(s, rs):
+                acts.append(_DECLINE)
+        return acts
+    # Conquests: as for any race, with deploys that fit once the conquests end.
+    combo = self._combo_of(s, race)
+    occupied = self._occupied(s, race)
+    acts = []
+    may_decline = self._may_decline(s)
+    if may_decline:
+        acts.append(_DECLINE)
+    if self._may_abandon(s):
+        acts.extend([self._abandons[r] for r in own])
+    if rs.hand >= 1:
+        die = s.die_bonus < 0 and "no_final_die" not in combo.flags
+        costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
+        s.reach_costs = (self, race, costs)
+        for r, cost in costs.items():
+            if cost <= rs.hand:
+                acts.append(self._conquers[r])
+            elif die and cost - rs.hand <= DIE_REACH:
+                acts.append(self._die_conquers[r])
+    if combo.abilities:
+        acts += self._ability_actions(s, rs, s.phase)
+    surplus = self._surplus(s, own)
+    deploys = limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True)
+    acts.extend(deploys)
+    # End as they stand if every region is within the limit; with no room anywhere, ending
+    # the conquests sets the tokens that fit nowhere aside.
+    if (self._may_end_conquest(rs, hold, surplus, own) and limits.within(self, s, race)) or (
+        not deploys
+    ):
+        acts.append(_END_TURN)
+    if not may_decline and self._may_decline_at_end(s, rs):
+        acts.append(_DECLINE)
+    return acts

@@ -9,6 +9,8 @@ from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
+from smallworld_rules.language import events
+from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -39,26 +41,52 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     i = action.index
     if not 0 <= i < len(s.market):
         raise IllegalAction(f"there is no combo at position {i} of the market", action)
-    if player.coins < i:
+    price = self.pick_price(s, i) if self.skip_pricing else i
+    if player.coins < price:
         raise IllegalAction(
-            f"the combo at position {i} costs {i} coins and you have {player.coins}", action
+            f"the combo at position {i} costs {price} coins and you have {player.coins}", action
         )
-    # Rule 1.5: one coin on each combo above the chosen one; take the coins lying on it.
+    # Rule 1.5: one coin on each combo above the chosen one (a rule file's `skip_coins` may say
+    # otherwise); take the coins lying on it.
     market = list(s.market)
     for j in range(i):
         above_race, above_power, coins = market[j]
-        market[j] = (above_race, above_power, coins + 1)
+        skip = self._skip_coins(above_race, above_power) if self.skip_pricing else 1
+        market[j] = (above_race, above_power, coins + skip)
     race, power, collected = market.pop(i)
     s.market = tuple(market)
-    player.coins += collected - i
+    player.coins += collected - price
     defs = (self.race_defs[race], self.rules.powers[power])
     wanted = sum(d.tokens + d.conquest_tokens for d in defs)
+    if self._own_tokens:  # a power's own tokens join the race's supply, beside its box
+        wanted += tokens_of.bring(self, s, race, defs)
     tokens = min(wanted, s.box[race])  # Rule 1.1: the tray is a hard cap
     s.to_box(race, -tokens)
     s.races[race] = RaceState(race, power, s.active, False, tokens, 0, gen=s.gen)
     player.active = race
     self._refill_market(s)
     s.picked = True
-    log(ComboPicked(s.active, race, power, i, i, collected, tokens))
+    log(ComboPicked(s.active, race, power, i, price, collected, tokens))
+    if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
+        events.fire(self, s, s.own_race(race), "pick", log)
     first = self._acting_order(s)[0]
     self._begin_cycle(s, first, log, announce=first != race)
+
+
+def _skip_coins(self: Engine, race: str, power: str) -> int:
+    """Coins put on a combo a player skips: 1, or what its race's or power's file says."""
+    if not self.skip_pricing:
+        return 1
+    said = [
+        d.skip_coins
+        for d in (self.race_defs[race], self.rules.powers[power])
+        if d.skip_coins is not None
+    ]
+    return max(said) if said else 1
+
+
+def pick_price(self: Engine, s: State, index: int) -> int:
+    """The coins picking the combo at ``index`` of the market costs (rule 1.5)."""
+    if not self.skip_pricing:
+        return index
+    return sum(self._skip_coins(race, power) for race, power, _ in s.market[:index])

@@ -48,6 +48,7 @@ def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
     s.zones = {zone: () for zone in self.pile_zones}
     s.role_powers = ()
     s.role_reserve = ()
+    s.lang = {}
     self._reset_turn(s)
     self._refill_market(s)
     if self.role is not None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _PICK, LOST_TRIBE_TOKENS, Log
 from smallworld_rules.errors import RulesError
+from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import LOST_TRIBE, RaceState, State, occupant_masks, without
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ def check_invariants(self: Engine, s: State) -> None:
         hand, held = (rs.hand, rs.held) if rs else (0, 0)
         zoned = in_zones.get(race, 0)
         supply = self.role_supply if race == self.role_race else rd.box
+        if self._own_tokens:
+            supply += tokens_of.extra(s, race)
         total = s.box[race] + hand + held + on_map + zoned
         if min(s.box[race], hand, held) < 0 or total != supply:
             raise RulesError(

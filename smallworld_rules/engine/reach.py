@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _Occupied
 from smallworld_rules.engine.context import _Combo
+from smallworld_rules.language import values
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -99,6 +100,8 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
     own = occupied[1]
     if own:
         reach = occupied[2]
+        if combo.reach > 1:  # `reach N`: N steps through any regions
+            reach = values.reach_within(self, own, combo.reach)
         if own & combo.link:
             reach |= combo.link
         if "conquer_anywhere" in combo.flags:
@@ -110,6 +113,8 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
     reach &= ~own
     if "enter_water" not in combo.flags:
         reach &= ~self.map.water_mask
+    if self._immunizing:
+        reach &= ~values.immune_regions(self, s)
     return reach & ~self.immune_mask(s) & ~self.truce_mask(s, race)
 
 
@@ -126,6 +131,8 @@ def target_problem(self: Engine, s: State, race: str, region: int) -> str | None
     piece = self.immune_piece(s, region)
     if piece is not None:
         return f"region {region} is immune (a {piece} is there)"
+    if self._immunizing and (values.immune_regions(self, s) >> region) & 1:
+        return f"region {region} is immune (its race's rules say so)"
     if (self.truce_mask(s, race) >> region) & 1:
         return (
             f"region {region} belongs to a player who made a truce with you: your active "

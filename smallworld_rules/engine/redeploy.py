@@ -9,6 +9,7 @@ from smallworld_rules.actions import Deploy
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, _WITHDRAWAL, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Deployed, PieceMoved
+from smallworld_rules.language import limits
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -99,6 +100,10 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         if available < 1:
             raise IllegalAction("you have no token to place", action)
         raise IllegalAction(f"you can place 1 to {available} tokens, not {n}", action)
+    if self._capping:
+        problem = limits.fits(self, s, rs.race, r, n, lifted=s.phase is _CONQUEST)
+        if problem:
+            raise IllegalAction(problem, action)
     if s.phase is _CONQUEST:
         self._enter_redeploy(s, rs, log)
         if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import Log
 from smallworld_rules.events import RaceRemoved
+from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import State, without
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ def _retire(self: Engine, s: State, race: str, log: Log) -> None:
         s.to_box(race, s.region_tokens[r])
         self._empty_region(s, r)
     s.to_box(race, rs.hand + rs.held)
+    if self._own_tokens:
+        tokens_of.give_back(s, race)
     player = s.own_player(rs.owner)
     if player.active == race:
         player.active = None

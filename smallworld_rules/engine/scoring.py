@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.engine.basics import _OVER, Log
 from smallworld_rules.events import GameOver, Scored, TurnEnded
 from smallworld_rules.hooks import Breakdown, fold
+from smallworld_rules.language import events
 from smallworld_rules.state import LOST_TRIBE, State
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
         s.own_race(player.active).turns += 1
         if s.decline_at_end:
             self._go_into_decline(s, s.own_race(player.active), log)  # ruling 34
+    if "turn_end" in self.trigger_events:
+        events.fire_player(self, s, p, "turn_end", log)
     won = self.role is not None and self._role_turn_end(s, log)
     log(TurnEnded(p))
     if won:

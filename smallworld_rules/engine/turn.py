@@ -16,6 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
+from smallworld_rules.language import events, limits, memory
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ def _reset_turn(s: State) -> None:
     s.decline_at_end = False
     s.regained = {}
     s.purchases = 0
+    if s.lang:  # the rule language's counters and die face of the turn
+        memory.forget(s, "counters", "die")
     _reset_cycle(s)
 
 
@@ -53,6 +56,8 @@ def _reset_cycle(s: State) -> None:
     s.readied = ()
     s.die_target = -1
     s.die_bonus = -1
+    if s.lang:
+        memory.forget(s, "facts")
 
 
 def _acting_order(self: Engine, s: State) -> list[str]:
@@ -111,12 +116,17 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     else:
         readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
     log(TurnStarted(s.round, s.active, readied))
+    if "turn_start" in self.trigger_events:
+        events.fire_player(self, s, s.active, "turn_start", log)
 
 
 def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> None:
     self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
     if s.phase is _WITHDRAWAL:
         wrs = s.races[s.withdrawals[0]]
+        if wrs.hand and self._capping and limits.full(self, s, wrs.race):
+            limits.set_aside(s.own_race(wrs.race), wrs.hand)  # no room: off the map
+            wrs = s.races[wrs.race]
         if wrs.hand:
             raise IllegalAction(f"place the {wrs.hand} token(s) in your hand first", action)
         s.withdrawals = s.withdrawals[1:]
@@ -132,7 +142,19 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     hold = self._hold(s, rs)
     # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
     keeps_hand = rs.race == self.role_race
-    if s.phase is _CONQUEST:
+    capped = bool(self._capping) and bool(limits.cap(self, s, rs.race))
+    if s.phase is _CONQUEST and capped and not (
+        self._may_end_conquest(rs, hold, self._surplus(s, own), own)
+        and limits.within(self, s, rs.race)
+    ):
+        # Ending the conquests takes every token but one per region back into hand; those
+        # that fit nowhere then wait off the map (region_tokens max).
+        self._enter_redeploy(s, rs, log)
+        if own and rs.hand > hold and limits.full(self, s, rs.race):
+            limits.set_aside(rs, rs.hand - hold)
+        if own and rs.hand != hold:
+            return  # tokens to place, or regions to abandon (ruling 13)
+    elif s.phase is _CONQUEST:
         surplus = self._surplus(s, own)
         if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
             raise IllegalAction(
@@ -144,6 +166,8 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold)
         if own and rs.hand != hold and not keeps_hand:
             return  # tokens to place (a gain) or regions to abandon (ruling 13)
+    elif capped and own and rs.hand > hold and limits.full(self, s, rs.race):
+        limits.set_aside(rs, rs.hand - hold)
     elif own and rs.hand != hold and not keeps_hand:
         if rs.hand < hold:
             raise IllegalAction(

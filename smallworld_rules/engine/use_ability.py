@@ -18,6 +18,9 @@ from smallworld_rules.engine.context import _Ctx, _PlayerCtx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import AbilityUsed
 from smallworld_rules.hooks import EvalContext
+from smallworld_rules.language import effects as language_effects
+from smallworld_rules.language import events
+from smallworld_rules.language import values as language_values
 from smallworld_rules.ruledefs import CompiledAbility, CompiledEffect
 from smallworld_rules.state import LOST_TRIBE, Phase, RaceState, State
 
@@ -89,6 +92,11 @@ def ability_problem(
             if ability.target == "region":  # say why the race cannot reach it, if so
                 why = self.target_problem(s, rs.race, target) or why
             return f"{ability.name} cannot target {what} {target}: {why}"
+    if ability.price is not None:
+        cost = language_effects.price(self, s, rs, ability.price)
+        coins = s.players[rs.owner].coins
+        if coins < cost:
+            return f"{ability.name} costs {cost} coins and you have {coins}"
     taken = False
     for effect in ability.effects:
         problem = self._effect_problem(s, rs, effect, target, taken, reach)
@@ -140,7 +148,9 @@ def _effect_problem(
             return f"region {target} holds no enemy race token to replace"
         if s.region_tokens[target] != 1:
             return f"region {target} holds more than one token"
-        if self.immune_piece(s, target) is not None:
+        if self.immune_piece(s, target) is not None or (
+            self._immunizing and (language_values.immune_regions(self, s) >> target) & 1
+        ):
             return f"region {target} is immune"
         if s.box[rs.race] < 1:
             return f"no {self.race_defs[rs.race].name} token is left in the box"
@@ -149,6 +159,9 @@ def _effect_problem(
             return "a roll already waits for the next conquest"
         if rs.hand < 1:
             return "a conquest needs at least one token in hand (ruling 4)"
+    elif verb in language_effects.EFFECTS:
+        occasion = events.Occasion("ability", -1 if target is None else target)
+        return language_effects.EFFECTS[verb].problem(self, s, rs, effect, occasion)
     return None
 
 
@@ -201,8 +214,15 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
         s.used = (*s.used, self._use_key(ability, s, target))
     if s.phase is _CONQUEST:
         s.acted = True
+    if ability.price is not None:
+        s.own_player(rs.owner).coins -= language_effects.price(self, s, rs, ability.price)
     log(AbilityUsed(rs.owner, rs.race, ability.name, target))
-    for effect in ability.effects:
-        self._do_effect(s, rs, effect, -1 if target is None else target, log)
+    if ability.language:
+        where = -1 if target is None else target
+        other = where if ability.target == "player" else -1
+        events.run_ability(self, s, rs, ability.effects, ability.name, where, other, log)
+    else:
+        for effect in ability.effects:
+            self._do_effect(s, rs, effect, -1 if target is None else target, log)
     if s.phase is _WITHDRAWAL:
         self._withdrawal_progress(s, log)

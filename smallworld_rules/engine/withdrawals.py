@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _WITHDRAWAL, Log
+from smallworld_rules.language import limits
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ def _withdraws(self: Engine, s: State, rs: RaceState) -> bool:
     """Whether a defender has something to place: tokens, or pieces it places again."""
     if rs.race not in s.region_race:
         return False
+    if rs.hand and self._capping and limits.full(self, s, rs.race):
+        return bool(self._ability_actions(s, rs, _WITHDRAWAL))  # no room: nothing to place
     return bool(rs.hand) or bool(self._ability_actions(s, rs, _WITHDRAWAL))
 
 
@@ -43,6 +46,9 @@ def _next_withdrawal(self: Engine, s: State, log: Log) -> None:
         if self._withdraws(s, rs):
             return
         s.withdrawals = s.withdrawals[1:]
+        if rs.hand and self._capping and limits.full(self, s, race):
+            limits.set_aside(s.own_race(race), rs.hand)  # no room: off the map till its turn
+            rs = s.races[race]
         if rs.hand and rs.declined:
             self._retire(s, race, log)
         # ruling 9: an active race with no region keeps its tokens and re-enters later

@@ -1,0 +1,140 @@
+"""What the rule language's effects of version 3 do, and when they cannot happen.
+
+``EFFECTS`` maps each verb to an :class:`Effect`: ``problem`` says why it cannot happen now
+(``None``: it can), ``do`` carries it out. The effects of version 2 (place, move, conquer,
+convert, roll_die, truce, gain) are the engine's own (``engine/effects.py``); ``roll`` is
+run by :func:`smallworld_rules.language.events.run`, as it may have to wait for a chance node.
+
+Coins never go below 0: a player who must pay more than they have pays what they have (an
+ability with a ``price`` is not offered to a player who cannot pay it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from smallworld_rules.events import PieceMoved, TokensGained
+from smallworld_rules.language import memory
+from smallworld_rules.ruledefs import CompiledEffect
+from smallworld_rules.state import RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.basics import Log
+    from smallworld_rules.engine.core import Engine
+    from smallworld_rules.language.events import Occasion
+
+Problem = Callable[["Engine", State, RaceState, CompiledEffect, "Occasion"], str | None]
+Do = Callable[["Engine", State, RaceState, CompiledEffect, "Occasion", "Log"], None]
+
+
+class Effect(NamedTuple):
+    """One effect: why it cannot happen now, and what it does."""
+
+    problem: Problem
+    do: Do
+
+
+def _amount(engine: Engine, s: State, rs: RaceState, effect: CompiledEffect, o: Occasion) -> int:
+    assert effect.amount is not None
+    return max(0, effect.amount(engine.context(s, rs.race, o.target, o)))
+
+
+def _always(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion) -> None:
+    return None
+
+
+def _players(engine: Engine, s: State, rs: RaceState, whom: str | None, o: Occasion) -> list[int]:
+    """The players ``whom`` names at this moment."""
+    if whom == "opponents":
+        return [(rs.owner + i) % engine.players for i in range(1, engine.players)]
+    return [o.other] if o.other >= 0 and o.other != rs.owner else []
+
+
+def _gain_coins(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    s.own_player(rs.owner).coins += _amount(engine, s, rs, e, o)
+
+
+def _pay(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log) -> None:
+    player = s.own_player(rs.owner)
+    player.coins -= min(player.coins, _amount(engine, s, rs, e, o))
+
+
+def _take_coins(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    wanted = _amount(engine, s, rs, e, o)
+    for p in _players(engine, s, rs, e.whom, o):
+        payer = s.own_player(p)
+        paid = min(payer.coins, wanted)
+        payer.coins -= paid
+        s.own_player(rs.owner).coins += paid
+
+
+def _give_tokens(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    wanted = _amount(engine, s, rs, e, o)
+    for p in _players(engine, s, rs, e.whom, o):
+        race = o.other_race if e.whom != "opponents" and o.other_race else s.players[p].active
+        if race is None or race not in s.races or race not in s.box:
+            continue
+        tokens = min(wanted, s.box[race])
+        if not tokens:
+            continue
+        other = s.own_race(race)
+        s.to_box(race, -tokens)
+        other.hand += tokens
+        log(TokensGained(other.owner, race, tokens))
+        # It places them when it withdraws (or, acting, in its redeployment).
+        if race != s.acting and race not in s.withdrawals and engine.mask_of(s, race):
+            s.withdrawals = (*s.withdrawals, race)
+
+
+def _remove_problem(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
+) -> str | None:
+    if o.target < 0 or not s.pieces.get(o.target, {}).get(e.piece or ""):
+        return f"region {o.target} holds no {e.piece}"
+    return None
+
+
+def _remove(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    assert e.piece is not None
+    engine._take_piece(s, o.target, e.piece)
+    s.piece_supply = {**s.piece_supply, e.piece: s.piece_supply[e.piece] + 1}
+    log(PieceMoved(e.piece, -1, o.target))
+
+
+def _add(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log) -> None:
+    assert e.amount is not None and e.counter is not None
+    amount = e.amount(engine.context(s, rs.race, o.target, o))
+    if e.per_turn:
+        counters = dict(memory.get(s, "counters", {}))
+        key = f"{rs.race}|{e.counter}"
+        counters[key] = counters.get(key, 0) + amount
+        memory.put(s, "counters", counters)
+    else:
+        key = "#" + e.counter
+        rs.uses = {**rs.uses, key: rs.uses.get(key, 0) + amount}
+
+
+EFFECTS: dict[str, Effect] = {
+    "gain_coins": Effect(_always, _gain_coins),
+    "pay": Effect(_always, _pay),
+    "take_coins": Effect(_always, _take_coins),
+    "give_tokens": Effect(_always, _give_tokens),
+    "remove": Effect(_remove_problem, _remove),
+    "add": Effect(_always, _add),
+}
+
+
+def price(engine: Engine, s: State, rs: RaceState, fn: Callable[..., int] | None) -> int:
+    """The coins an ability costs now (0 without a price)."""
+    if fn is None:
+        return 0
+    return max(0, fn(engine.context(s, rs.race)))

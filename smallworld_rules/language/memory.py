@@ -1,0 +1,132 @@
+"""What the rule language keeps in a :class:`~smallworld_rules.state.State` (``State.lang``).
+
+``State.lang`` is empty, and then not saved, unless a rule file of the game needs it, so that
+games with rules that do not use these constructs are saved exactly as before. It is a value
+never changed in place: :func:`put` binds a changed copy. Its keys:
+
+* ``facts``: this race's conquests of this turn, as they were when conquered: tuples
+  ``(region, occupant, owner, tokens, pieces)`` with ``occupant`` one of ``empty``,
+  ``active``, ``declined``, ``tribe`` and ``pieces`` the names of the pieces there;
+* ``die``: the face of the last die roll of this turn;
+* ``counters``: per-turn counters, by ``race|file#name``;
+* ``queue``: triggers and abilities waiting for a roll of the die, each ``(race, source,
+  name, first effect, target, other player, tokens lost)`` (``source``: trigger or ability);
+* ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
+* ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from smallworld_rules.errors import RulesError
+from smallworld_rules.state import State
+
+_OCCUPANTS = ("empty", "active", "declined", "tribe")
+
+
+def get(s: State, key: str, default: Any = None) -> Any:
+    """``s.lang[key]``, or ``default``."""
+    return s.lang.get(key, default) if s.lang else default
+
+
+def put(s: State, key: str, value: Any) -> None:
+    """Set ``s.lang[key]`` (an empty value removes the key: nothing left is saved)."""
+    new = dict(s.lang)
+    if value in ((), {}, None):
+        new.pop(key, None)
+    else:
+        new[key] = value
+    s.lang = new
+
+
+def forget(s: State, *keys: str) -> None:
+    """Drop keys (what lasts one turn, or one race's run of conquests)."""
+    if s.lang and any(k in s.lang for k in keys):
+        s.lang = {k: v for k, v in s.lang.items() if k not in keys}
+
+
+def _bad(what: str) -> RulesError:
+    return RulesError(f"corrupt save: state.lang {what}")
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def _str(value: Any, what: str) -> str:
+    if not isinstance(value, str) or len(value) > 200:
+        raise _bad(f"{what} must be a short string")
+    return value
+
+
+def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
+    """Check and rebuild ``State.lang`` from its JSON form.
+
+    Raises:
+        RulesError: naming what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise _bad("must be an object")
+    unknown = set(data) - {"facts", "die", "counters", "queue", "resume", "roller", "extra"}
+    if unknown:
+        raise _bad(f"has unknown fields {sorted(unknown)}")
+    out: dict[str, Any] = {}
+    if "facts" in data:
+        facts = []
+        for fact in _list(data["facts"], "facts"):
+            if not isinstance(fact, list) or len(fact) != 5:
+                raise _bad("facts must be [region, occupant, owner, tokens, pieces]")
+            r, occupant, owner, tokens, pieces = fact
+            if occupant not in _OCCUPANTS:
+                raise _bad(f"facts: occupant must be one of {', '.join(_OCCUPANTS)}")
+            names = tuple(_str(p, "facts: a piece") for p in _list(pieces, "facts: pieces"))
+            facts.append((
+                _int(r, 0, regions - 1, "facts: region"), occupant,
+                _int(owner, -1, players - 1, "facts: owner"),
+                _int(tokens, 0, 10**6, "facts: tokens"), names,
+            ))
+        out["facts"] = tuple(facts)
+    if "die" in data:
+        out["die"] = _int(data["die"], 0, 6, "die")
+    if "counters" in data:
+        counters = data["counters"]
+        if not isinstance(counters, dict):
+            raise _bad("counters must be an object")
+        out["counters"] = {
+            _str(k, "counters: a name"): _int(v, -(10**9), 10**9, "counters: a value")
+            for k, v in counters.items()
+        }
+    if "extra" in data:
+        extra = data["extra"]
+        if not isinstance(extra, dict):
+            raise _bad("extra must be an object")
+        out["extra"] = {
+            _str(k, "extra: a race"): _int(v, 1, 10**4, "extra: tokens") for k, v in extra.items()
+        }
+    if "queue" in data:
+        queue = []
+        for item in _list(data["queue"], "queue"):
+            if not isinstance(item, list) or len(item) != 7:
+                raise _bad("queue entries must have 7 fields")
+            race, source, name, first, target, other, lost = item
+            if source not in ("trigger", "ability"):
+                raise _bad("queue: source must be trigger or ability")
+            queue.append((
+                _str(race, "queue: race"), source, _str(name, "queue: name"),
+                _int(first, 0, 1000, "queue: effect"), _int(target, -1, regions - 1, "target"),
+                _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
+            ))
+        out["queue"] = tuple(queue)
+    for key in ("resume", "roller"):
+        if key in data:
+            out[key] = _str(data[key], key)
+    return out
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list) or len(value) > 10_000:
+        raise _bad(f"{what} must be a list")
+    return value
