@@ -169,3 +169,63 @@ def test_scoring_power_in_decline_edge(underground: sw.Rules, power: str) -> Non
     assert last_score(game, 0).coins == 2 + bonus
     assert game.coins(0) == 9 + 2 + bonus
     assert underground.powers[power].works_in_decline is in_decline
+
+
+# --------------------------------------------------------------------------- Mudmen
+
+
+def mudmen_on_a_swamp(rules: sw.Rules, **kwargs: object) -> sw.Game:
+    """Player 0's Mudmen take Swamp 3 (3 tokens) and Forest 2 (2 tokens), 0 left in hand;
+    player 1's Crowd take Mountain 19; player 0's second turn begins."""
+    game = new_game(rules, [("mudmen", "plain"), ("crowd", "plain2")], **kwargs)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(3))
+    game.apply(sw.Conquer(2))
+    assert game.hand(0) == 0
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    return game
+
+
+def test_mudmen_banner_and_box(underground: sw.Rules) -> None:
+    """Mudmen: the banner gives 5 tokens; the box holds 12 (as the Underground rules list)."""
+    race = underground.races["mudmen"]
+    assert (race.tokens, race.box) == (5, 12)
+
+
+def test_mudmen_gain_one_per_swamp_when_the_turn_begins(underground: sw.Rules) -> None:
+    """Mudmen: at the start of the turn, 1 new Mudman per Swamp held: readying leaves 1 per
+    region (3 in hand), the Swamp adds 1: 4 tokens for the conquests."""
+    game = mudmen_on_a_swamp(underground)
+    assert game.to_move == 0 and game.hand(0) == 2 + 1 + 1
+
+
+def test_mudmen_option_gives_them_at_redeployment_edge(underground: sw.Rules) -> None:
+    """Mudmen (edge): with the option mudmen_at_redeployment the new Mudman comes when the
+    conquests end: with 0 tokens left after taking Swamp 3 and Forest 2, ending the
+    conquests leads to a redeployment of 1 Mudman (by default the turn just ends)."""
+    for option, phase, hand in ((True, sw.Phase.REDEPLOY, 1), (False, sw.Phase.PICK, 0)):
+        game = new_game(
+            underground,
+            [("mudmen", "plain"), ("crowd", "plain2")],
+            options={"mudmen_at_redeployment": option},
+        )
+        game.apply(sw.PickCombo(0))
+        game.apply(sw.Conquer(3))
+        game.apply(sw.Conquer(2))
+        game.apply(sw.EndTurn())
+        assert (game.phase, game.hand(0)) == (phase, hand)
+
+
+def test_mudmen_without_a_swamp_gain_nothing_edge(underground: sw.Rules) -> None:
+    """Mudmen (edge): no Swamp held, no new Mudman."""
+    game = new_game(underground, [("mudmen", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    assert game.hand(0) == 5 - 1

@@ -1,0 +1,74 @@
+"""Be Not Afraid... (expansions/be_not_afraid/): the items of the box the rule language can
+say today.
+
+Pixies: once redeployed, each region of theirs holds a single Pixie; the others wait off
+the map until the next turn. The other items of the box wait for constructs the language
+lacks, or for sources that agree (docs/expansions.md, expansions/CATALOGUE.toml).
+
+2-player map: Farmland 1 (edge), Forest 2 (edge), Swamp 3 (edge, Lost Tribe), Mountain 19
+(edge).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import deploy_all_and_end, new_game
+
+import smallworld_rules as sw
+
+TEST_RULES = Path(__file__).parent / "rules"
+
+
+@pytest.fixture(scope="module")
+def afraid() -> sw.Rules:
+    """The official rules, the Be Not Afraid box and the test-only rule files."""
+    return sw.load_rules(expansions=["be_not_afraid"], paths=[TEST_RULES])
+
+
+def pixies(rules: sw.Rules) -> sw.Game:
+    game = new_game(rules, [("pixies", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def held(game: sw.Game, race: str) -> int:
+    held_tokens: int = json.loads(game.to_json())["state"]["races"][race]["held"]
+    return held_tokens
+
+
+def test_pixies_banner_and_box(afraid: sw.Rules) -> None:
+    """Pixies: the banner gives 11 tokens; the box holds 16 (the banner and the largest
+    badge, 5)."""
+    race = afraid.races["pixies"]
+    assert (race.tokens, race.box) == (11, 16)
+    assert pixies(afraid).hand(0) == 11
+
+
+def test_pixies_leave_one_per_region_and_keep_the_rest(afraid: sw.Rules) -> None:
+    """Pixies: after conquering 2 regions with 2 tokens each, the turn ends with 1 Pixie in
+    each and the other 9 off the map; they are the hand of the next turn."""
+    game = pixies(afraid)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    assert (game.region(1).tokens, game.region(2).tokens, game.hand(0)) == (2, 2, 7)
+    game.apply(sw.EndTurn())
+    assert (game.region(1).tokens, game.region(2).tokens) == (1, 1)
+    assert held(game, "pixies") == 9
+    game.apply(sw.PickCombo(0))  # player 1: Crowd
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    assert game.hand(0) == 9
+
+
+def test_pixies_conquer_with_more_than_one_token_edge(afraid: sw.Rules) -> None:
+    """Pixies (edge): the limit is on redeployment only: a Lost Tribe's region costs 3 Pixies
+    and holds 3 during the conquests, then 1; no Deploy may add a second Pixie."""
+    game = pixies(afraid)
+    game.apply(sw.Conquer(3))
+    assert game.region(3).tokens == 3
+    assert not any(isinstance(a, sw.Deploy) for a in game.legal_actions())
+    game.apply(sw.EndTurn())
+    assert game.region(3).tokens == 1 and held(game, "pixies") == 10
