@@ -106,7 +106,7 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     """load_rules(expansions=["underground"]) adds the box's races and powers to the official
     ones and nothing else; Rules.boxes names it; no expansion file is compiled."""
     rules = sw.load_rules(expansions=["underground"])
-    assert set(rules.races) - set(BASE.races) == {"mudmen", "mummies", "ogres"}
+    assert set(rules.races) - set(BASE.races) == {"cultists", "drow", "mudmen", "mummies", "ogres"}
     assert set(rules.powers) - set(BASE.powers) == {"mining", "muddy", "mystic", "stone"}
     assert rules.boxes == ("underground",) and rules.expansion_ids == ("underground",)
     assert dict(rules.expansions) == {}
@@ -139,7 +139,8 @@ def test_box_banners_and_badges_join_the_market() -> None:
     """With a box loaded, its banners and badges are dealt like the official ones: over a few
     seeded games the market shows each of its races and powers."""
     rules = sw.load_rules(expansions=["cursed", "underground"])
-    new = {"goblins", "mudmen", "mummies", "ogres", "mining", "muddy", "mystic", "stone"}
+    new = {"cultists", "drow", "goblins", "mudmen", "mummies", "ogres"}
+    new |= {"mining", "muddy", "mystic", "stone"}
     seen: set[str] = set()
     for seed in range(40):
         game = sw.Game.new(players=2, seed=seed, rules=rules)

@@ -229,3 +229,125 @@ def test_mudmen_without_a_swamp_gain_nothing_edge(underground: sw.Rules) -> None
     game.apply(sw.Conquer(19))
     deploy_all_and_end(game)
     assert game.hand(0) == 5 - 1
+
+
+# --------------------------------------------------------------------------- Drow
+
+
+def drow_in_the_south(rules: sw.Rules) -> sw.Game:
+    """Player 0's Drow hold Hill 14 (a Lost Tribe's region), Mountain 15 and Forest 21: 14
+    and 15 border Lost Tribes (10, 13), Forest 21 borders only the Drow, Swamp 20 (empty) and
+    the Sea."""
+    game = new_game(rules, [("drow", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    for region in (14, 15, 21):
+        game.put(region, 0, 1)
+    assert game.region(10).lost_tribe and game.region(13).lost_tribe
+    return game
+
+
+def test_drow_banner_and_box(underground: sw.Rules) -> None:
+    """Drow: the banner gives 4 tokens; the box holds 9 (as the Underground rules list)."""
+    race = underground.races["drow"]
+    assert (race.tokens, race.box) == (4, 9)
+
+
+def test_drow_score_a_region_bordering_no_other_race(underground: sw.Rules) -> None:
+    """Drow: 1 bonus coin for each region that borders no region of another race (a Lost
+    Tribe counts as one, a Drow region does not): of 14, 15 and 21 only 21 scores it."""
+    game = drow_in_the_south(underground)
+    deploy_all_and_end(game)
+    assert last_score(game, 0).details[0][:2] == ("drow", 3 + 1)
+    assert last_score(game, 0).coins == 3 + 1
+
+
+@pytest.mark.parametrize("owner", [0, 1])
+def test_drow_a_race_in_decline_is_another_race_edge(underground: sw.Rules, owner: int) -> None:
+    """Drow (edge): a race in decline on Swamp 20, the opponent's or the Drow player's own,
+    is another race: Forest 21 no longer scores the bonus."""
+    game = drow_in_the_south(underground)
+    game.put(20, owner, 1, declined=True, race="humans")
+    deploy_all_and_end(game)
+    drow = {race: coins for race, coins, _ in last_score(game, 0).details}["drow"]
+    assert drow == 3
+
+
+# --------------------------------------------------------------------------- Cultists
+
+
+def cultists_entered(rules: sw.Rules) -> sw.Game:
+    """Player 0's Cultists take Farmland 1 then Forest 2 (turn 1); player 1's Ratmen take
+    Mountain 19; player 0's second turn begins."""
+    game = new_game(rules, [("cultists", "plain"), ("ratmen", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    return game
+
+
+def moves(game: sw.Game) -> list[sw.UseAbility]:
+    return [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
+
+
+def test_cultists_banner_and_box(underground: sw.Rules) -> None:
+    """Cultists: the banner gives 5 tokens; the box holds 10 (as the Underground rules list)."""
+    race = underground.races["cultists"]
+    assert (race.tokens, race.box) == (5, 10)
+
+
+def test_cultists_great_ancient_in_the_first_conquest(underground: sw.Rules) -> None:
+    """Cultists: the Great Ancient goes into the first region conquered (Farmland 1), not the
+    second; next to it (Forest 2) a conquest costs 1 token less, 1 instead of 2; away from it
+    (Hill 4) 2 as ever."""
+    game = new_game(underground, [("cultists", "plain"), ("ratmen", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    assert game.region(1).pieces == {"great_ancient": 1}
+    assert (game.conquest_cost(2), game.conquest_cost(4)) == (1, 2)
+    game.apply(sw.Conquer(2))
+    assert game.hand(0) == 5 - 2 - 1 and game.region(2).pieces == {}
+
+
+def test_cultists_great_ancient_region_is_immune(underground: sw.Rules) -> None:
+    """Cultists: the Great Ancient's region cannot be conquered by an opponent; their other
+    region can."""
+    game = new_game(underground, [("cultists", "plain"), ("ratmen", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))  # player 1: Ratmen
+    legal = game.legal_actions()
+    assert sw.Conquer(1) not in legal and sw.Conquer(2) in legal
+    with pytest.raises(sw.IllegalAction):
+        game.apply(sw.Conquer(1))
+
+
+def test_cultists_move_the_great_ancient_at_the_start_of_a_turn(underground: sw.Rules) -> None:
+    """Cultists: at the start of a later turn the Great Ancient may move to another region of
+    theirs (Forest 2); the discount follows it: the Lost Tribe's Swamp 3 next to it costs 2
+    instead of 3."""
+    game = cultists_entered(underground)
+    assert game.conquest_cost(3) == 3
+    assert moves(game) == [sw.UseAbility("move_ancient", 2)]
+    game.apply(sw.UseAbility("move_ancient", 2))
+    assert (game.region(1).pieces, game.region(2).pieces) == ({}, {"great_ancient": 1})
+    assert game.conquest_cost(3) == 2
+    assert moves(game) == []  # once a turn
+
+
+def test_cultists_no_move_once_the_conquests_began_edge(underground: sw.Rules) -> None:
+    """Cultists (edge): the move is for the start of the turn: not on the first turn, before
+    there is a Great Ancient, and not after the turn's first conquest."""
+    game = new_game(underground, [("cultists", "plain"), ("ratmen", "plain2")])
+    game.apply(sw.PickCombo(0))
+    assert moves(game) == []
+    game = cultists_entered(underground)
+    game.apply(sw.Conquer(6))  # a Lost Tribe next to Farmland 1
+    assert moves(game) == []
+    with pytest.raises(sw.IllegalAction):
+        game.apply(sw.UseAbility("move_ancient", 2))
