@@ -2,11 +2,12 @@
 say today.
 
 Pixies: once redeployed, each region of theirs holds a single Pixie; the others wait off
-the map until the next turn. The other items of the box wait for constructs the language
+the map until the next turn. Barricade: 3 bonus coins at the end of a turn with 4 regions or
+fewer. The other items of the box wait for constructs the language
 lacks, or for sources that agree (docs/expansions.md, expansions/CATALOGUE.toml).
 
-2-player map: Farmland 1 (edge), Forest 2 (edge), Swamp 3 (edge, Lost Tribe), Mountain 19
-(edge).
+2-player map: Farmland 1 (edge), Forest 2 (edge), Swamp 3 (edge, Lost Tribe), Mountain 5
+(edge), Mountain 19 (edge), Swamp 20 (edge).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 from helpers import deploy_all_and_end, new_game
 
 import smallworld_rules as sw
+from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -32,6 +34,10 @@ def pixies(rules: sw.Rules) -> sw.Game:
     game = new_game(rules, [("pixies", "plain"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     return game
+
+
+def last_score(game: sw.Game, player: int) -> Scored:
+    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 def held(game: sw.Game, race: str) -> int:
@@ -72,3 +78,37 @@ def test_pixies_conquer_with_more_than_one_token_edge(afraid: sw.Rules) -> None:
     assert not any(isinstance(a, sw.Deploy) for a in game.legal_actions())
     game.apply(sw.EndTurn())
     assert game.region(3).tokens == 1 and held(game, "pixies") == 10
+
+
+# --------------------------------------------------------------------------- Barricade
+
+
+def test_barricade_badge(afraid: sw.Rules) -> None:
+    """Barricade: the badge gives 4 tokens."""
+    assert afraid.powers["barricade"].tokens == 4
+    game = new_game(afraid, [("ratmen", "barricade"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    assert game.hand(0) == 8 + 4
+
+
+def barricade_with(afraid: sw.Rules, regions: int) -> sw.Game:
+    """Skeletons with Barricade, set up on the first ``regions`` of 1, 2, 5, 19, 20; the turn
+    ends."""
+    game = new_game(afraid, [("skeletons", "barricade"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 5, 19, 20)[:regions]:
+        game.put(region, 0, 1)
+    deploy_all_and_end(game)
+    return game
+
+
+def test_barricade_scores_three_for_a_small_kingdom(afraid: sw.Rules) -> None:
+    """Barricade: 4 regions at the end of the turn score 4 + 3 bonus coins."""
+    game = barricade_with(afraid, 4)
+    assert last_score(game, 0).coins == 4 + 3
+
+
+def test_barricade_no_bonus_for_five_regions_edge(afraid: sw.Rules) -> None:
+    """Barricade (edge): 5 regions, one more than the limit, score 5 and no bonus."""
+    game = barricade_with(afraid, 5)
+    assert last_score(game, 0).coins == 5
