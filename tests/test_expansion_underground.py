@@ -169,3 +169,105 @@ def test_scoring_power_in_decline_edge(underground: sw.Rules, power: str) -> Non
     assert last_score(game, 0).coins == 2 + bonus
     assert game.coins(0) == 9 + 2 + bonus
     assert underground.powers[power].works_in_decline is in_decline
+
+
+# --------------------------------------------------------------------------- Mudmen
+
+
+def mudmen_on_a_swamp(rules: sw.Rules, **kwargs: object) -> sw.Game:
+    """Player 0's Mudmen take Swamp 3 (3 tokens) and Forest 2 (2 tokens), 0 left in hand;
+    player 1's Crowd take Mountain 19; player 0's second turn begins."""
+    game = new_game(rules, [("mudmen", "plain"), ("crowd", "plain2")], **kwargs)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(3))
+    game.apply(sw.Conquer(2))
+    assert game.hand(0) == 0
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    return game
+
+
+def test_mudmen_banner_and_box(underground: sw.Rules) -> None:
+    """Mudmen: the banner gives 5 tokens; the box holds 12 (as the Underground rules list)."""
+    race = underground.races["mudmen"]
+    assert (race.tokens, race.box) == (5, 12)
+
+
+def test_mudmen_gain_one_per_swamp_when_the_turn_begins(underground: sw.Rules) -> None:
+    """Mudmen: at the start of the turn, 1 new Mudman per Swamp held: readying leaves 1 per
+    region (3 in hand), the Swamp adds 1: 4 tokens for the conquests."""
+    game = mudmen_on_a_swamp(underground)
+    assert game.to_move == 0 and game.hand(0) == 2 + 1 + 1
+
+
+def test_mudmen_option_gives_them_at_redeployment_edge(underground: sw.Rules) -> None:
+    """Mudmen (edge): with the option mudmen_at_redeployment the new Mudman comes when the
+    conquests end: with 0 tokens left after taking Swamp 3 and Forest 2, ending the
+    conquests leads to a redeployment of 1 Mudman (by default the turn just ends)."""
+    for option, phase, hand in ((True, sw.Phase.REDEPLOY, 1), (False, sw.Phase.PICK, 0)):
+        game = new_game(
+            underground,
+            [("mudmen", "plain"), ("crowd", "plain2")],
+            options={"mudmen_at_redeployment": option},
+        )
+        game.apply(sw.PickCombo(0))
+        game.apply(sw.Conquer(3))
+        game.apply(sw.Conquer(2))
+        game.apply(sw.EndTurn())
+        assert (game.phase, game.hand(0)) == (phase, hand)
+
+
+def test_mudmen_without_a_swamp_gain_nothing_edge(underground: sw.Rules) -> None:
+    """Mudmen (edge): no Swamp held, no new Mudman."""
+    game = new_game(underground, [("mudmen", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    assert game.hand(0) == 5 - 1
+
+
+# --------------------------------------------------------------------------- Drow
+
+
+def drow_in_the_south(rules: sw.Rules) -> sw.Game:
+    """Player 0's Drow hold Hill 14 (a Lost Tribe's region), Mountain 15 and Forest 21: 14
+    and 15 border Lost Tribes (10, 13), Forest 21 borders only the Drow, Swamp 20 (empty) and
+    the Sea."""
+    game = new_game(rules, [("drow", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    for region in (14, 15, 21):
+        game.put(region, 0, 1)
+    assert game.region(10).lost_tribe and game.region(13).lost_tribe
+    return game
+
+
+def test_drow_banner_and_box(underground: sw.Rules) -> None:
+    """Drow: the banner gives 4 tokens; the box holds 9 (as the Underground rules list)."""
+    race = underground.races["drow"]
+    assert (race.tokens, race.box) == (4, 9)
+
+
+def test_drow_score_a_region_bordering_no_other_race(underground: sw.Rules) -> None:
+    """Drow: 1 bonus coin for each region that borders no region of another race (a Lost
+    Tribe counts as one, a Drow region does not): of 14, 15 and 21 only 21 scores it."""
+    game = drow_in_the_south(underground)
+    deploy_all_and_end(game)
+    assert last_score(game, 0).details[0][:2] == ("drow", 3 + 1)
+    assert last_score(game, 0).coins == 3 + 1
+
+
+@pytest.mark.parametrize("owner", [0, 1])
+def test_drow_a_race_in_decline_is_another_race_edge(underground: sw.Rules, owner: int) -> None:
+    """Drow (edge): a race in decline on Swamp 20, the opponent's or the Drow player's own,
+    is another race: Forest 21 no longer scores the bonus."""
+    game = drow_in_the_south(underground)
+    game.put(20, owner, 1, declined=True, race="humans")
+    deploy_all_and_end(game)
+    drow = {race: coins for race, coins, _ in last_score(game, 0).details}["drow"]
+    assert drow == 3
+

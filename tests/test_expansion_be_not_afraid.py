@@ -1,0 +1,114 @@
+"""Be Not Afraid... (expansions/be_not_afraid/): the items of the box the rule language can
+say today.
+
+Pixies: once redeployed, each region of theirs holds a single Pixie; the others wait off
+the map until the next turn. Barricade: 3 bonus coins at the end of a turn with 4 regions or
+fewer. The other items of the box wait for constructs the language
+lacks, or for sources that agree (docs/expansions.md, expansions/CATALOGUE.toml).
+
+2-player map: Farmland 1 (edge), Forest 2 (edge), Swamp 3 (edge, Lost Tribe), Mountain 5
+(edge), Mountain 19 (edge), Swamp 20 (edge).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import deploy_all_and_end, new_game
+
+import smallworld_rules as sw
+from smallworld_rules.events import Scored
+
+TEST_RULES = Path(__file__).parent / "rules"
+
+
+@pytest.fixture(scope="module")
+def afraid() -> sw.Rules:
+    """The official rules, the Be Not Afraid box and the test-only rule files."""
+    return sw.load_rules(expansions=["be_not_afraid"], paths=[TEST_RULES])
+
+
+def pixies(rules: sw.Rules) -> sw.Game:
+    game = new_game(rules, [("pixies", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def last_score(game: sw.Game, player: int) -> Scored:
+    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
+
+
+def held(game: sw.Game, race: str) -> int:
+    held_tokens: int = json.loads(game.to_json())["state"]["races"][race]["held"]
+    return held_tokens
+
+
+def test_pixies_banner_and_box(afraid: sw.Rules) -> None:
+    """Pixies: the banner gives 11 tokens; the box holds 16 (the banner and the largest
+    badge, 5)."""
+    race = afraid.races["pixies"]
+    assert (race.tokens, race.box) == (11, 16)
+    assert pixies(afraid).hand(0) == 11
+
+
+def test_pixies_leave_one_per_region_and_keep_the_rest(afraid: sw.Rules) -> None:
+    """Pixies: after conquering 2 regions with 2 tokens each, the turn ends with 1 Pixie in
+    each and the other 9 off the map; they are the hand of the next turn."""
+    game = pixies(afraid)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    assert (game.region(1).tokens, game.region(2).tokens, game.hand(0)) == (2, 2, 7)
+    game.apply(sw.EndTurn())
+    assert (game.region(1).tokens, game.region(2).tokens) == (1, 1)
+    assert held(game, "pixies") == 9
+    game.apply(sw.PickCombo(0))  # player 1: Crowd
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    assert game.hand(0) == 9
+
+
+def test_pixies_conquer_with_more_than_one_token_edge(afraid: sw.Rules) -> None:
+    """Pixies (edge): the limit is on redeployment only: a Lost Tribe's region costs 3 Pixies
+    and holds 3 during the conquests, then 1; no Deploy may add a second Pixie."""
+    game = pixies(afraid)
+    game.apply(sw.Conquer(3))
+    assert game.region(3).tokens == 3
+    assert not any(isinstance(a, sw.Deploy) for a in game.legal_actions())
+    game.apply(sw.EndTurn())
+    assert game.region(3).tokens == 1 and held(game, "pixies") == 10
+
+
+# --------------------------------------------------------------------------- Barricade
+
+
+def test_barricade_badge(afraid: sw.Rules) -> None:
+    """Barricade: the badge gives 4 tokens."""
+    assert afraid.powers["barricade"].tokens == 4
+    game = new_game(afraid, [("ratmen", "barricade"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    assert game.hand(0) == 8 + 4
+
+
+def barricade_with(afraid: sw.Rules, regions: int) -> sw.Game:
+    """Skeletons with Barricade, set up on the first ``regions`` of 1, 2, 5, 19, 20; the turn
+    ends."""
+    game = new_game(afraid, [("skeletons", "barricade"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 5, 19, 20)[:regions]:
+        game.put(region, 0, 1)
+    deploy_all_and_end(game)
+    return game
+
+
+def test_barricade_scores_three_for_a_small_kingdom(afraid: sw.Rules) -> None:
+    """Barricade: 4 regions at the end of the turn score 4 + 3 bonus coins."""
+    game = barricade_with(afraid, 4)
+    assert last_score(game, 0).coins == 4 + 3
+
+
+def test_barricade_no_bonus_for_five_regions_edge(afraid: sw.Rules) -> None:
+    """Barricade (edge): 5 regions, one more than the limit, score 5 and no bonus."""
+    game = barricade_with(afraid, 5)
+    assert last_score(game, 0).coins == 5
