@@ -20,10 +20,10 @@ from typing import Any
 
 import attrs
 import pytest
-from conftest import TEST_RULES
 from helpers import deploy_all_and_end, new_game, saved_state
 
 import smallworld_rules as sw
+from conftest import TEST_RULES
 from smallworld_rules import events as ev
 from smallworld_rules.actions import ACTION_TYPES, action_from_dict
 from smallworld_rules.engine import DIE_FACES

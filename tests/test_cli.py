@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TEST_RULES
 
 import smallworld_rules as sw
+from conftest import TEST_RULES
 
 ROUND = re.compile(r"^== Round (\d+), player (\d+)$")
 PICK = re.compile(
