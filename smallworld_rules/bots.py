@@ -47,8 +47,8 @@ from smallworld_rules.actions import (
 from smallworld_rules.errors import IllegalAction, RulesError
 from smallworld_rules.game import CHANCE, Game
 from smallworld_rules.mcts import MCTSBot
-from smallworld_rules.observation import Observation, game_from_observation
-from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.observation import Observation, ObservedRules, game_from_observation
+from smallworld_rules.rules import Rules
 from smallworld_rules.state import Phase
 
 
@@ -129,18 +129,7 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0, rules: Rules | None = None) -> None:
         self._rng = random.Random(seed)
-        self._rules = rules
-        self._loaded: dict[tuple[str, ...], Rules] = {}
-
-    def _rules_for(self, observation: Observation) -> Rules:
-        if self._rules is not None:
-            return self._rules
-        meta = observation["game"]
-        expansions, packs = tuple(meta["expansions"]), tuple(meta["packs"])
-        key = (*expansions, "|", *packs)
-        if key not in self._loaded:
-            self._loaded[key] = load_rules(expansions=expansions, packs=packs)
-        return self._loaded[key]
+        self._rules_for = ObservedRules(rules)
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Pick the legal action with the best immediate outcome (see the class)."""

@@ -41,8 +41,8 @@ from smallworld_rules.actions import (
 )
 from smallworld_rules.errors import RulesError
 from smallworld_rules.game import CHANCE, Game
-from smallworld_rules.observation import Observation, game_from_observation
-from smallworld_rules.rules import Rules, load_rules
+from smallworld_rules.observation import Observation, ObservedRules, game_from_observation
+from smallworld_rules.rules import Rules
 from smallworld_rules.state import Phase
 
 #: Simulations per decision by default.
@@ -101,21 +101,11 @@ class MCTSBot:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise RulesError(f"{label} must be a whole number ≥ 1, not {value!r}")
         self._rng = random.Random(seed)
-        self._rules = rules
-        self._loaded: dict[tuple[str, ...], Rules] = {}
+        self._rules_for = ObservedRules(rules)
         self.simulations = simulations
         self.determinizations = determinizations
         self.horizon = horizon
         self.exploration = exploration
-
-    def _rules_for(self, observation: Observation) -> Rules:
-        if self._rules is not None:
-            return self._rules
-        meta = observation["game"]
-        key = (*meta["expansions"], "|", *meta["packs"])
-        if key not in self._loaded:
-            self._loaded[key] = load_rules(expansions=meta["expansions"], packs=meta["packs"])
-        return self._loaded[key]
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The most visited of ``legal_actions`` after the search (see the class)."""

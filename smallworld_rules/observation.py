@@ -63,6 +63,7 @@ __all__ = [
     "PUBLIC_STATE_FIELDS",
     "VERSION",
     "Observation",
+    "ObservedRules",
     "game_from_observation",
     "observe",
 ]
@@ -189,3 +190,22 @@ def game_from_observation(
         return Game.from_json(json.dumps(doc), rules=rules)
     except RulesError as exc:
         raise RulesError(f"the observation does not fit these rules: {exc}") from None
+
+
+class ObservedRules:
+    """The rules of the games a bot sees: the ones it was given, or else the official rules
+    plus the expansions and packs its observations name (each set loaded once)."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        self._rules = rules
+        self._loaded: dict[tuple[str, ...], Rules] = {}
+
+    def __call__(self, observation: Observation) -> Rules:
+        if self._rules is not None:
+            return self._rules
+        meta = observation["game"]
+        expansions, packs = tuple(meta["expansions"]), tuple(meta["packs"])
+        key = (*expansions, "|", *packs)
+        if key not in self._loaded:
+            self._loaded[key] = load_rules(expansions=expansions, packs=packs)
+        return self._loaded[key]
