@@ -5,7 +5,7 @@
   [--quiet | --json]`` plays a full game between bots and prints it turn by turn (combos,
   conquests with their costs and losses, declines, coins scored), then a final table of coins
   and tokens; ``--record`` writes the game's record, ``--json`` prints one JSON object instead.
-  ``--svg-dir DIR`` draws the board after every turn; ``--bots human,greedy`` lets a person
+  ``--svg-dir DIR`` draws the board after every turn; ``--bots keyboard,greedy`` lets a person
   play a seat at the keyboard (numbered choices with their costs, ``u`` to undo).
 * ``smallworld replay FILE [--quiet]`` replays a record (or every game of a tournament's records)
   and verifies every step, saying where
@@ -70,7 +70,7 @@ from smallworld_rules.textboard import seat_name, token_names
 from smallworld_rules.tournament import mean_interval, wilson_interval
 
 #: The name in ``--bots`` of a seat played at the keyboard.
-KEYBOARD = "human"
+KEYBOARD = "keyboard"
 
 __all__ = ["build_parser", "main", "mean_interval", "wilson_interval"]
 
@@ -178,7 +178,7 @@ def _describe(game: Game, event: ev.Event) -> str | None:
 
 def _ability_name(game: Game, race: str, ability: str) -> str:
     """How the log names an ability: the race or power whose rule file declares it, then the
-    ability as the file writes it, e.g. ``choose ally (Diplomat)``."""
+    ability as the file writes it, e.g. ``place camp (Outposts)``."""
     rules = game.rules
     owners = [rules.races[race]] if race in rules.races else []
     power = next(

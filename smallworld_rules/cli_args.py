@@ -4,10 +4,10 @@ Each function turns one option's text into what the Python API takes, or raises
 :class:`~smallworld_rules.errors.RulesError` with a one-line reason; the names and values are
 checked against the loaded rules later, by :meth:`Game.new <smallworld_rules.Game.new>`.
 
->>> parse_combos("ratmen:forest, giants:commando")
-[('ratmen', 'forest'), ('giants', 'commando')]
->>> parse_options("flying_enters_anywhere=false,turns_bonus=3")
-{'flying_enters_anywhere': False, 'turns_bonus': 3}
+>>> parse_combos("scouts:forest, bakers:hill")
+[('scouts', 'forest'), ('bakers', 'hill')]
+>>> parse_options("abandon_mid_conquest=true,rounds_bonus=3")
+{'abandon_mid_conquest': True, 'rounds_bonus': 3}
 """
 
 from __future__ import annotations

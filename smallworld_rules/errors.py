@@ -104,8 +104,8 @@ def excerpt(value: object) -> str:
     """What an error message may quote of its input: ``repr(value)``, escaped, cut to a short
     excerpt whatever its size or depth (a 50 MB string in a saved game gives a short message).
 
-    >>> excerpt("ratmen")
-    "'ratmen'"
+    >>> excerpt("scouts")
+    "'scouts'"
     >>> excerpt("x" * 10_000_000)
     "'xxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxx' (10000000 characters)"
     >>> excerpt([[[[["deep"]]]]])

@@ -58,7 +58,7 @@ class SmallWorldEnv(gymnasium.Env[dict[str, Any], Any]):
         seat: the agent's seat.
         opponents: bot names (one for every other seat, or one per other seat in order).
         map: a map name, or ``None`` for the official map of the player count.
-        expansions: expansion ids, e.g. ``["necromancer_island"]``.
+        expansions: expansion ids (those of ``sw.available_expansions()``).
         rules: loaded rules (instead of ``expansions``).
         illegal: ``"penalty"`` or ``"raise"`` (see the module).
         illegal_penalty: the reward of an illegal action under ``"penalty"``.

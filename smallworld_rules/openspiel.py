@@ -17,7 +17,7 @@ whose outcomes are the faces ``0 … 3`` with their probabilities. Parameters:
 
 * ``players`` (2): the number of players;
 * ``map`` (``""``): a map name, ``""`` for the official map of the player count;
-* ``expansions`` (``""``): comma-separated expansion ids, e.g. ``"necromancer_island"``;
+* ``expansions`` (``""``): comma-separated expansion ids (those of ``sw.available_expansions()``);
 * ``seed`` (0): seeds the shuffle of the combo stacks (and the badge reshuffles).
 
 Player actions are the indices of the fixed action space (:mod:`smallworld_rules.action_space`)

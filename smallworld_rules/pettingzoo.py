@@ -52,7 +52,7 @@ class SmallWorldEnv(AECEnv):  # type: ignore[misc]
     Args:
         players: the number of players.
         map: a map name, or ``None`` for the official map of the player count.
-        expansions: expansion ids, e.g. ``["necromancer_island"]``.
+        expansions: expansion ids (those of ``sw.available_expansions()``).
         rules: loaded rules (instead of ``expansions``).
         seed: the first game's seed, for a ``reset()`` without one.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the position as text).

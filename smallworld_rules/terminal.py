@@ -1,7 +1,7 @@
-"""Playing in the terminal against the bots (``smallworld play --bots human,greedy``).
+"""Playing in the terminal against the bots (``smallworld play --bots keyboard,greedy``).
 
-At each of a human's decisions the text board is shown with a numbered list of the legal
-actions (with their costs); the human enters a number, or an action in words (``conquer 5``,
+At each decision of the player at the keyboard the text board is shown with a numbered list
+of the legal actions (with their costs); they enter a number, or an action in words (``conquer 5``,
 ``deploy 5 2``, ``abandon 3``, ``decline``, ``end``), ``u`` to undo their last action (and the
 bots' moves since), ``b`` to see the board again, ``q`` to stop. An entry that is not a legal
 action is explained (the game's own reason) and asked again; nothing changes.
@@ -141,7 +141,8 @@ def play_in_terminal(
     """Play ``game`` to its end; seats whose bot is ``None`` are asked through ``read``.
 
     Returns:
-        ``True`` if the game ended, ``False`` if a human quit (or the input ended).
+        ``True`` if the game ended, ``False`` if the player at the keyboard quit (or the
+        input ended).
     """
     if len(bots) != game.players:
         raise RulesError(f"{game.players} players need {game.players} seats, not {len(bots)}")
@@ -185,7 +186,7 @@ def _ask(
     write: Callable[[str], None],
     marks: list[int],
 ) -> Action | str | None:
-    """The human's choice: an action that is legal now, ``"undo"``, or ``None`` to quit."""
+    """The keyboard player's choice: a legal action, ``"undo"``, or ``None`` to quit."""
     actions = list(game.legal_actions())
     write("")
     write(render(game, viewer=player))

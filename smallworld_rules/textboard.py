@@ -57,7 +57,7 @@ def status_line(game: Game) -> str:
 
 
 def combo_name(game: Game, player: int) -> str | None:
-    """``"Flying Ratmen"``: the power and race of a player's active race, or ``None``."""
+    """``"Seaborne Scouts"``: the power and race of a player's active race, or ``None``."""
     race = game.active_race(player)
     if race is None:
         return None
@@ -116,7 +116,7 @@ def zone_lines(game: Game) -> list[str]:
 
 
 def region_line(game: Game, region: int) -> str:
-    """``  12 hill (mine)       player 1 Ratmen x3 [camp 1]``."""
+    """``  12 hill (mine)       player 1 Scouts x3 [camp 1]``."""
     names = token_names(game.rules)
     spec = game.map.regions[region]
     view = game.region(region)

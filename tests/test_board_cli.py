@@ -1,5 +1,5 @@
 """The board on the command line: ``show map``, ``play --svg-dir``, ``replay --html`` and
-playing against the bots at the keyboard (``play --bots human,greedy``)."""
+playing against the bots at the keyboard (``play --bots keyboard,greedy``)."""
 
 from __future__ import annotations
 
@@ -136,14 +136,14 @@ def test_replay_page_escapes_hostile_names(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- at the keyboard
 
 
-def test_human_sees_choices_with_costs_and_illegal_entries_are_explained(
+def test_the_keyboard_player_sees_choices_with_costs_and_illegal_entries_are_explained(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The human gets the text board and numbered choices with costs; a number out of range,
-    a word that is no action and an illegal action are each explained, and nothing is
+    """The player at the keyboard gets the text board and numbered choices with costs; a
+    number out of range, a word that is no action and an illegal action are each explained, and nothing is
     played; ``q`` stops."""
     monkeypatch.setattr("sys.stdin", io.StringIO("0\nfoo\n99\nconquer 22\nq\n"))
-    code, out, err = run(capsys, "play", "--bots", "human,greedy", "--seed", "2")
+    code, out, err = run(capsys, "play", "--bots", "keyboard,greedy", "--seed", "2")
     assert (code, err) == (0, "")
     assert "Player 0, your choices:" in out and "Regions:" in out
     assert re.search(r"\n +0\. pick .* \(coins \+0, \d+ tokens\)", out)
@@ -154,9 +154,9 @@ def test_human_sees_choices_with_costs_and_illegal_entries_are_explained(
     assert "Final ranking" not in out
 
 
-def test_human_undo_takes_back_their_last_action() -> None:
-    """``u`` undoes the human's last action and the bots' moves since: the position is the
-    one the human decided in, exactly."""
+def test_keyboard_undo_takes_back_their_last_action() -> None:
+    """``u`` undoes the keyboard player's last action and the bots' moves since: the position is the
+    one they decided in, exactly."""
     game = sw.Game.new(players=2, seed=3)
     start = game.to_json()
     entries = iter(["0", "u", "q"])
@@ -175,7 +175,7 @@ def test_human_undo_takes_back_their_last_action() -> None:
 
 
 def test_undo_before_acting_is_refused() -> None:
-    """With nothing of the human's to undo, ``u`` is explained and asked again."""
+    """With nothing of the keyboard player's to undo, ``u`` is explained and asked again."""
     game = sw.Game.new(players=2, seed=3)
     entries = iter(["u", "q"])
     lines: list[str] = []

@@ -41,21 +41,23 @@ def test_the_readme_has_two_set_up_commands_one_plays_one_tests() -> None:
 
 def test_ci_runs_the_readmes_commands_each_in_a_brand_new_venv() -> None:
     """Closes "CI is green only because its machine has packages installed by hand": .ci/run
-    takes both commands from the README as written and runs each in a venv made afresh without
-    system site packages."""
+    runs both commands of the README exactly as written (it checks first that the README says
+    the same), each in a venv made afresh without system site packages."""
     script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    assert 'in_fresh_venv /tmp/sw-ci-play "$(readme_command 1)"' in script
-    assert 'in_fresh_venv /tmp/sw-ci-dev "$(readme_command 2)"' in script
+    play, test = setup_commands()
+    assert f"PLAY_COMMAND='{play}'" in script and f"TEST_COMMAND='{test}'" in script
+    lines = [line.strip() for line in script.splitlines()]
+    # each command runs as a line of its own, right after a fresh venv is made
+    assert lines[lines.index(play) - 1] == "fresh_venv /tmp/sw-ci-play"
+    assert lines[lines.index(test) - 1] == "fresh_venv /tmp/sw-ci-dev"
     assert "system-site-packages" not in script
-    assert 'rm -rf "$venv"' in script and 'python3 -m venv "$venv"' in script
-    # The extraction CI uses finds the same two commands as this test.
-    extract = script.split("readme_command() {", 1)[1].split("PY\n}", 1)[0]
-    code = extract.split("<<'PY'\n", 1)[1]
-    for n, expected in enumerate(setup_commands(), 1):
-        out = subprocess.run(
-            ["python3", "-c", code, str(n)], cwd=REPO, capture_output=True, text=True, check=True
-        )
-        assert out.stdout.strip() == expected
+    assert 'rm -rf "$1"' in script and 'python3 -m venv "$1"' in script
+    # The README check CI makes accepts the README as it is, and refuses another command.
+    check = script.split('"$TEST_COMMAND" <<\'PY\'\n', 1)[1].split("\nPY\n", 1)[0]
+    ok = subprocess.run(["python3", "-c", check, play, test], cwd=REPO, capture_output=True)
+    assert ok.returncode == 0, ok.stderr
+    bad = subprocess.run(["python3", "-c", check, play, "pytest"], cwd=REPO, capture_output=True)
+    assert bad.returncode != 0
 
 
 def _product_files() -> list[Path]:
