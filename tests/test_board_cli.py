@@ -140,8 +140,8 @@ def test_the_keyboard_player_sees_choices_with_costs_and_illegal_entries_are_exp
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The player at the keyboard gets the text board and numbered choices with costs; a
-    number out of range, a word that is no action and an illegal action are each explained, and nothing is
-    played; ``q`` stops."""
+    number out of range, a word that is no action and an illegal action are each explained,
+    and nothing is played; ``q`` stops."""
     monkeypatch.setattr("sys.stdin", io.StringIO("0\nfoo\n99\nconquer 22\nq\n"))
     code, out, err = run(capsys, "play", "--bots", "keyboard,greedy", "--seed", "2")
     assert (code, err) == (0, "")
