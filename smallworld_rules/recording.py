@@ -102,7 +102,11 @@ def rules_for_record(record: Mapping[str, Any], paths: Iterable[str | Path] = ()
     Raises:
         RulesError: an expansion or pack that is not available, or a broken rule file.
     """
-    named = load_record(record)["rules"]
+    return _rules_named(load_record(record)["rules"], paths)
+
+
+def _rules_named(named: Mapping[str, Any], paths: Iterable[str | Path]) -> Rules:
+    """The rules of a checked record's ``rules`` field (and ``paths``)."""
     kwargs: dict[str, Any] = {"expansions": named.get("expansions", []), "paths": list(paths)}
     if named.get("packs"):
         kwargs["packs"] = named["packs"]
@@ -360,7 +364,7 @@ def replay(
     ``from_record``)."""
     record = load_record(source)
     if rules is None:
-        rules = rules_for_record(record)
+        rules = _rules_named(record["rules"], ())  # checked once, just above
     changed = changed_rule_files(record["rules"], rules)
     if header_check(record) != record["header_check"]:
         raise RecordMismatch(
