@@ -109,7 +109,7 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     ones and nothing else; Rules.boxes names it; no expansion file is compiled."""
     rules = sw.load_rules(expansions=["underground"])
     assert set(rules.races) - set(BASE.races) == {
-        "drow", "kraken", "mudmen", "mummies", "ogres", "shrooms"
+        "drow", "kraken", "liches", "lizardmen", "mudmen", "mummies", "ogres", "shrooms"
     }
     assert set(rules.powers) - set(BASE.powers) == {
         "fisher", "immortal", "martyr", "mining", "muddy", "mystic", "royal", "stone",

@@ -365,3 +365,83 @@ def test_kraken_keep_the_sea_in_decline_edge(underground: sw.Rules) -> None:
     game.apply(sw.Decline())
     assert game.region(0).race == "kraken" and game.declined_races(0) == ["kraken"]
     assert last_score(game, 0).coins == 2
+
+
+# --------------------------------------------------------------------------- Lizardmen
+
+
+def test_lizardmen_reach_across_the_lake(underground: sw.Rules) -> None:
+    """Lizardmen: they pass through the Lake (Underground's River on the base maps): from
+    Forest 2 on its shore, Forest 12 and Farmland 13 across it may be conquered, as if
+    adjacent; the Lake itself may not."""
+    race = underground.races["lizardmen"]
+    assert (race.tokens, race.box) == (7, 12)
+    game = picked(underground, "lizardmen", "plain")
+    game.apply(sw.Conquer(2))
+    legal = set(game.legal_actions())
+    assert {sw.Conquer(12), sw.Conquer(13)} <= legal
+    assert sw.Conquer(7) not in legal
+    game.apply(sw.Conquer(12))
+    assert game.region(12).race == "lizardmen" and game.region(7).race is None
+
+
+def test_lizardmen_only_across_water_edge(underground: sw.Rules) -> None:
+    """Lizardmen (edge): a region neither adjacent nor across water stays out of reach (Hill
+    9 from Forest 2); other races do not cross the Lake."""
+    game = picked(underground, "lizardmen", "plain")
+    game.apply(sw.Conquer(2))
+    assert sw.Conquer(9) not in game.legal_actions()
+    other = picked(underground, "ratmen", "plain")
+    other.apply(sw.Conquer(2))
+    assert sw.Conquer(12) not in other.legal_actions()
+
+
+# --------------------------------------------------------------------------- Liches
+
+
+def liches_attacked(rules: sw.Rules, declined: bool, coins: int) -> sw.Game:
+    """Player 0's Liches (declined, his active race the Ratmen on Mountain 19, or active)
+    hold Hill 4 with 1 token (its last region); player 1 (Humans) has just picked, with
+    ``coins`` coins."""
+    first = ("ratmen", "plain") if declined else ("liches", "plain")
+    game = new_game(rules, [first, ("humans", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    if declined:
+        game.put(4, 0, 1, declined=True, race="liches")
+    else:
+        game.clear(19)
+        game.put(4, 0, 1)
+    game.set_coins(1, coins)
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_liches_in_decline_are_paid_by_their_conqueror(underground: sw.Rules) -> None:
+    """Liches: each time an opponent conquers a region of the Liches in decline, he pays their
+    owner 1 coin; conquering the active Liches pays nothing."""
+    race = underground.races["liches"]
+    assert (race.tokens, race.box) == (5, 10)
+    game = liches_attacked(underground, declined=True, coins=3)
+    mine = game.coins(0)
+    game.apply(sw.Conquer(4))
+    assert (game.coins(0), game.coins(1)) == (mine + 1, 2)
+    game = liches_attacked(underground, declined=False, coins=3)
+    mine = game.coins(0)
+    game.apply(sw.Conquer(4))
+    assert (game.coins(0), game.coins(1)) == (mine, 3)
+
+
+def test_liches_immune_to_an_opponent_without_coins_edge(underground: sw.Rules) -> None:
+    """Liches (edge): an opponent with no coins left cannot conquer a region of the Liches,
+    active or in decline; with 1 coin he can."""
+    for declined in (True, False):
+        game = liches_attacked(underground, declined=declined, coins=0)
+        assert sw.Conquer(4) not in game.legal_actions()
+        with pytest.raises(sw.IllegalAction, match="immune"):
+            game.apply(sw.Conquer(4))
+        assert sw.Conquer(3) in game.legal_actions()
+    game = liches_attacked(underground, declined=True, coins=1)
+    game.apply(sw.Conquer(4))
+    assert game.region(4).race == "humans" and game.coins(1) == 0
