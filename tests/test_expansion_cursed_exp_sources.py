@@ -4,7 +4,7 @@ settled.
 Cursed (0): no benefit; whoever picks a combo below it puts 3 coins on it instead of 1.
 Hordes of... (5 + 2 Hordes): 2 tokens of the badge's own beside the race's. Ransacking (4):
 1 coin from the owner of each region taken from an opponent's active race (the game option
-ransacking_declined_too: his declined races' too). Were- (4): on even-numbered turns every
+ransacking_declined: his declined races' too). Were- (4): on even-numbered turns every
 conquest costs 2 tokens less (at least 1).
 
 2-player map: Farmland 1 (edge), Forest 2 (edge), Swamp 3 (edge, Lost Tribe), Hill 4 (edge),
@@ -111,11 +111,11 @@ def test_ransacking_take_a_coin_from_an_active_race(cursed: sw.Rules) -> None:
 
 def test_ransacking_declined_regions_pay_only_with_the_option_edge(cursed: sw.Rules) -> None:
     """Ransacking (edge): a region of an opponent's race in decline pays nothing, unless the
-    game option ransacking_declined_too is on; an opponent with no coin pays nothing."""
+    game option ransacking_declined is on; an opponent with no coin pays nothing."""
     for option, paid in ((False, 0), (True, 1)):
         game = new_game(
             cursed, [("humans", "plain2"), ("ratmen", "ransacking")],
-            options={"ransacking_declined_too": option},
+            options={"ransacking_declined": option},
         )
         game.put(2, 0, 1, declined=True, race="orcs")
         game.apply(sw.PickCombo(0))
