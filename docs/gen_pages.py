@@ -975,9 +975,10 @@ def rules_summary() -> str:
 
 def expansion_counts_markdown() -> str:
     """One row per box: its items, how many have a rule file, how many wait for a construct
-    of the language or for sources that agree."""
+    of the language or for sources that agree, and how many the Underground booklet takes
+    out of a game on the base maps."""
     rows = []
-    totals = [0, 0, 0, 0]
+    totals = [0, 0, 0, 0, 0]
     for box, data in EXPANSION_CATALOGUE["boxes"].items():
         items = data["items"]
         counts = [
@@ -985,6 +986,7 @@ def expansion_counts_markdown() -> str:
             sum(1 for i in items if i["status"] == "rule file"),
             sum(1 for i in items if i["status"] == "needs construct"),
             sum(1 for i in items if i["status"] == "unconfirmed"),
+            sum(1 for i in items if i["status"] == "not on the base maps"),
         ]
         totals = [a + b for a, b in zip(totals, counts, strict=True)]
         loads = code(box) if (rules_root() / "expansions" / box).is_dir() else "—"
@@ -996,7 +998,7 @@ def expansion_counts_markdown() -> str:
     rows.append(["**all**", "", "", "", *(f"**{n}**" for n in totals)])
     return table(
         ["box", "year", "id", "races + powers", "items", "rule file", "needs a construct",
-         "unconfirmed"],
+         "unconfirmed", "not on the base maps"],
         rows,
     )
 
@@ -1021,6 +1023,8 @@ def expansion_catalogue_markdown() -> str:
                 status = f"**rule file**: [{code(rule_id)}](rules/{page})"
             elif item["status"] == "needs construct":
                 status = f"needs: {md_escape(item['needs'])}"
+            elif item["status"] == "not on the base maps":
+                status = f"not on the base maps: {md_escape(item['excluded'])}"
             else:
                 status = f"unconfirmed: {md_escape(item['unconfirmed'])}"
             rule = md_escape(item["rule"])

@@ -116,7 +116,8 @@ def budget(budgets: dict[str, dict[str, int]], name: str) -> int:
 
 def check_invariants(game: sw.Game, rules: sw.Rules, step: int) -> None:
     """After any action: each held region has at least 1 token, every race's tokens add up to
-    its box (box + hand + held + map), and no player's coins are negative."""
+    its box (box + hand + held + map; plus the tokens of its own a power brought it,
+    ``own_tokens``), and no player's coins are negative."""
     state: dict[str, Any] = json.loads(game.to_json())["state"]
     on_map: dict[str, int] = {}
     for r, (race, tokens) in enumerate(
@@ -126,6 +127,7 @@ def check_invariants(game: sw.Game, rules: sw.Rules, step: int) -> None:
             assert tokens >= 1, f"step {step}: region {r} is held by {race} without a token"
             on_map[race] = on_map.get(race, 0) + tokens
     races = state["races"]
+    extra = (state.get("lang") or {}).get("extra", {})
     for race, rule in rules.races.items():
         in_play = races.get(race, {})
         total = (
@@ -134,7 +136,8 @@ def check_invariants(game: sw.Game, rules: sw.Rules, step: int) -> None:
             + in_play.get("held", 0)
             + on_map.get(race, 0)
         )
-        assert total == rule.box, f"step {step}: {race} has {total} tokens, the box {rule.box}"
+        supply = rule.box + extra.get(race, 0)
+        assert total == supply, f"step {step}: {race} has {total} tokens, the box {supply}"
         assert state["box"][race] >= 0
     for p in range(game.players):
         assert game.coins(p) >= 0, f"step {step}: player {p} has negative coins"

@@ -24,7 +24,7 @@ EXPANSIONS = rules_root() / "expansions"
 CATALOGUE = tomllib.loads((EXPANSIONS / "CATALOGUE.toml").read_text(encoding="utf-8"))
 BOXES: dict[str, dict[str, object]] = CATALOGUE["boxes"]
 ITEMS = [(box, item) for box, data in BOXES.items() for item in data["items"]]  # type: ignore[union-attr]
-STATUSES = {"rule file", "needs construct", "unconfirmed"}
+STATUSES = {"rule file", "needs construct", "unconfirmed", "not on the base maps"}
 BASE = sw.load_rules()
 
 
@@ -64,6 +64,8 @@ def test_catalogue_item_is_complete(box: str, item: dict[str, object]) -> None:
         assert isinstance(item.get("needs"), str) and item["needs"]
     if item["status"] == "unconfirmed":
         assert isinstance(item.get("unconfirmed"), str) and item["unconfirmed"]
+    if item["status"] == "not on the base maps":
+        assert isinstance(item.get("excluded"), str) and item["excluded"]
     if item["status"] == "rule file":
         assert isinstance(item.get("tokens"), int)
         assert "needs" not in item and "unconfirmed" not in item
@@ -106,8 +108,13 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     """load_rules(expansions=["underground"]) adds the box's races and powers to the official
     ones and nothing else; Rules.boxes names it; no expansion file is compiled."""
     rules = sw.load_rules(expansions=["underground"])
-    assert set(rules.races) - set(BASE.races) == {"drow", "mudmen", "mummies", "ogres"}
-    assert set(rules.powers) - set(BASE.powers) == {"mining", "muddy", "mystic", "stone"}
+    assert set(rules.races) - set(BASE.races) == {
+        "drow", "kraken", "liches", "lizardmen", "mudmen", "mummies", "ogres", "shrooms"
+    }
+    assert set(rules.powers) - set(BASE.powers) == {
+        "fisher", "immortal", "martyr", "mining", "muddy", "mystic", "royal", "stone",
+        "vampire", "wise",
+    }
     assert rules.boxes == ("underground",) and rules.expansion_ids == ("underground",)
     assert dict(rules.expansions) == {}
 

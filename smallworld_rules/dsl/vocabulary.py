@@ -32,6 +32,10 @@ FLAGS: dict[str, str] = {
     "no_final_die": "no final reinforcement-die attempt (an ability rolls instead)",
     "decline_surplus_is_lost": "the tokens it takes off the map when it declines count as "
     "lost: they go where an expansion sends lost tokens (the box otherwise)",
+    "crosses_water": "its conquests pass through the Seas and the Lake: a region across water "
+    "bordering one of its regions counts as adjacent (the water itself is not held)",
+    "immune_to_penniless": "its regions, active or in decline, are immune to the conquests "
+    "and abilities of an opponent who has no coins",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

@@ -249,12 +249,18 @@ def _seize(
     s.conquered = (*s.conquered, r)
     s.acted = True
     log(Conquered(s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
+    retiring = None
     if occupant is not None and occupant != LOST_TRIBE:
         drs = s.races[occupant]
         if (drs.hand or kept) and occupant not in s.withdrawals:
             s.withdrawals = (*s.withdrawals, occupant)
         if drs.declined and not self.mask_of(s, occupant):
-            self._retire(s, occupant, log)  # a declined race cannot re-enter the map
+            # a declined race cannot re-enter the map; with rule files that act on a loss,
+            # it leaves once its own triggers on this one have run (its last region counts)
+            if self.defender_events:
+                retiring = occupant
+            else:
+                self._retire(s, occupant, log)
     self._fire(s, rs, "conquest", r, log, defender, occupant)
     if defender is not None and occupant in s.races and self.defender_events:
         attacker = s.races[rs.race].owner
@@ -264,6 +270,8 @@ def _seize(
         if lost and occupant in s.races and events.triggers(self, s, occupant, "tokens_lost"):
             occasion = events.Occasion("tokens_lost", r, attacker, rs.race, lost)
             events.fire(self, s, s.own_race(occupant), "tokens_lost", log, occasion)
+    if retiring is not None and retiring in s.races and not self.mask_of(s, retiring):
+        self._retire(s, retiring, log)
 
 
 def _lose(self: Engine, s: State, race: str, count: int, log: Log) -> None:

@@ -45,7 +45,7 @@ class _Combo:
         self.conquest_tokens = sum(d.conquest_tokens for d in defs)
         #: how many steps its conquests reach (``reach N``), the least a conquest costs
         self.reach = max((d.reach for d in defs), default=1)
-        self.far = self.reach > 1
+        self.far = self.reach > 1 or "crosses_water" in self.flags  # see values.far_reach
         self.floor = max([1, *(d.region_min for d in defs)])
         #: the most tokens a region may hold after redeployment (0: no limit)
         self.region_max = min([d.region_max for d in defs if d.region_max], default=0)

@@ -166,8 +166,12 @@ class Engine:
         self.keeps_die = "die" in needs
         #: a rule file's combo costs more than 1 coin to skip over
         self.skip_pricing = any(d.skip_coins is not None for d in every)
-        #: the rule files whose regions may be immune (``immune``)
-        self._immunizing = frozenset(d.id for d in every if d.immune)
+        #: the rule files whose regions are immune to a player with no coins
+        self._penniless = frozenset(
+            d.id for d in every if "immune_to_penniless" in self.flags[d.kind, d.id]
+        )
+        #: the rule files whose regions may be immune (``immune``, ``immune_to_penniless``)
+        self._immunizing = frozenset(d.id for d in every if d.immune) | self._penniless
         #: whether a rule file raises the least a conquest costs (``region_tokens min``)
         self._floors = any(d.region_min for d in every)
         #: the rule files limiting the tokens of a region (``region_tokens max``)

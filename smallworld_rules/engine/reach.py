@@ -100,8 +100,8 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
     own = occupied[1]
     if own:
         reach = occupied[2]
-        if combo.far:  # `reach N`: N steps through any regions
-            reach = values.reach_within(self, own, combo.reach)
+        if combo.far:  # `reach N`: N steps through any regions; `crosses_water`
+            reach = values.far_reach(self, combo.reach, combo.flags, own, reach)
         if own & combo.link:
             reach |= combo.link
         if "conquer_anywhere" in combo.flags:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
-from smallworld_rules.language import memory
+from smallworld_rules.language import crossing, memory
 from smallworld_rules.state import LOST_TRIBE, State
 
 if TYPE_CHECKING:
@@ -161,6 +161,17 @@ def reach_within(engine: Engine, own: int, steps: int) -> int:
     return reach
 
 
+def far_reach(
+    engine: Engine, steps: int, flags: frozenset[str], own: int, adjacent: int
+) -> int:
+    """The regions a race reaching beyond its neighbours (``adjacent``) may attack: ``reach
+    N`` and the flag ``crosses_water``."""
+    reach = reach_within(engine, own, steps) if steps > 1 else adjacent
+    if "crosses_water" in flags:
+        reach |= crossing.across_water(engine, own)
+    return reach
+
+
 def immune_regions(engine: Engine, s: State) -> int:
     """Regions the ``immune`` statements of the races in play make immune now."""
     out = 0
@@ -173,4 +184,12 @@ def immune_regions(engine: Engine, s: State) -> int:
                 if status != "always" and (status == "declined") != rs.declined:
                     continue
                 out |= own if where is None else own & where(engine.context(s, race))
+            if d.id in engine._penniless and _penniless_opponent(s, rs.owner):
+                out |= own
     return out
+
+
+def _penniless_opponent(s: State, owner: int) -> bool:
+    """Whether the player whose turn it is, another than ``owner``, has no coins
+    (``immune_to_penniless``: only he may conquer or aim abilities now)."""
+    return s.active != owner and s.players[s.active].coins == 0
