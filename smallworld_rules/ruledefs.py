@@ -79,6 +79,8 @@ class CompiledEffect:
     #: the counter ``add`` raises (its key) and whether it is kept per turn
     counter: str | None = None
     per_turn: bool = False
+    #: the pile of ``exchange``
+    zone: str | None = None
 
 
 @attrs.frozen
@@ -300,5 +302,7 @@ class RuleDef:
     skip_coins: int | None = None
     #: ``own_tokens N``: a power's own tokens, joining the race's supply
     own_tokens: int = 0
+    #: ``collect lost_tokens into PILE``: the pile lost tokens go to while its race is active
+    collects: str | None = None
     #: what its rules read that the engine records only on demand ("facts", "die")
     needs: frozenset[str] = frozenset()

@@ -133,6 +133,7 @@ def check_invariants(game: sw.Game, rules: sw.Rules, step: int) -> None:
             + in_play.get("hand", 0)
             + in_play.get("held", 0)
             + on_map.get(race, 0)
+            + sum(pile.count(race) for pile in state["zones"].values())
         )
         assert total == rule.box, f"step {step}: {race} has {total} tokens, the box {rule.box}"
         assert state["box"][race] >= 0

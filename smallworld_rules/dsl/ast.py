@@ -365,6 +365,8 @@ class Effect:
     whom: str | None = None
     #: the counter of ``add``
     counter: str | None = None
+    #: the pile of ``exchange``
+    zone: str | None = None
 
 
 @attrs.frozen
@@ -679,6 +681,16 @@ class SkipCoins:
     pos: Pos = attrs.field(eq=False)
 
 
+@attrs.frozen
+class CollectLost:
+    """``collect lost_tokens into ID "Name"``: a pile of the race's own, where every token
+    lost to a conquest goes while the race is active."""
+
+    name: str
+    title: str
+    pos: Pos = attrs.field(eq=False)
+
+
 Statement = (
     Tokens
     | ConquestTokens
@@ -703,6 +715,7 @@ Statement = (
     | CounterDecl
     | SkipCoins
     | OwnTokens
+    | CollectLost
 )
 
 

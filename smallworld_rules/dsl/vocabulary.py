@@ -142,11 +142,15 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "roll": ("", "roll the die; `die` is then its face (in a trigger the roll, and the "
              "effects after it, come once the action that fired the trigger is done)"),
     "add": ("", "add N to a counter the file declares (written `add N to NAME`)"),
+    "exchange": ("", "while the file's pile (`collect lost_tokens into PILE`) holds N tokens, "
+                 "they go back to their boxes and the race takes 1 token from its box "
+                 "(written `exchange N in PILE`)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).
 TRIGGER_EFFECTS = (
-    "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add"
+    "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add",
+    "exchange",
 )
 
 #: Who ``WHOM pays N coins`` and ``give N tokens to WHOM`` name.
@@ -172,6 +176,7 @@ VALUES: dict[str, str] = {
     "were before each conquest)",
     "counter NAME": "the value of a counter the file declares",
     "min(A, B, …), max(A, B, …)": "the least or greatest of the values",
+    "count(players)": "the players of the game",
 }
 
 #: Region sets: ``own`` / ``all`` regions, and this turn's ``conquests``.

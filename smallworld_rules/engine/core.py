@@ -174,6 +174,10 @@ class Engine:
         self._capping = frozenset(d.id for d in every if d.region_max)
         #: whether a power brings tokens of its own (``own_tokens``)
         self._own_tokens = any(d.own_tokens for d in every)
+        #: (rule file, pile) of each ``collect lost_tokens into PILE``, in load order
+        self._collectors = tuple((d.id, d.collects) for d in every if d.collects)
+        if self._collectors:
+            self.pile_zones = sorted({*self.pile_zones, *(p for _, p in self._collectors)})
         #: the faces of the die (the rule language's ``roll`` rolls it too)
         self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)

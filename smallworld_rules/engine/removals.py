@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import Log
 from smallworld_rules.events import RaceRemoved
+from smallworld_rules.language import piles
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import State, without
 
@@ -40,6 +41,8 @@ def _empty_region(self: Engine, s: State, r: int) -> None:
 
 def _retire(self: Engine, s: State, race: str, log: Log) -> None:
     """Rule 1.13: the race's last tokens leave; its banner goes under the race stack."""
+    if self._collectors:  # its pile of lost tokens goes back to the boxes
+        piles.empty(self, s, race)
     rs = s.races.pop(race)
     for r in self.regions_of(s, race):
         s.to_box(race, s.region_tokens[r])

@@ -46,6 +46,10 @@ def _target_tokens(c: _Ctx) -> int:
     return c.state.region_tokens[c.target] if c.target >= 0 else 0
 
 
+def _players(c: _Ctx) -> int:
+    return c.engine.players
+
+
 def _round(c: _Ctx) -> int:
     return c.state.round
 
@@ -71,6 +75,7 @@ VALUES: dict[str, Callable[[_Ctx], int]] = {
     "tokens_lost": _tokens_lost,
     "coins_taken": _coins_taken,
     "target_tokens": _target_tokens,
+    "players": _players,
 }
 
 

@@ -1,0 +1,154 @@
+"""The rule language's piles of lost tokens (``collect lost_tokens into PILE``), their trade
+(``exchange N in PILE``) and ``count(players)``, with an invented race, the Scavs of
+tests/rules_market/: every token lost to a conquest joins their heap while they are active,
+and at the start of their turn each as many tokens of it as there are players give one new
+Scav."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from helpers import deploy_all_and_end, new_game
+
+import smallworld_rules as sw
+from smallworld_rules.dsl.parser import parse
+from smallworld_rules.dsl.semantics import check
+from smallworld_rules.errors import RuleFileError
+from smallworld_rules.events import Exchanged, TokensToZone
+
+MARKET = Path(__file__).parent / "rules_market"
+TEST_RULES = Path(__file__).parent / "rules"
+
+
+@pytest.fixture(scope="module")
+def rules() -> sw.Rules:
+    return sw.load_rules(paths=[MARKET, TEST_RULES])
+
+
+def _errors(source: str) -> list[RuleFileError]:
+    return check(parse(source), source)
+
+
+def _race(*body: str) -> str:
+    lines = ("tokens 5", "box 12", 'text "Test."', *body)
+    return 'race scouts "Scouts" {\n' + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+def test_the_pile_is_a_zone_of_the_game(rules: sw.Rules) -> None:
+    """collect lost_tokens into: the pile is a zone of the game, empty at first, and shown in
+    every player's observation."""
+    assert rules.zones["heap"].name == "The Scavs' heap"
+    game = new_game(rules, [("scavs", "plain"), ("crowd", "plain2")])
+    assert game.zone("heap") == {} and game.zone_pile("heap") == ()
+    assert game.observation(1)["zones"]["heap"] == {}
+
+
+def test_own_tokens_lost_join_the_pile_and_come_back_first(rules: sw.Rules) -> None:
+    """collect lost_tokens into: a Lost Tribe the race conquers and its own token lost to an
+    enemy conquest join its pile; with 2 players, 2 tokens make one trade, which takes the
+    race's own kind first (back to its box) and gives one token at the start of its turn."""
+    game = new_game(rules, [("scavs", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(3))  # the Lost Tribe of the Swamp: 3 Scavs
+    assert game.zone_pile("heap") == ("#lost_tribe",)
+    deploy_all_and_end(game)  # 4 Scavs on the Swamp
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(3))  # the Crowd take it: 1 Scav lost
+    assert game.zone_pile("heap") == ("#lost_tribe", "scavs")
+    assert TokensToZone("heap", ("scavs",)) in game.log
+    deploy_all_and_end(game)
+    while game.phase is sw.Phase.WITHDRAWAL:
+        game.apply(next(iter(game.legal_actions())))
+    trade = [e for e in game.log if isinstance(e, Exchanged)]
+    assert trade == [Exchanged("heap", ("scavs", "#lost_tribe"), "scavs", 1)]
+    assert game.zone("heap") == {} and game.to_move == 0
+
+
+def test_count_players_reads_the_player_count_edge(rules: sw.Rules) -> None:
+    """count(players) (edge): with 3 players 2 tokens in the pile make no trade."""
+    combos = [("scavs", "commando"), ("crowd", "plain2"), ("humans", "bulky")]
+    game = new_game(rules, combos, players=3)
+    game.apply(sw.PickCombo(0))
+    for _ in range(2):
+        game.apply(next(a for a in game.legal_actions() if isinstance(a, sw.Conquer)
+                        and game.region(a.region).lost_tribe))
+    assert game.zone("heap") == {"#lost_tribe": 2}
+    deploy_all_and_end(game)
+    for _ in range(2):
+        game.apply(sw.PickCombo(0))
+        deploy_all_and_end(game)
+    assert game.to_move == 0
+    assert not [e for e in game.log if isinstance(e, Exchanged)]
+    assert game.zone("heap") == {"#lost_tribe": 2}
+
+
+def test_a_pile_leaves_with_its_race_edge(rules: sw.Rules) -> None:
+    """collect lost_tokens into (edge): while the race is in decline its pile collects no
+    more, and tokens lost then go to their box."""
+    game = new_game(rules, [("scavs", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    game.apply(sw.Conquer(1))  # the Crowd take the declined Scavs' region
+    assert game.zone("heap") == {}
+
+
+def test_random_games_keep_every_invariant_and_save(rules: sw.Rules) -> None:
+    """collect lost_tokens into: in seeded random games every token is in exactly one place
+    (box, hand, map or pile) after every action, and a save mid-game loads back the same."""
+    for seed in range(4):
+        game = new_game(rules, [("scavs", "plain"), ("crowd", "plain2"), ("humans", "bulky")],
+                        players=2 + seed % 2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+            game._engine.check_invariants(game._state)
+            if len(game.log) % 7 == 0:
+                text = game.to_json()
+                assert sw.Game.from_json(text, rules=rules).to_json() == text
+
+
+def test_a_corrupt_pile_is_refused(rules: sw.Rules) -> None:
+    """collect lost_tokens into: a save whose piles are missing, or hold an unknown kind, is
+    refused with a short message."""
+    game = new_game(rules, [("scavs", "plain"), ("crowd", "plain2")])
+    data = json.loads(game.to_json())
+    del data["state"]["zones"]["heap"]
+    with pytest.raises(sw.RulesError, match="zones"):
+        sw.Game.from_json(json.dumps(data), rules=rules)
+    data["state"]["zones"]["heap"] = [7]
+    with pytest.raises(sw.RulesError) as caught:
+        sw.Game.from_json(json.dumps(data), rules=rules)
+    assert "zones[heap]" in str(caught.value) and len(str(caught.value)) < 200
+
+
+def test_exchange_names_a_pile_of_the_file() -> None:
+    """exchange N in PILE: a pile the file does not collect into is unknown-zone, with the
+    line and column of the effect and a hint."""
+    errors = _errors(_race('collect lost_tokens into heap "Heap"',
+                           "on turn_start do exchange 2 in haep"))
+    assert [(e.label, e.line, e.column) for e in errors] == [("unknown-zone", 6, 22)]
+    assert "heap" in errors[0].hint
+
+
+def test_an_expansion_cannot_collect() -> None:
+    """collect lost_tokens into: an expansion has no race to collect for (expansion-collects)."""
+    source = (
+        'expansion haunts "Haunts" {\n    text "x"\n    collect lost_tokens into pit "Pit"\n}\n'
+    )
+    errors = _errors(source)
+    assert [(e.label, e.line, e.column) for e in errors] == [("expansion-collects", 3, 5)]
+
+
+def test_one_pile_per_file() -> None:
+    """collect lost_tokens into: a file collects into one pile at most."""
+    errors = _errors(_race('collect lost_tokens into heap "Heap"',
+                           'collect lost_tokens into heap2 "Heap"'))
+    assert len(errors) == 1 and errors[0].line == 6 and "twice" in errors[0].message
