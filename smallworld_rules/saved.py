@@ -225,7 +225,8 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             _int(rd["held"], f"races[{key}].held"),
             {
                 _str(name, f"races[{key}].uses"): _int(
-                    count, f"races[{key}].uses[{excerpt(name)}]", 1
+                    count, f"races[{key}].uses[{excerpt(name)}]", 1,
+                    (1 << players) - 1 if name == memory.MARKS else None,
                 )
                 for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
             },

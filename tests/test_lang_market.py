@@ -100,11 +100,12 @@ def test_a_pile_leaves_with_its_race_edge(rules: sw.Rules) -> None:
 
 
 def test_random_games_keep_every_invariant_and_save(rules: sw.Rules) -> None:
-    """collect lost_tokens into: in seeded random games every token is in exactly one place
-    (box, hand, map or pile) after every action, and a save mid-game loads back the same."""
+    """collect lost_tokens into, mark: in seeded random games every token is in exactly one
+    place (box, hand, map or pile) after every action, and a save mid-game loads back the
+    same, marks included."""
     for seed in range(4):
-        game = new_game(rules, [("scavs", "plain"), ("crowd", "plain2"), ("humans", "bulky")],
-                        players=2 + seed % 2, seed=seed)
+        combos = [("scavs", "plain"), ("crowd", "grudging"), ("humans", "bulky")]
+        game = new_game(rules, combos, players=2 + seed % 2, seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
             options = list(game.legal_actions())
@@ -152,3 +153,48 @@ def test_one_pile_per_file() -> None:
     errors = _errors(_race('collect lost_tokens into heap "Heap"',
                            'collect lost_tokens into heap2 "Heap"'))
     assert len(errors) == 1 and errors[0].line == 6 and "twice" in errors[0].message
+
+
+# --------------------------------------------------------------------------- mark / marked
+
+
+def test_mark_the_conqueror_and_discount_its_regions(rules: sw.Rules) -> None:
+    """mark WHOM / marked: whoever conquers a region of the race is marked, and the regions
+    of that player's races then cost the race 1 token less."""
+    game = new_game(rules, [("humans", "grudging"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(2))  # the Crowd attack the Humans: marked
+    deploy_all_and_end(game)
+    while game.phase is sw.Phase.WITHDRAWAL:
+        game.apply(next(iter(game.legal_actions())))
+    assert game.to_move == 0
+    race = json.loads(game.to_json())["state"]["races"]["humans"]
+    assert race["uses"]["@marked"] == 1 << 1
+    crowd_region = 2
+    breakdown = game.explain_conquest_cost(crowd_region)
+    assert [(c.op, c.amount) for c in breakdown.contributions][-1] == ("sub", 1)
+    assert breakdown.value == 2 + game.region(crowd_region).tokens - 1
+
+
+def test_unmarked_players_pay_in_full_edge(rules: sw.Rules) -> None:
+    """marked (edge): a player who never attacked the race is not marked: no discount, and
+    a save with a mark for a player beyond the game is refused."""
+    game = new_game(rules, [("humans", "grudging"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(2))  # the Crowd enter elsewhere: nobody attacked
+    deploy_all_and_end(game)
+    assert game.to_move == 0
+    breakdown = game.explain_conquest_cost(2)
+    assert all(c.op != "sub" for c in breakdown.contributions)
+    data = json.loads(game.to_json())
+    data["state"]["races"]["humans"]["uses"]["@marked"] = 1 << 5
+    with pytest.raises(sw.RulesError) as caught:
+        sw.Game.from_json(json.dumps(data), rules=rules)
+    assert "@marked" in str(caught.value) and len(str(caught.value)) < 200

@@ -668,6 +668,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
 
+    def mark_player(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("mark", _pos(meta), whom=children[0])
+
     def exchange_pile(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("exchange", _pos(meta), amount=children[0], zone=str(children[1]))
 

@@ -59,6 +59,7 @@ REGION_PROPERTIES: dict[str, str] = {
     "in_decline": "is held by a race in decline (anyone's)",
     "lost_tribe": "holds a Lost Tribe token",
     "enemy": "is held by a race of another player, active or in decline",
+    "marked": "is held by a race of a player the race has marked (the effect `mark WHOM`)",
 }
 
 #: Region properties that describe a conquered region as it was just before the conquest,
@@ -145,12 +146,14 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "exchange": ("", "while the file's pile (`collect lost_tokens into PILE`) holds N tokens, "
                  "they go back to their boxes and the race takes 1 token from its box "
                  "(written `exchange N in PILE`)"),
+    "mark": ("", "the other player (written `mark WHOM`) is marked by the race for the rest of "
+             "its life: the regions of that player's races are then `marked` for it"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).
 TRIGGER_EFFECTS = (
     "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add",
-    "exchange",
+    "exchange", "mark",
 )
 
 #: Who ``WHOM pays N coins`` and ``give N tokens to WHOM`` name.

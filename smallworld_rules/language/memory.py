@@ -24,6 +24,8 @@ from smallworld_rules.errors import RulesError
 from smallworld_rules.state import Phase, State
 
 _OCCUPANTS = ("empty", "active", "declined", "tribe")
+#: The key of a race's ``uses`` that holds the players it marked (``mark WHOM``), one bit each.
+MARKS = "@marked"
 
 
 def get(s: State, key: str, default: Any = None) -> Any:
