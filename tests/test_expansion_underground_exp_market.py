@@ -1,8 +1,9 @@
 """Small World Underground (expansions/underground/), the items of the market, markers and
-pools of tokens: Shield.
+pools of tokens: Shield and Shadow Mimes.
 
 Shield: at each redeployment the race earns 1 Mushroom Shield per Forest it holds and places
 them on its regions, 1 defence each, until its next redeployment (8 in the supply).
+Shadow Mimes: when picked, they may swap their badge for another combo's.
 
 2-player map: Farmland 1 (edge, Magic), Forest 2 (edge, Mine), Swamp 3 (edge, Lost Tribe),
 Hill 6, Mountain 8, Forest 21 (Forest 2 borders 1, 3, 6, 7, 8).
@@ -10,12 +11,14 @@ Hill 6, Mountain 8, Forest 21 (Forest 2 borders 1, 3, 6, 7, 8).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from helpers import deploy_all_and_end, new_game, saved_state
 
 import smallworld_rules as sw
+from smallworld_rules.events import PowerSwapped
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -102,3 +105,62 @@ def test_shields_come_back_and_are_earned_afresh_edge(underground: sw.Rules) -> 
     game.apply(sw.UseAbility("raise_shield", 8))
     assert shields(game) == []
     assert saved_state(game)["piece_supply"]["mushroom_shield"] == 7
+
+
+# --------------------------------------------------------------------------- Shadow Mimes
+
+
+def mimes_picked(rules: sw.Rules) -> sw.Game:
+    game = new_game(rules, [("shadow_mimes", "plain"), ("crowd", "commando"),
+                            ("ratmen", "bulky")])
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_shadow_mimes_banner_and_box(underground: sw.Rules) -> None:
+    """Shadow Mimes: the banner gives 7 tokens; the box holds 12."""
+    race = underground.races["shadow_mimes"]
+    assert (race.tokens, race.box) == (7, 12)
+
+
+def test_shadow_mimes_swap_their_badge_when_picked(underground: sw.Rules) -> None:
+    """Shadow Mimes: when picked, they may swap their badge for another combo's: they take
+    that badge's tokens, and the other combo gets theirs."""
+    game = mimes_picked(underground)
+    choices = list(game.legal_actions())
+    assert choices[0] == sw.ChoosePower("plain")
+    assert sw.ChoosePower("commando") in choices and game.phase is sw.Phase.PICK
+    game.apply(sw.ChoosePower("commando"))
+    assert game.hand(0) == 7 + 4
+    assert PowerSwapped(0, "shadow_mimes", "plain", "commando", 11) in game.log
+    market = json.loads(game.to_json())["state"]["market"]
+    assert market[0][:2] == ["crowd", "plain"]
+    assert game.conquest_cost(1) == 1  # Commando's discount works for them at once
+
+
+def test_shadow_mimes_may_keep_their_badge_edge(underground: sw.Rules) -> None:
+    """Shadow Mimes (edge): choosing their own badge keeps it and the market as it was; the
+    choice must be made before anything else, and a badge not on offer is refused."""
+    game = mimes_picked(underground)
+    with pytest.raises(sw.IllegalAction):
+        game.apply(sw.Conquer(1))
+    with pytest.raises(sw.IllegalAction, match="not a badge"):
+        game.apply(sw.ChoosePower("flying"))
+    before = json.loads(game.to_json())["state"]["market"]
+    game.apply(sw.ChoosePower("plain"))
+    assert game.hand(0) == 7 and game.phase is sw.Phase.CONQUEST
+    assert json.loads(game.to_json())["state"]["market"] == before
+
+
+def test_shadow_mimes_waiting_choice_is_saved(underground: sw.Rules) -> None:
+    """Shadow Mimes: a save made while the badge is to be chosen loads back with the same
+    choices; a corrupt pending choice is refused with a short message."""
+    game = mimes_picked(underground)
+    text = game.to_json()
+    again = sw.Game.from_json(text, rules=underground)
+    assert list(again.legal_actions()) == list(game.legal_actions())
+    data = json.loads(text)
+    data["state"]["lang"]["swap"] = ["ratmen", 0]
+    with pytest.raises(sw.RulesError) as caught:
+        sw.Game.from_json(json.dumps(data), rules=underground)
+    assert "swap" in str(caught.value) and len(str(caught.value)) < 200

@@ -104,7 +104,7 @@ def test_random_games_keep_every_invariant_and_save(rules: sw.Rules) -> None:
     place (box, hand, map or pile) after every action, and a save mid-game loads back the
     same, marks included."""
     for seed in range(4):
-        combos = [("scavs", "plain"), ("crowd", "grudging"), ("humans", "bulky")]
+        combos = [("scavs", "plain"), ("crowd", "grudging"), ("turncoats", "bulky")]
         game = new_game(rules, combos, players=2 + seed % 2, seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
@@ -198,3 +198,29 @@ def test_unmarked_players_pay_in_full_edge(rules: sw.Rules) -> None:
     with pytest.raises(sw.RulesError) as caught:
         sw.Game.from_json(json.dumps(data), rules=rules)
     assert "@marked" in str(caught.value) and len(str(caught.value)) < 200
+
+
+# --------------------------------------------------------------------------- badge swaps
+
+
+def test_a_picked_combo_may_swap_its_badge(rules: sw.Rules) -> None:
+    """swaps_power_when_picked: after the pick the player chooses a badge, its own or that of
+    a combo of the market; the two badges change places and the tokens follow the badge."""
+    game = new_game(rules, [("turncoats", "plain"), ("crowd", "commando"), ("humans", "bulky")])
+    game.apply(sw.PickCombo(0))
+    assert game.to_move == 0 and game.phase is sw.Phase.PICK
+    game.apply(sw.ChoosePower("bulky"))
+    assert game.hand(0) == 6 + rules.powers["bulky"].tokens
+    state = json.loads(game.to_json())["state"]
+    assert state["races"]["turncoats"]["power"] == "bulky"
+    assert ["humans", "plain"] == state["market"][1][:2]
+    assert "swap" not in state.get("lang", {})
+
+
+def test_the_action_space_has_the_badge_choices(rules: sw.Rules) -> None:
+    """swaps_power_when_picked: the fixed action space of the rules lists ChoosePower for
+    every power, so a learning agent can make the choice."""
+    game = new_game(rules, [("turncoats", "plain"), ("crowd", "commando")])
+    game.apply(sw.PickCombo(0))
+    for action in game.legal_actions():
+        assert game.action_at(game.action_index(action)) == action

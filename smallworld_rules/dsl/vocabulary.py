@@ -32,6 +32,8 @@ FLAGS: dict[str, str] = {
     "no_final_die": "no final reinforcement-die attempt (an ability rolls instead)",
     "decline_surplus_is_lost": "the tokens it takes off the map when it declines count as "
     "lost: they go where an expansion sends lost tokens (the box otherwise)",
+    "swaps_power_when_picked": "when its combo is picked, its owner may swap the badge for the "
+    "badge of another combo of the market (ChoosePower), taking that badge's tokens instead",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

@@ -185,6 +185,8 @@ class Engine:
         for (_, rule_id), raised in self.flags.items():
             for flag in raised:
                 self._raising[flag] = self._raising.get(flag, frozenset()) | {rule_id}
+        #: a rule file lets a picked combo swap its badge (``swaps_power_when_picked``)
+        self._swapping = "swaps_power_when_picked" in self._raising
         #: the hooks some rule file of this game modifies
         self.hooks_used = frozenset(
             hook for d in every for hook, mods in d.modifiers.items() if mods
@@ -228,6 +230,7 @@ class Engine:
     _refill_market = market._refill_market
     _pick = market._pick
     _skip_coins = market._skip_coins
+    _after_pick = market._after_pick
     pick_price = market.pick_price
 
     def context(

@@ -9,7 +9,7 @@ from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
-from smallworld_rules.language import events
+from smallworld_rules.language import events, swaps
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
 
@@ -67,6 +67,13 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     self._refill_market(s)
     s.picked = True
     log(ComboPicked(s.active, race, power, i, price, collected, tokens))
+    if self._swapping and swaps.offer(self, s, race, collected):
+        return  # the player chooses a badge first (ChoosePower)
+    self._after_pick(s, race, collected, log)
+
+
+def _after_pick(self: Engine, s: State, race: str, collected: int, log: Log) -> None:
+    """The pick's triggers, then the race starts acting."""
     if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
         occasion = events.Occasion("pick", lost=collected)
         events.fire(self, s, s.own_race(race), "pick", log, occasion)
