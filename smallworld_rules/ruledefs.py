@@ -59,6 +59,9 @@ class PieceDef:
     guards: bool = False  #: its region counts as ``guarded``
     kept_when_lost: bool = False  #: its holder places it again when its region falls
     lifted_at_redeploy: bool = False  #: back to the supply when its holder redeploys
+    placed_anywhere: bool = False  #: ``place`` may put it on a region its race does not hold
+    stays: bool = False  #: stays on its region until its holder declines or leaves the game
+    toll: int = 0  #: coins fewer for the region's holder, another race than the piece's
 
 
 @attrs.frozen

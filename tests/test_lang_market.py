@@ -17,7 +17,7 @@ import smallworld_rules as sw
 from smallworld_rules.dsl.parser import parse
 from smallworld_rules.dsl.semantics import check
 from smallworld_rules.errors import RuleFileError
-from smallworld_rules.events import Exchanged, TokensToZone
+from smallworld_rules.events import Exchanged, Scored, TokensToZone
 
 MARKET = Path(__file__).parent / "rules_market"
 TEST_RULES = Path(__file__).parent / "rules"
@@ -104,7 +104,8 @@ def test_random_games_keep_every_invariant_and_save(rules: sw.Rules) -> None:
     place (box, hand, map or pile) after every action, and a save mid-game loads back the
     same, marks included."""
     for seed in range(4):
-        combos = [("scavs", "plain"), ("crowd", "grudging"), ("turncoats", "bulky")]
+        combos = [("scavs", "plain"), ("crowd", "grudging"), ("turncoats", "bulky"),
+                  ("frostkin", "plain2")]
         game = new_game(rules, combos, players=2 + seed % 2, seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
@@ -213,7 +214,7 @@ def test_a_picked_combo_may_swap_its_badge(rules: sw.Rules) -> None:
     assert game.hand(0) == 6 + rules.powers["bulky"].tokens
     state = json.loads(game.to_json())["state"]
     assert state["races"]["turncoats"]["power"] == "bulky"
-    assert ["humans", "plain"] == state["market"][1][:2]
+    assert state["market"][1][:2] == ["humans", "plain"]
     assert "swap" not in state.get("lang", {})
 
 
@@ -224,3 +225,74 @@ def test_the_action_space_has_the_badge_choices(rules: sw.Rules) -> None:
     game.apply(sw.PickCombo(0))
     for action in game.legal_actions():
         assert game.action_at(game.action_index(action)) == action
+
+
+# --------------------------------------------------------------------------- staying markers
+
+
+def frost_on_the_forest(rules: sw.Rules) -> sw.Game:
+    """The Frostkin hold the Magic Farmland 1 and put their 1 Frost on the empty Forest 2."""
+    game = new_game(rules, [("frostkin", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Deploy(1, 1))
+    targets = {a.target for a in game.legal_actions() if isinstance(a, sw.UseAbility)}
+    assert 1 in targets and 2 in targets and 22 not in targets  # own, next to it; not far
+    game.apply(sw.UseAbility("cast_frost", 2))
+    assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
+    deploy_all_and_end(game)
+    return game
+
+
+def test_placed_anywhere_puts_a_marker_next_to_the_race(rules: sw.Rules) -> None:
+    """placed_anywhere: the marker goes on a region the race does not hold, which its
+    ability's target allows; its defence counts for whoever attacks the region."""
+    game = frost_on_the_forest(rules)
+    assert game.region(2).pieces == {"frost": 1} and game.region(2).race is None
+    game.apply(sw.PickCombo(0))
+    assert game.conquest_cost(2) == 2 + 1
+
+
+def test_a_staying_marker_stays_and_takes_its_toll(rules: sw.Rules) -> None:
+    """stays, toll: the marker stays on its region when another race conquers it, and that
+    race scores 1 coin fewer for the region."""
+    game = frost_on_the_forest(rules)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(2))
+    assert game.region(2).pieces == {"frost": 1}
+    deploy_all_and_end(game)
+    scored = [e for e in game.log if isinstance(e, Scored) and e.player == 1][-1]
+    assert scored.coins == 1 - 1
+    assert "frost" in scored.details[0][2]
+
+
+def test_the_holder_pays_no_toll_and_its_markers_leave_with_its_decline_edge(
+    rules: sw.Rules,
+) -> None:
+    """toll, stays (edge): the markers' own race pays no toll on its regions; when it
+    declines its markers leave every region, held or not, back to the supply."""
+    game = new_game(rules, [("frostkin", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Deploy(1, 1))
+    game.apply(sw.UseAbility("cast_frost", 1))
+    deploy_all_and_end(game)
+    scored = [e for e in game.log if isinstance(e, Scored) and e.player == 0][-1]
+    assert scored.coins == 1
+    game.apply(sw.PickCombo(0))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    assert game.region(1).pieces == {}
+    assert json.loads(game.to_json())["state"]["piece_supply"]["frost"] == 6
+
+
+def test_staying_markers_leave_regions_others_hold_edge(rules: sw.Rules) -> None:
+    """stays (edge): a marker on a region another race conquered leaves it too when its
+    race declines."""
+    game = frost_on_the_forest(rules)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    assert game.region(2).pieces == {"frost": 1} and game.region(2).race == "crowd"
+    game.apply(sw.Decline())
+    assert game.region(2).pieces == {}

@@ -410,6 +410,9 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                     guards="guards" in props,
                     kept_when_lost="kept_when_lost" in props,
                     lifted_at_redeploy="lifted_at_redeploy" in props,
+                    placed_anywhere="placed_anywhere" in props,
+                    stays="stays" in props,
+                    toll=props.get("toll") or 0,
                 )
             )
         elif isinstance(st, ast.Link):

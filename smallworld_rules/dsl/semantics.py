@@ -513,6 +513,14 @@ class _Checker:
                 ),
             )
 
+    def placed_anywhere(self, name: str | None) -> bool:
+        """Whether the file declares the piece ``name`` with ``placed_anywhere``."""
+        return any(
+            isinstance(st, ast.PieceDecl) and st.name == name
+            and any(p.name == "placed_anywhere" for p in st.properties)
+            for st in self.file.statements
+        )
+
     def check_piece(self, piece: ast.PieceDecl) -> None:
         if piece.supply < 1:
             self.error(
@@ -937,7 +945,7 @@ class _Checker:
             kind = EFFECTS[effect.verb][0]
             fits = kind == target.kind or (kind == "region" and target.kind == "own region")
             if kind == "own region" and target.kind == "region":
-                fits = taken
+                fits = taken or self.placed_anywhere(effect.piece)
             taken = taken or effect.verb in ("conquer", "convert")
             if kind and not fits:
                 self.error(

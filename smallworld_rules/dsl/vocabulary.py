@@ -45,6 +45,9 @@ PIECE_PROPERTIES: dict[str, bool] = {
     "guards": False,  # the region counts as `guarded` (abilities may refuse such targets)
     "kept_when_lost": False,  # when its region falls, its holder places it again at once
     "lifted_at_redeploy": False,  # back to the supply when its holder starts redeploying
+    "placed_anywhere": False,  # `place` may put it on any region its ability targets
+    "stays": False,  # stays on its region whoever holds it; leaves when its holder declines
+    "toll": True,  # the region's holder, another race than the piece's, scores N fewer coins
 }
 
 #: Keyword predicates about a region.

@@ -203,6 +203,9 @@ class Engine:
         # The names of the pieces with a property the reach of every race depends on.
         self._immune_pieces = frozenset(n for n, p in rules.pieces.items() if p.immune)
         self._guard_pieces = frozenset(n for n, p in rules.pieces.items() if p.guards)
+        #: pieces that stay with their region (``stays``) and pieces with a ``toll``
+        self._staying = frozenset(n for n, p in rules.pieces.items() if p.stays)
+        self._tolling = frozenset(n for n, p in rules.pieces.items() if p.toll)
         # Filled lazily (see _combo); they depend only on the rules and options.
         self._combos: dict[tuple[str, tuple[str, ...]], _Combo] = {}
         #: The shared actions naming one region, by region: legal_actions lists them for many

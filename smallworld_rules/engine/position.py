@@ -66,6 +66,7 @@ def clear_region(self: Engine, s: State, r: int) -> None:
     if race is not None and race != LOST_TRIBE:
         s.to_box(race, s.region_tokens[r])
     self._empty_region(s, r)
+    self._remove_pieces(s, r, keep_survivors=False, everything=True)
     if s.readied:
         s.readied = tuple(entry for entry in s.readied if entry[0] != r)
 
