@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from smallworld_rules.language import memory
 from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.state import LOST_TRIBE, RESERVE, state_to_dict
 
@@ -57,6 +58,9 @@ def observe(game: Game, player: int) -> Observation:
     ]
     if player == game._engine.role_seat:
         state["role_reserve"] = list(full["role_reserve"])
+    swap = memory.get(game._state, "swap")
+    if swap is not None:  # the badge the player who just picked is choosing (public)
+        state["lang"] = {"swap": list(swap)}
     races = full["races"]
     on_map = [0] * game.players
     regions = []

@@ -164,3 +164,15 @@ def test_shadow_mimes_waiting_choice_is_saved(underground: sw.Rules) -> None:
     with pytest.raises(sw.RulesError) as caught:
         sw.Game.from_json(json.dumps(data), rules=underground)
     assert "swap" in str(caught.value) and len(str(caught.value)) < 200
+
+
+def test_shadow_mimes_waiting_choice_is_public(underground: sw.Rules) -> None:
+    """Shadow Mimes: the badge being chosen is public: another player's observation shows
+    it, and a game rebuilt from that observation offers the same choices."""
+    from smallworld_rules.observation import game_from_observation
+
+    game = mimes_picked(underground)
+    seen = game.observation(1)
+    assert seen["state"]["lang"] == {"swap": ["shadow_mimes", 0]}
+    rebuilt = game_from_observation(seen, seed=3, rules=underground)
+    assert list(rebuilt.legal_actions()) == list(game.legal_actions())
