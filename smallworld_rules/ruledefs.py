@@ -307,5 +307,7 @@ class RuleDef:
     own_tokens: int = 0
     #: ``collect lost_tokens into PILE``: the pile lost tokens go to while its race is active
     collects: str | None = None
+    #: ``skip_tokens N``: tokens of the race put on its banner when a combo below is picked
+    skip_tokens: int = 0
     #: what its rules read that the engine records only on demand ("facts", "die")
     needs: frozenset[str] = frozenset()

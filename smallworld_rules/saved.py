@@ -308,6 +308,10 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.role_reserve = tuple(_list(d["role_reserve"], "role_reserve", power_id))
     s.purchases = _int(d["purchases"], "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
+    on_market = {combo[0]: combo for combo in s.market}
+    for race, tokens in memory.get(s, "banner", {}).items():
+        if race not in on_market or tokens > s.box[race]:
+            raise _bad("lang.banner", "must name races of the market, within their box")
     swap = memory.get(s, "swap")
     if swap is not None:  # a badge to choose for the race just picked (see language.swaps)
         rs = s.races.get(swap[0])

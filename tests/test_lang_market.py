@@ -18,6 +18,8 @@ from smallworld_rules.dsl.parser import parse
 from smallworld_rules.dsl.semantics import check
 from smallworld_rules.errors import RuleFileError
 from smallworld_rules.events import Exchanged, Scored, TokensToZone
+from smallworld_rules.state import _plain as memory_plain
+from smallworld_rules.state import state_to_dict
 
 MARKET = Path(__file__).parent / "rules_market"
 TEST_RULES = Path(__file__).parent / "rules"
@@ -26,6 +28,11 @@ TEST_RULES = Path(__file__).parent / "rules"
 @pytest.fixture(scope="module")
 def rules() -> sw.Rules:
     return sw.load_rules(paths=[MARKET, TEST_RULES])
+
+
+def _snapshot(game: sw.Game) -> str:
+    state = game._state
+    return json.dumps([state_to_dict(state), memory_plain(state.lang)], sort_keys=True)
 
 
 def _errors(source: str) -> list[RuleFileError]:
@@ -102,16 +109,21 @@ def test_a_pile_leaves_with_its_race_edge(rules: sw.Rules) -> None:
 def test_random_games_keep_every_invariant_and_save(rules: sw.Rules) -> None:
     """collect lost_tokens into, mark: in seeded random games every token is in exactly one
     place (box, hand, map or pile) after every action, and a save mid-game loads back the
-    same, marks included."""
+    same, marks included; an action never changes the state it was applied to (copy on
+    write)."""
     for seed in range(4):
         combos = [("scavs", "plain"), ("crowd", "grudging"), ("turncoats", "bulky"),
-                  ("frostkin", "plain2")]
+                  ("frostkin", "plain2"), ("breeders", "commando")]
         game = new_game(rules, combos, players=2 + seed % 2, seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
+            previous, before = game._state, _snapshot(game)
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
             game._engine.check_invariants(game._state)
+            now, game._state = game._state, previous  # copy on write: the state before the
+            assert _snapshot(game) == before  # action is left exactly as it was
+            game._state = now
             if len(game.log) % 7 == 0:
                 text = game.to_json()
                 assert sw.Game.from_json(text, rules=rules).to_json() == text
@@ -296,3 +308,40 @@ def test_staying_markers_leave_regions_others_hold_edge(rules: sw.Rules) -> None
     assert game.region(2).pieces == {"frost": 1} and game.region(2).race == "crowd"
     game.apply(sw.Decline())
     assert game.region(2).pieces == {}
+
+
+# --------------------------------------------------------------------------- banner tokens
+
+
+def test_a_skipped_banner_gathers_tokens_for_its_picker(rules: sw.Rules) -> None:
+    """skip_tokens: each pick below the combo puts a token of its race on the banner, beside
+    the coin; the player who picks it takes them with the banner's and badge's tokens."""
+    combos = [("breeders", "plain"), ("crowd", "plain2"), ("humans", "bulky"),
+              ("ratmen", "commando")]
+    game = new_game(rules, combos, players=3)
+    game.apply(sw.PickCombo(1))  # the Crowd: 1 coin and 1 Breeder on the banner
+    assert json.loads(game.to_json())["state"]["lang"]["banner"] == {"breeders": 1}
+    assert game.observation(1)["state"]["lang"]["banner"] == {"breeders": 1}
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(1))  # the next combo: a second Breeder
+    deploy_all_and_end(game)
+    coins = game.coins(2)
+    game.apply(sw.PickCombo(0))
+    assert game.hand(2) == 4 + 2
+    assert game.coins(2) == coins + 2
+    assert "banner" not in json.loads(game.to_json())["state"].get("lang", {})
+
+
+def test_banner_tokens_are_checked_on_load_edge(rules: sw.Rules) -> None:
+    """skip_tokens (edge): a save with more tokens on a banner than the race's box, or with
+    tokens on the banner of a race off the market, is refused."""
+    combos = [("breeders", "plain"), ("crowd", "plain2"), ("humans", "bulky")]
+    game = new_game(rules, combos)
+    game.apply(sw.PickCombo(1))
+    data = json.loads(game.to_json())
+    data["state"]["lang"]["banner"] = {"breeders": 13}
+    with pytest.raises(sw.RulesError, match="banner"):
+        sw.Game.from_json(json.dumps(data), rules=rules)
+    data["state"]["lang"]["banner"] = {"giants": 1}
+    with pytest.raises(sw.RulesError, match="banner"):
+        sw.Game.from_json(json.dumps(data), rules=rules)

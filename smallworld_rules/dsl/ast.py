@@ -691,6 +691,15 @@ class CollectLost:
     pos: Pos = attrs.field(eq=False)
 
 
+@attrs.frozen
+class SkipTokens:
+    """``skip_tokens N``: tokens of the combo's race put on its banner when a player picks a
+    combo below it, taken by whoever picks it."""
+
+    count: int
+    pos: Pos = attrs.field(eq=False)
+
+
 Statement = (
     Tokens
     | ConquestTokens
@@ -716,6 +725,7 @@ Statement = (
     | SkipCoins
     | OwnTokens
     | CollectLost
+    | SkipTokens
 )
 
 

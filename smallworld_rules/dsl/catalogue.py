@@ -626,4 +626,9 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "of its own; an expansion sends lost tokens to a zone with `lost_tokens to ZONE`.",
         _expansion('collect lost_tokens into pit "Pit"'), 3, 5,
     ),
+    CatalogueEntry(
+        "bad-skip-tokens", "too many tokens for a skipped combo",
+        "`skip_tokens N` takes N from 0 to 10.",
+        _basic("skip_tokens 50"), 5, 5,
+    ),
 )

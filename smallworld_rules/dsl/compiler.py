@@ -376,6 +376,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     skip_coins: int | None = None
     own_tokens = 0
     collects: str | None = None
+    skip_tokens = 0
     for st in rule_file.statements:
         if isinstance(st, ast.Tokens):
             tokens = st.value
@@ -443,6 +444,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             zones.append(ZoneDef(st.name, st.title, None, rule_file.path, st.pos.line))
         elif isinstance(st, ast.LostTokens):
             lost_tokens_to = st.zone
+        elif isinstance(st, ast.SkipTokens):
+            skip_tokens = st.count
         elif isinstance(st, ast.CollectLost):
             zones.append(ZoneDef(st.name, st.title, None, rule_file.path, st.pos.line))
             collects = st.name
@@ -510,5 +513,6 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         skip_coins=skip_coins,
         own_tokens=own_tokens,
         collects=collects,
+        skip_tokens=skip_tokens,
         needs=frozenset(scope.needs),
     )

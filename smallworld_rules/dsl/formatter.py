@@ -188,6 +188,8 @@ class _Printer:
             self.emit(indent, f"own_tokens {st.value}", line)
         elif isinstance(st, ast.SkipCoins):
             self.emit(indent, f"skip_coins {st.count}", line)
+        elif isinstance(st, ast.SkipTokens):
+            self.emit(indent, f"skip_tokens {st.count}", line)
         elif isinstance(st, ast.CollectLost):
             self.emit(indent, f"collect lost_tokens into {st.name} {_quote(st.title)}", line)
         elif isinstance(st, ast.Ability):

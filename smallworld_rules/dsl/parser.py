@@ -67,7 +67,7 @@ _KINDS = ("race", "power", "expansion")
 _STATEMENT_WORDS = (
     "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece", "link", "on",
     "ability", "players", "map", "zone", "lost_tokens", "role", "immune", "reach",
-    "region_tokens", "counter", "skip_coins", "own_tokens", "collect",
+    "region_tokens", "counter", "skip_coins", "own_tokens", "collect", "skip_tokens",
 )
 _STATUS_WORDS = ("active", "declined")
 _PREDICATE_WORDS = ("terrain", "feature", "piece", "option", "adjacent_to")
@@ -637,6 +637,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def skip_coins(self, meta: Meta, children: list[Token]) -> ast.SkipCoins:
         return ast.SkipCoins(self._int(children[0]), _pos(meta))
+
+    def skip_tokens(self, meta: Meta, children: list[Token]) -> ast.SkipTokens:
+        return ast.SkipTokens(self._int(children[0]), _pos(meta))
 
     def collect_lost(self, meta: Meta, children: list[Token]) -> ast.CollectLost:
         return ast.CollectLost(str(children[0]), _unquote(children[1]), _pos(meta))

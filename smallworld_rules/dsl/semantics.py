@@ -66,6 +66,7 @@ _ONCE: dict[type, str] = {
     ast.SkipCoins: "skip_coins",
     ast.OwnTokens: "own_tokens",
     ast.CollectLost: "collect",
+    ast.SkipTokens: "skip_tokens",
 }
 #: The most tokens of its own a power may bring.
 MAX_OWN_TOKENS = 20
@@ -282,6 +283,12 @@ class _Checker:
                 self.check_v3_statement(statement)
             elif isinstance(statement, ast.OwnTokens):
                 self.check_own_tokens(statement)
+            elif isinstance(statement, ast.SkipTokens) and statement.count > MAX_SKIP_COINS:
+                self.error(
+                    statement.pos, "bad-skip-tokens",
+                    f"'skip_tokens {statement.count}' is out of range",
+                    f"write 'skip_tokens N' with 0 <= N <= {MAX_SKIP_COINS}",
+                )
             elif isinstance(statement, ast.CollectLost) and self.file.kind == "expansion":
                 self.error(
                     statement.pos, "expansion-collects",

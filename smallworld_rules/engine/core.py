@@ -187,6 +187,8 @@ class Engine:
                 self._raising[flag] = self._raising.get(flag, frozenset()) | {rule_id}
         #: a rule file lets a picked combo swap its badge (``swaps_power_when_picked``)
         self._swapping = "swaps_power_when_picked" in self._raising
+        #: a rule file puts tokens on its skipped banner (``skip_tokens``)
+        self._banner_tokens = any(d.skip_tokens for d in every)
         #: the hooks some rule file of this game modifies
         self.hooks_used = frozenset(
             hook for d in every for hook, mods in d.modifiers.items() if mods

@@ -9,7 +9,7 @@ from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
-from smallworld_rules.language import events, swaps
+from smallworld_rules.language import banners, events, swaps
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
 
@@ -53,11 +53,15 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
         above_race, above_power, coins = market[j]
         skip = self._skip_coins(above_race, above_power) if self.skip_pricing else 1
         market[j] = (above_race, above_power, coins + skip)
+    if self._banner_tokens:  # skip_tokens: tokens of their race on the banners above
+        banners.skipped(self, s, tuple(market[:i]))
     race, power, collected = market.pop(i)
     s.market = tuple(market)
     player.coins += collected - price
     defs = (self.race_defs[race], self.rules.powers[power])
     wanted = sum(d.tokens + d.conquest_tokens for d in defs)
+    if self._banner_tokens:
+        wanted += banners.take(s, race)
     if self._own_tokens:  # a power's own tokens join the race's supply, beside its box
         wanted += tokens_of.bring(self, s, race, defs)
     tokens = min(wanted, s.box[race])  # Rule 1.1: the tray is a hard cap

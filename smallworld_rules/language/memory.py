@@ -13,6 +13,7 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
   name, first effect, target, other player, tokens lost)`` (``source``: trigger or ability);
 * ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
 * ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling.
+* ``banner``: tokens lying on banners of the market, by race (``skip_tokens``);
 * ``swap``: a race just picked whose owner now chooses its badge, and the coins it took
   (the flag ``swaps_power_when_picked``).
 """
@@ -75,7 +76,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise _bad("must be an object")
-    known = {"facts", "die", "counters", "queue", "resume", "roller", "extra", "swap"}
+    known = {"facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner"}
     unknown = set(data) - known
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
@@ -126,6 +127,14 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
             ))
         out["queue"] = tuple(queue)
+    if "banner" in data:
+        banner = data["banner"]
+        if not isinstance(banner, dict):
+            raise _bad("banner must be an object")
+        out["banner"] = {
+            _str(k, "banner: a race"): _int(v, 1, 10**4, "banner: tokens")
+            for k, v in banner.items()
+        }
     if "swap" in data:
         swap = data["swap"]
         if not isinstance(swap, list) or len(swap) != 2:
