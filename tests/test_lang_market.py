@@ -345,3 +345,15 @@ def test_banner_tokens_are_checked_on_load_edge(rules: sw.Rules) -> None:
     data["state"]["lang"]["banner"] = {"giants": 1}
     with pytest.raises(sw.RulesError, match="banner"):
         sw.Game.from_json(json.dumps(data), rules=rules)
+
+
+def test_banner_tokens_survive_a_game_rebuilt_from_an_observation(rules: sw.Rules) -> None:
+    """skip_tokens: the tokens on a banner are public, so a game rebuilt from another
+    player's observation keeps them."""
+    from smallworld_rules.observation import game_from_observation
+
+    combos = [("breeders", "plain"), ("crowd", "plain2"), ("humans", "bulky")]
+    game = new_game(rules, combos)
+    game.apply(sw.PickCombo(1))
+    rebuilt = game_from_observation(game.observation(1), seed=2, rules=rules)
+    assert json.loads(rebuilt.to_json())["state"]["lang"]["banner"] == {"breeders": 1}
