@@ -106,7 +106,11 @@ class ActionSpace:
                     raise RulesError(f"ability {name!r}: no action slots for target {kind!r}")
             blocks.append((f"UseAbility {name}", slots))
         roles = list(rules.roles.values())
-        if any(role.draft is not None for role in roles):
+        swapping = any(
+            "swaps_power_when_picked" in d.flags
+            for table in (rules.races, rules.powers) for d in table.values()
+        )
+        if swapping or any(role.draft is not None for role in roles):
             blocks.append(("ChoosePower", [ChoosePower(p) for p in powers]))
         buys = {item for role in roles for item in role.buys}
         if buys:

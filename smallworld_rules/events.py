@@ -229,12 +229,26 @@ class Exchanged(Event):
     gained: int
 
 
+@attrs.frozen
+class PowerSwapped(Event):
+    """Having just picked ``race``, ``player`` swapped its badge ``old`` for ``new``, the
+    badge of another combo of the market (flag ``swaps_power_when_picked``); ``tokens``: the
+    race's tokens in hand now."""
+
+    player: int
+    race: str
+    old: str
+    new: str
+    tokens: int
+
+
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         TurnStarted, ComboPicked, Abandoned, Conquered, DieRolled, Deployed, Declined,
         RaceRemoved, Scored, TurnEnded, GameOver, PositionEdited, AbilityUsed, PieceMoved,
         TokensGained, RaceActs, PowerChosen, TokenBought, TokensToZone, Exchanged,
+        PowerSwapped,
     )
 }
 for _cls in EVENT_TYPES.values():  # the engine makes ~150 events a game

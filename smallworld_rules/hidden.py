@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from smallworld_rules.language import memory
 from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.state import LOST_TRIBE, RESERVE, state_to_dict
 
@@ -57,6 +58,14 @@ def observe(game: Game, player: int) -> Observation:
     ]
     if player == game._engine.role_seat:
         state["role_reserve"] = list(full["role_reserve"])
+    public_lang: dict[str, Any] = {}
+    swap = memory.get(game._state, "swap")
+    if swap is not None:  # the badge the player who just picked is choosing (public)
+        public_lang["swap"] = list(swap)
+    if memory.get(game._state, "banner"):  # the tokens lying on banners (skip_tokens)
+        public_lang["banner"] = dict(memory.get(game._state, "banner"))
+    if public_lang:
+        state["lang"] = public_lang
     races = full["races"]
     on_map = [0] * game.players
     regions = []

@@ -59,6 +59,9 @@ class PieceDef:
     guards: bool = False  #: its region counts as ``guarded``
     kept_when_lost: bool = False  #: its holder places it again when its region falls
     lifted_at_redeploy: bool = False  #: back to the supply when its holder redeploys
+    placed_anywhere: bool = False  #: ``place`` may put it on a region its race does not hold
+    stays: bool = False  #: stays on its region until its holder declines or leaves the game
+    toll: int = 0  #: coins fewer for the region's holder, another race than the piece's
 
 
 @attrs.frozen
@@ -79,6 +82,8 @@ class CompiledEffect:
     #: the counter ``add`` raises (its key) and whether it is kept per turn
     counter: str | None = None
     per_turn: bool = False
+    #: the pile of ``exchange``
+    zone: str | None = None
 
 
 @attrs.frozen
@@ -300,5 +305,9 @@ class RuleDef:
     skip_coins: int | None = None
     #: ``own_tokens N``: a power's own tokens, joining the race's supply
     own_tokens: int = 0
+    #: ``collect lost_tokens into PILE``: the pile lost tokens go to while its race is active
+    collects: str | None = None
+    #: ``skip_tokens N``: tokens of the race put on its banner when a combo below is picked
+    skip_tokens: int = 0
     #: what its rules read that the engine records only on demand ("facts", "die")
     needs: frozenset[str] = frozenset()

@@ -567,7 +567,8 @@ def load_rules(
             options[option.name] = option
     zones: dict[str, ZoneDef] = {}
     roles: dict[str, RoleDef] = {}
-    for expansion in tables["expansion"].values():
+    piled = [d for kind in ("race", "power") for d in tables[kind].values() if d.zones]
+    for expansion in (*tables["expansion"].values(), *piled):  # piles: collect lost_tokens
         for zone in expansion.zones:
             if zone.id in zones:
                 raise RulesError(

@@ -225,7 +225,8 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             _int(rd["held"], f"races[{key}].held"),
             {
                 _str(name, f"races[{key}].uses"): _int(
-                    count, f"races[{key}].uses[{excerpt(name)}]", 1
+                    count, f"races[{key}].uses[{excerpt(name)}]", 1,
+                    (1 << players) - 1 if name == memory.MARKS else None,
                 )
                 for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
             },
@@ -307,6 +308,17 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.role_reserve = tuple(_list(d["role_reserve"], "role_reserve", power_id))
     s.purchases = _int(d["purchases"], "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
+    on_market = {combo[0]: combo for combo in s.market}
+    for race, tokens in memory.get(s, "banner", {}).items():
+        if race not in on_market or tokens > s.box[race]:
+            raise _bad("lang.banner", "must name races of the market, within their box")
+    swap = memory.get(s, "swap")
+    if swap is not None:  # a badge to choose for the race just picked (see language.swaps)
+        rs = s.races.get(swap[0])
+        if rs is None or rs.power is None or s.players[s.active].active != swap[0] or not (
+            s.picked and s.phase is Phase.PICK
+        ):
+            raise _bad("lang.swap", "must name the active player's race just picked")
     _check_consistency(engine, s)
     return s
 
@@ -389,7 +401,8 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("winners", "are set before the game is over, or twice")
     if phase is Phase.OVER:
         return
-    if phase is Phase.PICK and (acting is not None or s.acted or s.picked or s.conquered):
+    picked = s.picked and not memory.get(s, "swap")  # a pick may wait for a badge swapped
+    if phase is Phase.PICK and (acting is not None or s.acted or picked or s.conquered):
         raise _bad("phase", "is pick, but the turn already has an acting race or actions")
     acting_race = None if acting is None else s.races.get(acting)
     if acting is not None and (acting_race is None or acting_race.owner != s.active):

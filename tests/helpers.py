@@ -135,6 +135,7 @@ def check_invariants(game: sw.Game, rules: sw.Rules, step: int) -> None:
             + in_play.get("hand", 0)
             + in_play.get("held", 0)
             + on_map.get(race, 0)
+            + sum(pile.count(race) for pile in state["zones"].values())
         )
         supply = rule.box + extra.get(race, 0)
         assert total == supply, f"step {step}: {race} has {total} tokens, the box {supply}"

@@ -26,7 +26,7 @@ def test_every_value_and_region_property_has_a_handler() -> None:
     the past tense has its handler."""
     assert set(values.VALUES) == {
         "round", "rounds_left", "die", "coins", "declined_races", "tokens_lost", "target_tokens",
-        "coins_taken",
+        "coins_taken", "players",
     }
     assert set(values.REGION_PROPERTIES) <= set(vocabulary.REGION_PROPERTIES)
     assert set(values.PAST) | {"non_empty"} == set(vocabulary.PAST_PROPERTIES)

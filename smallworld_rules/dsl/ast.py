@@ -365,6 +365,8 @@ class Effect:
     whom: str | None = None
     #: the counter of ``add``
     counter: str | None = None
+    #: the pile of ``exchange``
+    zone: str | None = None
 
 
 @attrs.frozen
@@ -679,6 +681,25 @@ class SkipCoins:
     pos: Pos = attrs.field(eq=False)
 
 
+@attrs.frozen
+class CollectLost:
+    """``collect lost_tokens into ID "Name"``: a pile of the race's own, where every token
+    lost to a conquest goes while the race is active."""
+
+    name: str
+    title: str
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class SkipTokens:
+    """``skip_tokens N``: tokens of the combo's race put on its banner when a player picks a
+    combo below it, taken by whoever picks it."""
+
+    count: int
+    pos: Pos = attrs.field(eq=False)
+
+
 Statement = (
     Tokens
     | ConquestTokens
@@ -703,6 +724,8 @@ Statement = (
     | CounterDecl
     | SkipCoins
     | OwnTokens
+    | CollectLost
+    | SkipTokens
 )
 
 

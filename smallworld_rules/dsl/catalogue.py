@@ -620,4 +620,15 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "`skip_coins N` takes N from 0 to 10.",
         _basic("skip_coins 50"), 5, 5,
     ),
+    CatalogueEntry(
+        "expansion-collects", "a pile of lost tokens in an expansion",
+        "`collect lost_tokens into ID \"Name\"` gives a race (or the race of a power) a pile "
+        "of its own; an expansion sends lost tokens to a zone with `lost_tokens to ZONE`.",
+        _expansion('collect lost_tokens into pit "Pit"'), 3, 5,
+    ),
+    CatalogueEntry(
+        "bad-skip-tokens", "too many tokens for a skipped combo",
+        "`skip_tokens N` takes N from 0 to 10.",
+        _basic("skip_tokens 50"), 5, 5,
+    ),
 )

@@ -33,7 +33,7 @@ from smallworld_rules.ruledefs import (
 
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
-    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add"}
+    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -237,6 +237,8 @@ def compile_effect(
     if effect.counter is not None:
         key, per_turn = counter_key(scope, effect.counter)
         return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, key, per_turn)
+    if effect.zone is not None:
+        return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, zone=effect.zone)
     return CompiledEffect(effect.verb, effect.piece, amount, effect.whom)
 
 
@@ -373,6 +375,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     reach, region_min, region_max = 1, 0, 0
     skip_coins: int | None = None
     own_tokens = 0
+    collects: str | None = None
+    skip_tokens = 0
     for st in rule_file.statements:
         if isinstance(st, ast.Tokens):
             tokens = st.value
@@ -407,6 +411,9 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                     guards="guards" in props,
                     kept_when_lost="kept_when_lost" in props,
                     lifted_at_redeploy="lifted_at_redeploy" in props,
+                    placed_anywhere="placed_anywhere" in props,
+                    stays="stays" in props,
+                    toll=props.get("toll") or 0,
                 )
             )
         elif isinstance(st, ast.Link):
@@ -437,6 +444,11 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             zones.append(ZoneDef(st.name, st.title, None, rule_file.path, st.pos.line))
         elif isinstance(st, ast.LostTokens):
             lost_tokens_to = st.zone
+        elif isinstance(st, ast.SkipTokens):
+            skip_tokens = st.count
+        elif isinstance(st, ast.CollectLost):
+            zones.append(ZoneDef(st.name, st.title, None, rule_file.path, st.pos.line))
+            collects = st.name
         elif isinstance(st, ast.Role):
             roles.append(compile_role(st, rule_file))
             hand = st.first(ast.HandZone)
@@ -500,5 +512,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         region_max=region_max,
         skip_coins=skip_coins,
         own_tokens=own_tokens,
+        collects=collects,
+        skip_tokens=skip_tokens,
         needs=frozenset(scope.needs),
     )

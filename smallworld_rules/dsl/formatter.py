@@ -188,6 +188,10 @@ class _Printer:
             self.emit(indent, f"own_tokens {st.value}", line)
         elif isinstance(st, ast.SkipCoins):
             self.emit(indent, f"skip_coins {st.count}", line)
+        elif isinstance(st, ast.SkipTokens):
+            self.emit(indent, f"skip_tokens {st.count}", line)
+        elif isinstance(st, ast.CollectLost):
+            self.emit(indent, f"collect lost_tokens into {st.name} {_quote(st.title)}", line)
         elif isinstance(st, ast.Ability):
             self.ability(st, indent)
         elif isinstance(st, ast.Players):
@@ -294,12 +298,15 @@ def effect(st: ast.Effect) -> str:
         "take_coins": str(st.whom) + " pays {} coins",
         "give_tokens": "give {} tokens to " + str(st.whom),
         "add": "add {} to " + str(st.counter),
+        "exchange": "exchange {} in " + str(st.zone),
     }
     if st.verb in words:
         assert st.amount is not None
         return words[st.verb].format(expr(st.amount))
     if st.verb == "remove":
         return f"remove {st.piece}"
+    if st.verb == "mark":
+        return f"mark {st.whom}"
     return st.verb
 
 
@@ -347,6 +354,7 @@ def expr(node: ast.Expr, level: int = 0) -> str:
 _VALUE_WORDS = {
     "coins": "count(coins)",
     "coins_taken": "count(coins taken)",
+    "players": "count(players)",
     "declined_races": "count(declined races)",
     "tokens_lost": "count(tokens lost)",
     "target_tokens": "count(tokens in target)",

@@ -67,7 +67,7 @@ _KINDS = ("race", "power", "expansion")
 _STATEMENT_WORDS = (
     "tokens", "conquest_tokens", "box", "text", "alias", "flag", "option", "piece", "link", "on",
     "ability", "players", "map", "zone", "lost_tokens", "role", "immune", "reach",
-    "region_tokens", "counter", "skip_coins", "own_tokens",
+    "region_tokens", "counter", "skip_coins", "own_tokens", "collect", "skip_tokens",
 )
 _STATUS_WORDS = ("active", "declined")
 _PREDICATE_WORDS = ("terrain", "feature", "piece", "option", "adjacent_to")
@@ -638,6 +638,12 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def skip_coins(self, meta: Meta, children: list[Token]) -> ast.SkipCoins:
         return ast.SkipCoins(self._int(children[0]), _pos(meta))
 
+    def skip_tokens(self, meta: Meta, children: list[Token]) -> ast.SkipTokens:
+        return ast.SkipTokens(self._int(children[0]), _pos(meta))
+
+    def collect_lost(self, meta: Meta, children: list[Token]) -> ast.CollectLost:
+        return ast.CollectLost(str(children[0]), _unquote(children[1]), _pos(meta))
+
     def price(self, meta: Meta, children: list[ast.Expr]) -> ast.Price:
         return ast.Price(children[0], _pos(meta))
 
@@ -664,6 +670,12 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
+
+    def mark_player(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("mark", _pos(meta), whom=children[0])
+
+    def exchange_pile(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("exchange", _pos(meta), amount=children[0], zone=str(children[1]))
 
     def event(self, meta: Meta, children: list[Token]) -> str:
         return str(children[0])
@@ -820,6 +832,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def count_declined(self, meta: Meta, children: list[Token]) -> ast.Value:
         return self._value("declined_races", meta)
+
+    def count_players(self, meta: Meta, children: list[Token]) -> ast.Value:
+        return self._value("players", meta)
 
     def value_round(self, meta: Meta, children: list[Token]) -> ast.Value:
         return self._value("round", meta)
@@ -1174,7 +1189,9 @@ def _example_label(exc: UnexpectedToken, parser: Lark, token: Token) -> str | No
     return label
 
 
-_REGION_SET_WORDS = {"OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS", "COINS", "DECLINED"}
+_REGION_SET_WORDS = {
+    "OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS", "COINS", "DECLINED", "PLAYERS"
+}
 
 
 def _label_by_expectation(token: Token, failure: _Failure) -> str:
@@ -1312,8 +1329,8 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
         message = f"expected a region set{after}, found {found}"
         hint = (
             "region sets are 'own regions', 'all regions' and 'conquests' (count() also "
-            "takes 'powers', 'coins', 'declined races', 'tokens on map', 'tokens lost' and "
-            "'tokens in ZONE|REGIONS|target')"
+            "takes 'powers', 'players', 'coins', 'declined races', 'tokens on map', "
+            "'tokens lost' and 'tokens in ZONE|REGIONS|target')"
         )
     else:
         label = label if label in SYNTAX_EXAMPLES else "syntax-error"

@@ -47,10 +47,11 @@ _NAMED: dict[type, str] = {
     ast.Zone: "zone",
     ast.Role: "role",
     ast.CounterDecl: "counter",
+    ast.CollectLost: "collect",
 }
 _NAMED_TYPES = (
     ast.PieceDecl, ast.Flag, ast.OptionDecl, ast.Ability, ast.Alias, ast.Zone, ast.Role,
-    ast.CounterDecl,
+    ast.CounterDecl, ast.CollectLost,
 )
 # Statements a file may hold at most once, by the keyword that writes them.
 _ONCE: dict[type, str] = {
@@ -64,6 +65,8 @@ _ONCE: dict[type, str] = {
     ast.Reach: "reach",
     ast.SkipCoins: "skip_coins",
     ast.OwnTokens: "own_tokens",
+    ast.CollectLost: "collect",
+    ast.SkipTokens: "skip_tokens",
 }
 #: The most tokens of its own a power may bring.
 MAX_OWN_TOKENS = 20
@@ -280,6 +283,19 @@ class _Checker:
                 self.check_v3_statement(statement)
             elif isinstance(statement, ast.OwnTokens):
                 self.check_own_tokens(statement)
+            elif isinstance(statement, ast.SkipTokens) and statement.count > MAX_SKIP_COINS:
+                self.error(
+                    statement.pos, "bad-skip-tokens",
+                    f"'skip_tokens {statement.count}' is out of range",
+                    f"write 'skip_tokens N' with 0 <= N <= {MAX_SKIP_COINS}",
+                )
+            elif isinstance(statement, ast.CollectLost) and self.file.kind == "expansion":
+                self.error(
+                    statement.pos, "expansion-collects",
+                    "an expansion has no race to collect lost tokens for",
+                    "write 'lost_tokens to ZONE' in an expansion; 'collect lost_tokens into "
+                    "ID \"Name\"' belongs to a race or power",
+                )
             elif isinstance(statement, ast.OptionDecl):
                 self.check_option_default(statement)
             if type(statement) in _EXPANSION_ONLY and self.file.kind != "expansion":
@@ -306,7 +322,9 @@ class _Checker:
 
     def zones(self, piles_only: bool) -> set[str]:
         """Zone ids of this file (piles, and the roles' hand zones unless ``piles_only``)."""
-        out = {st.name for st in self.file.statements if isinstance(st, ast.Zone)}
+        out = {
+            st.name for st in self.file.statements if isinstance(st, ast.Zone | ast.CollectLost)
+        }
         if not piles_only:
             for st in self.file.statements:
                 if isinstance(st, ast.Role):
@@ -501,6 +519,14 @@ class _Checker:
                     "declare it with 'option NAME default VALUE \"meaning\"'",
                 ),
             )
+
+    def placed_anywhere(self, name: str | None) -> bool:
+        """Whether the file declares the piece ``name`` with ``placed_anywhere``."""
+        return any(
+            isinstance(st, ast.PieceDecl) and st.name == name
+            and any(p.name == "placed_anywhere" for p in st.properties)
+            for st in self.file.statements
+        )
 
     def check_piece(self, piece: ast.PieceDecl) -> None:
         if piece.supply < 1:
@@ -753,6 +779,17 @@ class _Checker:
         if effect.amount is not None:
             self.check_expr(effect.amount)
         self.check_counter_ref(effect)
+        if effect.zone is not None:
+            piles = {st.name for st in self.file.statements if isinstance(st, ast.CollectLost)}
+            if effect.zone not in piles:
+                self.error(
+                    effect.pos, "unknown-zone",
+                    f"{effect.zone!r} is not a pile of this file",
+                    _did_you_mean(
+                        effect.zone, piles,
+                        "declare it with 'collect lost_tokens into ID \"Name\"'",
+                    ),
+                )
 
     def check_whom(self, effect: ast.Effect, event: str | None, player_target: bool) -> None:
         """``WHOM pays …`` / ``give … to WHOM`` must name a player the moment knows."""
@@ -915,7 +952,7 @@ class _Checker:
             kind = EFFECTS[effect.verb][0]
             fits = kind == target.kind or (kind == "region" and target.kind == "own region")
             if kind == "own region" and target.kind == "region":
-                fits = taken
+                fits = taken or self.placed_anywhere(effect.piece)
             taken = taken or effect.verb in ("conquer", "convert")
             if kind and not fits:
                 self.error(

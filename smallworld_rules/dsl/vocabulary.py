@@ -36,6 +36,8 @@ FLAGS: dict[str, str] = {
     "bordering one of its regions counts as adjacent (the water itself is not held)",
     "immune_to_penniless": "its regions, active or in decline, are immune to the conquests "
     "and abilities of an opponent who has no coins",
+    "swaps_power_when_picked": "when its combo is picked, its owner may swap the badge for the "
+    "badge of another combo of the market (ChoosePower), taking that badge's tokens instead",
 }
 
 #: Piece properties: name -> whether it takes an integer value.
@@ -47,6 +49,9 @@ PIECE_PROPERTIES: dict[str, bool] = {
     "guards": False,  # the region counts as `guarded` (abilities may refuse such targets)
     "kept_when_lost": False,  # when its region falls, its holder places it again at once
     "lifted_at_redeploy": False,  # back to the supply when its holder starts redeploying
+    "placed_anywhere": False,  # `place` may put it on any region its ability targets
+    "stays": False,  # stays on its region whoever holds it; leaves when its holder declines
+    "toll": True,  # the region's holder, another race than the piece's, scores N fewer coins
 }
 
 #: Keyword predicates about a region.
@@ -63,6 +68,7 @@ REGION_PROPERTIES: dict[str, str] = {
     "in_decline": "is held by a race in decline (anyone's)",
     "lost_tribe": "holds a Lost Tribe token",
     "enemy": "is held by a race of another player, active or in decline",
+    "marked": "is held by a race of a player the race has marked (the effect `mark WHOM`)",
 }
 
 #: Region properties that describe a conquered region as it was just before the conquest,
@@ -146,11 +152,17 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "roll": ("", "roll the die; `die` is then its face (in a trigger the roll, and the "
              "effects after it, come once the action that fired the trigger is done)"),
     "add": ("", "add N to a counter the file declares (written `add N to NAME`)"),
+    "exchange": ("", "while the file's pile (`collect lost_tokens into PILE`) holds N tokens, "
+                 "they go back to their boxes and the race takes 1 token from its box "
+                 "(written `exchange N in PILE`)"),
+    "mark": ("", "the other player (written `mark WHOM`) is marked by the race for the rest of "
+             "its life: the regions of that player's races are then `marked` for it"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).
 TRIGGER_EFFECTS = (
-    "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add"
+    "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add",
+    "exchange", "mark",
 )
 
 #: Who ``WHOM pays N coins`` and ``give N tokens to WHOM`` name.
@@ -176,6 +188,7 @@ VALUES: dict[str, str] = {
     "were before each conquest)",
     "counter NAME": "the value of a counter the file declares",
     "min(A, B, …), max(A, B, …)": "the least or greatest of the values",
+    "count(players)": "the players of the game",
 }
 
 #: Region sets: ``own`` / ``all`` regions, and this turn's ``conquests``.

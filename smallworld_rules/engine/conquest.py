@@ -18,7 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
-from smallworld_rules.language import events
+from smallworld_rules.language import events, piles
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -278,8 +278,11 @@ def _lose(self: Engine, s: State, race: str, count: int, log: Log) -> None:
     """Tokens lost to a conquest: to the zone an expansion names, else to the box."""
     if not count:
         return
-    if self.lost_zone is not None:
-        s.zones = {**s.zones, self.lost_zone: s.zones[self.lost_zone] + (race,) * count}
-        log(TokensToZone(self.lost_zone, (race,) * count))
+    zone = self.lost_zone
+    if self._collectors:  # a race's own pile, while it is active (collect lost_tokens)
+        zone = piles.collecting(self, s) or zone
+    if zone is not None:
+        s.zones = {**s.zones, zone: s.zones[zone] + (race,) * count}
+        log(TokensToZone(zone, (race,) * count))
     elif race != LOST_TRIBE:
         s.to_box(race, count)

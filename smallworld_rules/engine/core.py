@@ -178,6 +178,10 @@ class Engine:
         self._capping = frozenset(d.id for d in every if d.region_max)
         #: whether a power brings tokens of its own (``own_tokens``)
         self._own_tokens = any(d.own_tokens for d in every)
+        #: (rule file, pile) of each ``collect lost_tokens into PILE``, in load order
+        self._collectors = tuple((d.id, d.collects) for d in every if d.collects)
+        if self._collectors:
+            self.pile_zones = sorted({*self.pile_zones, *(p for _, p in self._collectors)})
         #: the faces of the die (the rule language's ``roll`` rolls it too)
         self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)
@@ -185,6 +189,10 @@ class Engine:
         for (_, rule_id), raised in self.flags.items():
             for flag in raised:
                 self._raising[flag] = self._raising.get(flag, frozenset()) | {rule_id}
+        #: a rule file lets a picked combo swap its badge (``swaps_power_when_picked``)
+        self._swapping = "swaps_power_when_picked" in self._raising
+        #: a rule file puts tokens on its skipped banner (``skip_tokens``)
+        self._banner_tokens = any(d.skip_tokens for d in every)
         #: the hooks some rule file of this game modifies
         self.hooks_used = frozenset(
             hook for d in every for hook, mods in d.modifiers.items() if mods
@@ -201,6 +209,9 @@ class Engine:
         # The names of the pieces with a property the reach of every race depends on.
         self._immune_pieces = frozenset(n for n, p in rules.pieces.items() if p.immune)
         self._guard_pieces = frozenset(n for n, p in rules.pieces.items() if p.guards)
+        #: pieces that stay with their region (``stays``) and pieces with a ``toll``
+        self._staying = frozenset(n for n, p in rules.pieces.items() if p.stays)
+        self._tolling = frozenset(n for n, p in rules.pieces.items() if p.toll)
         # Filled lazily (see _combo); they depend only on the rules and options.
         self._combos: dict[tuple[str, tuple[str, ...]], _Combo] = {}
         #: The shared actions naming one region, by region: legal_actions lists them for many
@@ -228,6 +239,7 @@ class Engine:
     _refill_market = market._refill_market
     _pick = market._pick
     _skip_coins = market._skip_coins
+    _after_pick = market._after_pick
     pick_price = market.pick_price
 
     def context(

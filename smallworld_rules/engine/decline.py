@@ -8,7 +8,7 @@ from smallworld_rules.actions import Decline
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Declined
-from smallworld_rules.language import events
+from smallworld_rules.language import events, markers
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -86,6 +86,8 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
             if not self._exempt(s, old):
                 self._retire(s, old, log)
                 removed.append(old)
+    if self._staying:  # its pieces that stay with their regions leave as it declines
+        markers.leave(self, s, rs.race, in_decline=True)
     surplus = 0
     for r in self.regions_of(s, rs.race):
         if not keeps_all and s.region_tokens[r] > 1:

@@ -21,7 +21,7 @@ from smallworld_rules.engine.basics import (
     _shared,
 )
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.language import events, limits
+from smallworld_rules.language import events, limits, memory, swaps
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     """Every legal action for whoever must act now (Deploy: 1 or all per region)."""
     phase = s.phase
     if phase is _PICK:
+        if self._swapping and memory.get(s, "swap"):
+            return list(swaps.choices(self, s))
         if s.active == self.role_seat:
             return [ChoosePower(p) for p in s.role_reserve]
         coins = s.players[s.active].coins

@@ -9,7 +9,7 @@ from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
-from smallworld_rules.language import events
+from smallworld_rules.language import banners, events, swaps
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
 
@@ -53,11 +53,15 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
         above_race, above_power, coins = market[j]
         skip = self._skip_coins(above_race, above_power) if self.skip_pricing else 1
         market[j] = (above_race, above_power, coins + skip)
+    if self._banner_tokens:  # skip_tokens: tokens of their race on the banners above
+        banners.skipped(self, s, tuple(market[:i]))
     race, power, collected = market.pop(i)
     s.market = tuple(market)
     player.coins += collected - price
     defs = (self.race_defs[race], self.rules.powers[power])
     wanted = sum(d.tokens + d.conquest_tokens for d in defs)
+    if self._banner_tokens:
+        wanted += banners.take(s, race)
     if self._own_tokens:  # a power's own tokens join the race's supply, beside its box
         wanted += tokens_of.bring(self, s, race, defs)
     tokens = min(wanted, s.box[race])  # Rule 1.1: the tray is a hard cap
@@ -67,6 +71,13 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     self._refill_market(s)
     s.picked = True
     log(ComboPicked(s.active, race, power, i, price, collected, tokens))
+    if self._swapping and swaps.offer(self, s, race, collected):
+        return  # the player chooses a badge first (ChoosePower)
+    self._after_pick(s, race, collected, log)
+
+
+def _after_pick(self: Engine, s: State, race: str, collected: int, log: Log) -> None:
+    """The pick's triggers, then the race starts acting."""
     if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
         occasion = events.Occasion("pick", lost=collected)
         events.fire(self, s, s.own_race(race), "pick", log, occasion)

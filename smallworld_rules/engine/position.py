@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _PICK, LOST_TRIBE_TOKENS, Log
 from smallworld_rules.errors import RulesError
+from smallworld_rules.language import banners
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import LOST_TRIBE, RaceState, State, occupant_masks, without
 
@@ -66,6 +67,7 @@ def clear_region(self: Engine, s: State, r: int) -> None:
     if race is not None and race != LOST_TRIBE:
         s.to_box(race, s.region_tokens[r])
     self._empty_region(s, r)
+    self._remove_pieces(s, r, keep_survivors=False, everything=True)
     if s.readied:
         s.readied = tuple(entry for entry in s.readied if entry[0] != r)
 
@@ -87,6 +89,8 @@ def race_for_put(self: Engine, s: State, player: int, declined: bool, race: str 
             raise RulesError(f"player {player} already has an active race ({ps.active})")
         if declined and any(not self._exempt(s, old) for old in ps.declined):
             raise RulesError(f"player {player} already has a race in decline (rule 1.12)")
+        if self._banner_tokens:  # the tokens on its banner go back with it
+            banners.take(s, race)
         for i, (market_race, power, _) in enumerate(s.market):
             if market_race == race:
                 s.market = s.market[:i] + s.market[i + 1 :]

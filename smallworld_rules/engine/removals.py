@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import Log
 from smallworld_rules.events import RaceRemoved
+from smallworld_rules.language import markers, piles
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import State, without
 
@@ -13,9 +14,12 @@ if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
 
-def _remove_pieces(self: Engine, s: State, r: int, keep_survivors: bool) -> dict[str, int]:
+def _remove_pieces(
+    self: Engine, s: State, r: int, keep_survivors: bool, everything: bool = False
+) -> dict[str, int]:
     """Pieces of ``r`` go back to their supply (those that survive decline stay, if
-    ``keep_survivors``); return those their holder keeps when they are lost, by name."""
+    ``keep_survivors``, and those that stay with their region unless ``everything``); return
+    those their holder keeps when they are lost, by name."""
     pieces = s.pieces.get(r)
     if not pieces:
         return {}
@@ -23,7 +27,7 @@ def _remove_pieces(self: Engine, s: State, r: int, keep_survivors: bool) -> dict
     left: dict[str, int] = {}  # the table is replaced, not changed (copy on write)
     for name, count in pieces.items():
         piece = self.rules.pieces[name]
-        if keep_survivors and piece.survives_decline:
+        if (keep_survivors and piece.survives_decline) or (piece.stays and not everything):
             left[name] = count
             continue
         s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + count}
@@ -40,6 +44,10 @@ def _empty_region(self: Engine, s: State, r: int) -> None:
 
 def _retire(self: Engine, s: State, race: str, log: Log) -> None:
     """Rule 1.13: the race's last tokens leave; its banner goes under the race stack."""
+    if self._collectors:  # its pile of lost tokens goes back to the boxes
+        piles.empty(self, s, race)
+    if self._staying:  # its pieces that stay with their regions leave with it
+        markers.leave(self, s, race, in_decline=False)
     rs = s.races.pop(race)
     for r in self.regions_of(s, race):
         s.to_box(race, s.region_tokens[r])

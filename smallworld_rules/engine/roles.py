@@ -10,6 +10,7 @@ from smallworld_rules.engine.basics import _CONQUEST, _PICK, Log
 from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Exchanged, PowerChosen, TokenBought, TokensToZone
+from smallworld_rules.language import memory, swaps
 from smallworld_rules.ruledefs import RoleDef
 from smallworld_rules.state import SOUL, RaceState, State, without
 
@@ -106,6 +107,9 @@ def _purchase(self: Engine, s: State, action: Purchase, log: Log) -> None:
 
 def _choose_power(self: Engine, s: State, action: ChoosePower, log: Log) -> None:
     self._need_phase(s, action, _PICK)
+    if self._swapping and memory.get(s, "swap"):  # a badge swapped as a combo is picked
+        swaps.choose(self, s, action, log)
+        return
     if s.active != self.role_seat or self.role is None or self.role.draft is None:
         raise IllegalAction("only a role chooses among drafted powers", action)
     if action.power not in s.role_reserve:

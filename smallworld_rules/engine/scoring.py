@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.engine.basics import _OVER, Log
 from smallworld_rules.events import GameOver, Scored, TurnEnded
 from smallworld_rules.hooks import Breakdown, fold
-from smallworld_rules.language import events
+from smallworld_rules.language import events, markers
 from smallworld_rules.state import LOST_TRIBE, State
 
 if TYPE_CHECKING:
@@ -18,6 +18,8 @@ def score(self: Engine, s: State, race: str) -> Breakdown:
     """Coins a race scores at the end of its owner's turn (rule 1.11)."""
     regions = s.race_masks.get(race, 0).bit_count()
     parts = self._contributions(s, race, "score")
+    if self._tolling:  # pieces of another race's that cost the holder of their region
+        parts = [*parts, *markers.tolls(self, s, race)]
     if not parts:  # most races: the regions held, nothing to fold or clamp
         return Breakdown(regions, regions)
     return fold(regions, parts, minimum=0)

@@ -122,7 +122,7 @@ def _effect_problem(
     if verb in ("place", "move"):
         assert effect.piece is not None and target is not None
         piece = self.rules.pieces[effect.piece]
-        if s.region_race[target] != rs.race and not taken:
+        if s.region_race[target] != rs.race and not taken and not piece.placed_anywhere:
             return f"region {target} is not held by your race"
         here = 0 if taken else s.pieces.get(target, {}).get(piece.name, 0)
         if piece.one_per_region and here:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.events import PieceMoved, TokensGained
-from smallworld_rules.language import memory
+from smallworld_rules.language import memory, piles
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
 
@@ -129,6 +129,16 @@ def _add(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
         rs.uses = uses
 
 
+def _mark(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    marks = rs.uses.get(memory.MARKS, 0)
+    for p in _players(engine, s, rs, e.whom, o):
+        marks |= 1 << p
+    if marks:
+        rs.uses = {**rs.uses, memory.MARKS: marks}
+
+
 def _counted(value: int) -> int:
     """A counter stays between 0 and COUNT_LIMIT (what the checker's bound of an expression
     takes any count to be at most)."""
@@ -142,6 +152,8 @@ EFFECTS: dict[str, Effect] = {
     "give_tokens": Effect(_always, _give_tokens),
     "remove": Effect(_remove_problem, _remove),
     "add": Effect(_always, _add),
+    "exchange": Effect(_always, piles.exchange),
+    "mark": Effect(_always, _mark),
 }
 
 

@@ -13,6 +13,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
   name, first effect, target, other player, tokens lost)`` (``source``: trigger or ability);
 * ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
 * ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling.
+* ``banner``: tokens lying on banners of the market, by race (``skip_tokens``);
+* ``swap``: a race just picked whose owner now chooses its badge, and the coins it took
+  (the flag ``swaps_power_when_picked``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from smallworld_rules.errors import RulesError
 from smallworld_rules.state import Phase, State
 
 _OCCUPANTS = ("empty", "active", "declined", "tribe")
+#: The key of a race's ``uses`` that holds the players it marked (``mark WHOM``), one bit each.
+MARKS = "@marked"
 
 
 def get(s: State, key: str, default: Any = None) -> Any:
@@ -71,7 +76,8 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise _bad("must be an object")
-    unknown = set(data) - {"facts", "die", "counters", "queue", "resume", "roller", "extra"}
+    known = {"facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner"}
+    unknown = set(data) - known
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
     out: dict[str, Any] = {}
@@ -121,6 +127,19 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
             ))
         out["queue"] = tuple(queue)
+    if "banner" in data:
+        banner = data["banner"]
+        if not isinstance(banner, dict):
+            raise _bad("banner must be an object")
+        out["banner"] = {
+            _str(k, "banner: a race"): _int(v, 1, 10**4, "banner: tokens")
+            for k, v in banner.items()
+        }
+    if "swap" in data:
+        swap = data["swap"]
+        if not isinstance(swap, list) or len(swap) != 2:
+            raise _bad("swap must be [race, coins taken]")
+        out["swap"] = (_str(swap[0], "swap: race"), _int(swap[1], 0, 10**6, "swap: coins"))
     for key in ("resume", "roller"):
         if key in data:
             out[key] = _str(data[key], key)

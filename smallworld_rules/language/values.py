@@ -46,6 +46,10 @@ def _target_tokens(c: _Ctx) -> int:
     return c.state.region_tokens[c.target] if c.target >= 0 else 0
 
 
+def _players(c: _Ctx) -> int:
+    return c.engine.players
+
+
 def _round(c: _Ctx) -> int:
     return c.state.round
 
@@ -71,6 +75,7 @@ VALUES: dict[str, Callable[[_Ctx], int]] = {
     "tokens_lost": _tokens_lost,
     "coins_taken": _coins_taken,
     "target_tokens": _target_tokens,
+    "players": _players,
 }
 
 
@@ -92,10 +97,23 @@ def _enemy(c: _Ctx) -> int:
     return out
 
 
+def _marked(c: _Ctx) -> int:
+    rs = c.state.races.get(c.race)
+    marks = 0 if rs is None else rs.uses.get(memory.MARKS, 0)
+    out = 0
+    if marks:
+        for race, mask in c.state.race_masks.items():
+            other = c.state.races.get(race)
+            if other is not None and (marks >> other.owner) & 1:
+                out |= mask
+    return out
+
+
 REGION_PROPERTIES: dict[str, Callable[[_Ctx], int]] = {
     "in_decline": _in_decline,
     "lost_tribe": _lost_tribe,
     "enemy": _enemy,
+    "marked": _marked,
 }
 
 #: A conquered region's facts (occupant, owner, tokens) -> whether it had the property; the

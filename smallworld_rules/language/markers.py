@@ -1,0 +1,60 @@
+"""Pieces that stay with their region (``stays``) and pieces that cost the holder of their
+region coins (``toll N``).
+
+A piece with ``stays`` is not lifted when its region is conquered or abandoned: it stays on
+the region, whoever holds it, and goes back to its supply only when its holder — the race of
+the rule file that declares it — declines (unless it ``survives_decline``) or leaves the
+game, wherever it lies then. A piece with ``toll N`` makes the race holding its region score
+N coins fewer for it, unless that race is its holder (one contribution per piece kind,
+shown in the score's breakdown).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.hooks import Contribution
+from smallworld_rules.state import State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.core import Engine
+
+
+def leave(engine: Engine, s: State, race: str, in_decline: bool) -> None:
+    """The race declines (``in_decline``) or leaves: its staying pieces go back to their
+    supply from every region."""
+    holders = {d.id for d in engine.defs(s, race)}
+    for r in sorted(s.pieces):
+        held = s.pieces[r]
+        gone = [
+            name for name in held
+            if name in engine._staying and engine.rules.pieces[name].holder in holders
+            and not (in_decline and engine.rules.pieces[name].survives_decline)
+        ]
+        if not gone:
+            continue
+        left = dict(held)  # piece tables are replaced, not changed (copy on write)
+        for name in gone:
+            s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + left.pop(name)}
+        s.set_pieces(r, left)
+
+
+def tolls(engine: Engine, s: State, race: str) -> list[Contribution]:
+    """What the pieces with a toll on the race's regions cost it."""
+    holders = {d.id for d in engine.defs(s, race)}
+    mask = s.race_masks.get(race, 0)
+    owed: dict[str, int] = {}
+    for r, held in s.pieces.items():
+        if not (mask >> r) & 1:
+            continue
+        for name, count in held.items():
+            piece = engine.rules.pieces[name]
+            if name in engine._tolling and piece.holder not in holders:
+                owed[name] = owed.get(name, 0) + piece.toll * count
+    return [
+        Contribution(name, "sub", amount, engine.rules.pieces[name].path,
+                     engine.rules.pieces[name].line)
+        for name, amount in sorted(owed.items())
+    ]
+
+
