@@ -49,10 +49,12 @@ class RegionSet:
 
 @attrs.frozen
 class Count:
-    """``count(<region set>)``: the number of regions in the set."""
+    """``count(<region set>)``: the number of regions in the set; with ``groups``,
+    ``count(groups in <region set>)``: the connected groups its regions form."""
 
     regions: RegionSet
     pos: Pos = attrs.field(eq=False)
+    groups: bool = False
 
 
 @attrs.frozen

@@ -19,6 +19,7 @@ from smallworld_rules.dsl.vocabulary import (
     PAST_PROPERTIES,
 )
 from smallworld_rules.hooks import EvalContext, IntFn
+from smallworld_rules.language import groups
 from smallworld_rules.ruledefs import (
     CompiledAbility,
     CompiledEffect,
@@ -149,6 +150,8 @@ def compile_expr(expr: ast.Expr, scope: Scope | None = None, past: bool = False)
         return lambda c: value
     if isinstance(expr, ast.Count):
         regions = compile_region_set(expr.regions, scope)
+        if expr.groups:
+            return lambda c: groups.count(c.adjacent_mask, regions(c))
         return lambda c: regions(c).bit_count()
     if isinstance(expr, ast.OptionValue):
         option = expr.name

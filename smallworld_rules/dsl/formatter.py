@@ -323,6 +323,8 @@ def expr(node: ast.Expr, level: int = 0) -> str:
     if isinstance(node, ast.Number):
         return str(node.value)
     if isinstance(node, ast.Count):
+        if node.groups:
+            return f"count(groups in {region_set(node.regions)})"
         return f"count({region_set(node.regions)})"
     if isinstance(node, ast.OptionValue):
         return f"option {node.name}"

@@ -803,6 +803,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def count_tokens_regions(self, meta: Meta, children: list[ast.RegionSet]) -> ast.TokensIn:
         return ast.TokensIn(children[0], _pos(meta))
 
+    def count_groups(self, meta: Meta, children: list[ast.RegionSet]) -> ast.Count:
+        return ast.Count(children[0], _pos(meta), groups=True)
+
     def _value(self, name: str, meta: Meta) -> ast.Value:
         return ast.Value(name, _pos(meta))
 

@@ -1,0 +1,80 @@
+"""The rule language's constructs for the turn's flow, decline and adjacency, each through a
+small rule file with an invented name (docs/rule-language.md, "The turn's flow, decline and
+adjacency")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import deploy_all_and_end
+
+import smallworld_rules as sw
+from smallworld_rules.dsl.formatter import format_source
+from smallworld_rules.events import Scored
+
+TEST_RULES = Path(__file__).parent / "rules"
+
+
+def _file(tmp_path: Path, kind: str, name: str, body: str) -> Path:
+    header = "tokens 8\n box 20" if kind == "race" else "tokens 0"
+    text = f'{kind} {name} "{name.title()}" {{\n {header}\n text "Test."\n{body}\n}}\n'
+    path = tmp_path / f"{name}.swr"
+    path.write_text(text)
+    return path
+
+
+def _rules(tmp_path: Path, kind: str, name: str, body: str) -> sw.Rules:
+    _file(tmp_path, kind, name, body)
+    return sw.load_rules(paths=[tmp_path, TEST_RULES])
+
+
+def _last_score(game: sw.Game, player: int) -> Scored:
+    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
+
+
+# --------------------------------------------------------------------------- groups
+
+
+def test_count_groups_counts_connected_groups_of_regions(tmp_path: Path) -> None:
+    """`count(groups in own regions)`: regions joined by a chain of bordering regions of the
+    set are one group (Farmland 1 - Forest 2, and Hill 4 apart: 2 groups)."""
+    rules = _rules(tmp_path, "power", "herders", "score add 10 * count(groups in own regions)")
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("skeletons", "herders")])
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 4):
+        game.put(region, 0, 1)
+    deploy_all_and_end(game)
+    assert _last_score(game, 0).coins == 3 + 20
+
+
+def test_count_groups_of_no_region_is_zero_edge(tmp_path: Path) -> None:
+    """`count(groups in …)` (edge): an empty set makes no group, and a filter applies before
+    the grouping (no Forest held: 0)."""
+    rules = _rules(
+        tmp_path, "power", "herders",
+        "score add 10 * count(groups in own regions with terrain forest)\n"
+        "score add 100 when count(groups in own regions with terrain sea) = 0",
+    )
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("skeletons", "herders")])
+    game.apply(sw.PickCombo(0))
+    game.put(1, 0, 1)
+    deploy_all_and_end(game)
+    assert _last_score(game, 0).coins == 1 + 100
+
+
+def test_count_groups_round_trips_through_the_formatter(tmp_path: Path) -> None:
+    """`smallworld fmt` writes `count(groups in …)` back as it reads it."""
+    path = _file(tmp_path, "power", "herders",
+                 "score add 2 when count(groups in own regions with not coastal) = 1")
+    out = format_source(path.read_text())
+    assert "count(groups in own regions with not coastal) = 1" in out
+    assert format_source(out) == out
+
+
+def test_count_groups_with_a_misspelt_set_is_a_rule_file_error(tmp_path: Path) -> None:
+    """A region set misspelt inside `count(groups in …)` is refused with its place."""
+    path = _file(tmp_path, "power", "herders", "score add count(groups in owm regions)")
+    with pytest.raises(sw.RuleFileError) as info:
+        sw.load_rules(paths=[path])
+    assert info.value.line == 4
