@@ -107,7 +107,9 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     ones and nothing else; Rules.boxes names it; no expansion file is compiled."""
     rules = sw.load_rules(expansions=["underground"])
     assert set(rules.races) - set(BASE.races) == {"drow", "mudmen", "mummies", "ogres"}
-    assert set(rules.powers) - set(BASE.powers) == {"flocking", "mining", "muddy", "mystic", "stone"}
+    assert set(rules.powers) - set(BASE.powers) == {
+        "flocking", "mining", "muddy", "mystic", "stone"
+    }
     assert rules.boxes == ("underground",) and rules.expansion_ids == ("underground",)
     assert dict(rules.expansions) == {}
 

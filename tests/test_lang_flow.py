@@ -78,3 +78,35 @@ def test_count_groups_with_a_misspelt_set_is_a_rule_file_error(tmp_path: Path) -
     with pytest.raises(sw.RuleFileError) as info:
         sw.load_rules(paths=[path])
     assert info.value.line == 4
+
+
+# --------------------------------------------------------------------------- no redeployment
+
+
+def test_flag_no_redeployment_ends_the_conquests_as_they_stand(tmp_path: Path) -> None:
+    """`flag no_redeployment`: no Deploy once the conquests are under way, ending them
+    leaves every region as conquered, and the tokens in hand wait off the map (held), back
+    in hand next turn."""
+    rules = _rules(tmp_path, "race", "rovers", "flag no_redeployment")
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("rovers", "plain"),
+                                                               ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    assert all(not isinstance(a, sw.Deploy) for a in game.legal_actions())
+    game.apply(sw.EndTurn())
+    state = game._state.races["rovers"]
+    assert (game.region(1).tokens, state.hand, state.held) == (2, 0, 6)
+    assert game.tokens_on_map(0) == 2
+
+
+def test_flag_no_redeployment_refuses_a_deploy_and_changes_nothing_edge(tmp_path: Path) -> None:
+    """`flag no_redeployment` (edge): a Deploy is refused with the reason, the game exactly
+    as it was."""
+    rules = _rules(tmp_path, "race", "rovers", "flag no_redeployment")
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("rovers", "plain")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="do not redeploy"):
+        game.apply(sw.Deploy(1, 2))
+    assert game.to_json() == before

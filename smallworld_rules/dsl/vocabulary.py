@@ -32,6 +32,8 @@ FLAGS: dict[str, str] = {
     "no_final_die": "no final reinforcement-die attempt (an ability rolls instead)",
     "decline_surplus_is_lost": "the tokens it takes off the map when it declines count as "
     "lost: they go where an expansion sends lost tokens (the box otherwise)",
+    "no_redeployment": "no redeployment: its conquests end as they stand and the tokens left "
+    "in hand wait off the map until its next turn (a withdrawal still places them)",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

@@ -153,7 +153,12 @@ class Engine:
         }
         self.links = {(d.kind, d.id): [link(context) for link in d.links] for d in every}
         #: the rule files with conquest-only tokens, and those with triggers (see _none_of)
-        self._holding = frozenset(d.id for d in every if d.conquest_tokens)
+        #: the rule files with no redeployment step (flag ``no_redeployment``): every token
+        #: in hand is held back like conquest-only tokens
+        self._no_redeploy = frozenset(
+            d.id for d in every if "no_redeployment" in self.flags[d.kind, d.id]
+        )
+        self._holding = frozenset(d.id for d in every if d.conquest_tokens) | self._no_redeploy
         self._triggering = frozenset(d.id for d in every if d.triggers)
         #: the events some trigger of this game fires on
         self.trigger_events = frozenset(t.event for d in every for t in d.triggers)

@@ -21,7 +21,7 @@ from smallworld_rules.engine.basics import (
     _shared,
 )
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.language import events, limits
+from smallworld_rules.language import events, flow, limits
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
@@ -68,6 +68,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     wanted = combo.conquest_tokens
     hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
     hand = rs.hand
+    if self._no_redeploy and "no_redeployment" in combo.flags:
+        return flow.unredeployed_actions(self, s, rs, combo, occupied)
     role = race == self.role_race
     if self._capping:  # region_tokens max (few rule files): legal actions of their own
         limit = limits.cap(self, s, race)
@@ -219,3 +221,4 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
     if not may_decline and self._may_decline_at_end(s, rs):
         acts.append(_DECLINE)
     return acts
+

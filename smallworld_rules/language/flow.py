@@ -1,0 +1,55 @@
+"""Constructs of the rule language about the turn's flow: a race with no redeployment
+(flag ``no_redeployment``).
+
+A race with no redeployment ends its conquests as they stand: nothing is taken back into
+hand, no token is placed, and the tokens left in hand are held off the map until its next
+turn (``Engine._hold`` holds them all back, as it holds conquest-only tokens). A withdrawal
+after losing a region still places its survivors.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld_rules.actions import Action
+from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, DIE_REACH
+from smallworld_rules.state import RaceState, State
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.basics import _Occupied
+    from smallworld_rules.engine.context import _Combo
+    from smallworld_rules.engine.core import Engine
+
+
+def unredeployed_actions(
+    self: Engine, s: State, rs: RaceState, combo: _Combo, occupied: _Occupied
+) -> list[Action]:
+    """The legal actions of a race with no redeployment (flag ``no_redeployment``): its
+    conquests, abandons and abilities, never a Deploy; the turn may end at any time, the
+    tokens in hand then wait off the map."""
+    race, own, hand = rs.race, occupied[0], rs.hand
+    acts: list[Action] = []
+    may_decline = False
+    if s.phase is not _REDEPLOY:
+        may_decline = self._may_decline(s)
+        if may_decline:
+            acts.append(_DECLINE)
+        if self._may_abandon(s):
+            acts.extend([self._abandons[r] for r in own])
+        if hand >= 1:
+            die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
+                not self._floors or hand >= combo.floor
+            )
+            costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
+            s.reach_costs = (self, race, costs)
+            for r, cost in costs.items():
+                if cost <= hand:
+                    acts.append(self._conquers[r])
+                elif die and cost - hand <= DIE_REACH:
+                    acts.append(self._die_conquers[r])
+    if combo.abilities:
+        acts += self._ability_actions(s, rs, s.phase)
+    acts.append(_END_TURN)
+    if not may_decline and self._may_decline_at_end(s, rs):
+        acts.append(_DECLINE)
+    return acts
