@@ -72,3 +72,53 @@ def test_flocking_scores_nothing_in_decline_edge(underground: sw.Rules) -> None:
     game.apply(sw.Decline())
     assert last_score(game, 0).coins == 2
     assert not underground.powers["flocking"].works_in_decline
+
+
+# --------------------------------------------------------------------------- Vanishing
+
+
+def test_vanishing_badge(underground: sw.Rules) -> None:
+    """Vanishing: the badge gives 5 tokens."""
+    assert underground.powers["vanishing"].tokens == 5
+
+
+def test_vanishing_takes_every_token_off_for_two_coins_a_region(underground: sw.Rules) -> None:
+    """Vanishing: going into decline, every token of the race leaves the map and its player
+    collects 2 coins per region they occupied (3 regions: 6 coins); the race leaves the game
+    and nothing of it is scored in the decline turn."""
+    game = holding(underground, "vanishing", [1, 2, 3])
+    coins = game.coins(0)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    assert not any(game.region(r).race == "skeletons" for r in range(len(game.map.regions)))
+    assert game.declined_races(0) == []
+    assert game.active_race(0) is None
+    assert game.coins(0) == coins + 6 + 0
+
+
+def test_vanishing_leaves_the_previous_declined_race_gone_too_edge(underground: sw.Rules) -> None:
+    """Vanishing (edge): the previous race in decline leaves as in every decline (one
+    race in decline at most), so the player then has no race on the map at all."""
+    game = sw.Game.new(players=2, seed=1, rules=underground,
+                       combos=[("ratmen", "plain"), ("crowd", "plain2"),
+                               ("skeletons", "vanishing")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())  # the Ratmen decline on Farmland 1
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))  # player 0: Skeletons + Vanishing
+    game.apply(sw.Conquer(4))
+    deploy_all_and_end(game)
+    deploy_all_and_end(game)
+    coins = game.coins(0)
+    game.apply(sw.Decline())
+    held = {game.region(r).race for r in range(len(game.map.regions))}
+    assert not held & {"ratmen", "skeletons"}
+    assert not game.declined_races(0) and game.active_race(0) is None
+    assert game.coins(0) == coins + 2

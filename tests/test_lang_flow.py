@@ -110,3 +110,38 @@ def test_flag_no_redeployment_refuses_a_deploy_and_changes_nothing_edge(tmp_path
     with pytest.raises(sw.IllegalAction, match="do not redeploy"):
         game.apply(sw.Deploy(1, 2))
     assert game.to_json() == before
+
+
+# --------------------------------------------------------------------------- vanishing
+
+
+def test_flag_vanishes_in_decline_counts_regions_first(tmp_path: Path) -> None:
+    """`flag vanishes_in_decline`: the decline triggers still see the race's regions, then
+    every token leaves the map for its box and the race leaves the game."""
+    rules = _rules(tmp_path, "power", "fading",
+                   "on decline do gain 10 * count(own regions) coins\nflag vanishes_in_decline")
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("skeletons", "fading"),
+                                                               ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.put(1, 0, 1)
+    game.put(2, 0, 1)
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    coins = game.coins(0)
+    game.apply(sw.Decline())
+    assert game.coins(0) == coins + 20
+    assert game.region(1).race is None and game.region(2).race is None
+    assert game.declined_races(0) == [] and game._state.box["skeletons"] == 20
+
+
+def test_flag_vanishes_in_decline_does_nothing_while_active_edge(tmp_path: Path) -> None:
+    """`flag vanishes_in_decline` (edge): it works only as the race declines; a turn of
+    conquests leaves the race's tokens where they are."""
+    rules = _rules(tmp_path, "power", "fading", "flag vanishes_in_decline")
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("skeletons", "fading")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    assert game.region(1).race == "skeletons"

@@ -34,6 +34,8 @@ FLAGS: dict[str, str] = {
     "lost: they go where an expansion sends lost tokens (the box otherwise)",
     "no_redeployment": "no redeployment: its conquests end as they stand and the tokens left "
     "in hand wait off the map until its next turn (a withdrawal still places them)",
+    "vanishes_in_decline": "as it goes into decline, once its decline triggers have run, "
+    "every token of the race leaves the map for its box: the race leaves the game",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

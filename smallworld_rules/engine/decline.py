@@ -101,6 +101,10 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     rs.declined = True
     if "decline" in self.trigger_events:  # before its badge goes: the power's fire too
         events.fire(self, s, rs, "decline", log, as_declined=False)
+    if self.has_flag(s, rs.race, "vanishes_in_decline"):
+        for r in self.regions_of(s, rs.race):
+            s.to_box(rs.race, s.region_tokens[r])
+            self._empty_region(s, r)  # then it holds no region and leaves (ruling 12)
     if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
         s.power_discard = (*s.power_discard, rs.power)  # Rule 1.12.2: the badge is discarded
         rs.power = None
