@@ -122,3 +122,93 @@ def test_vanishing_leaves_the_previous_declined_race_gone_too_edge(underground: 
     assert not held & {"ratmen", "skeletons"}
     assert not game.declined_races(0) and game.active_race(0) is None
     assert game.coins(0) == coins + 2
+
+
+# --------------------------------------------------------------------------- Cultists
+
+
+def cultists(rules: sw.Rules, power: str = "plain") -> sw.Game:
+    game = sw.Game.new(players=2, seed=1, rules=rules,
+                       combos=[("cultists", power), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_cultists_banner_and_box(underground: sw.Rules) -> None:
+    """Cultists: the banner gives 5 tokens; the box holds 10."""
+    race = underground.races["cultists"]
+    assert (race.tokens, race.box) == (5, 10)
+    assert cultists(underground).hand(0) == 5
+
+
+def test_cultists_great_ancient_in_the_first_region_only(underground: sw.Rules) -> None:
+    """Cultists: the Great Ancient goes into the first region they conquer, and only the
+    first."""
+    game = cultists(underground)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    assert game.region(1).pieces == {"great_ancient": 1}
+    assert game.region(2).pieces == {}
+
+
+def test_cultists_pay_one_less_next_to_the_great_ancient(underground: sw.Rules) -> None:
+    """Cultists: a region next to the Great Ancient costs 1 token less (Forest 2 next to
+    Farmland 1: 1; Mountain 5 next to it: 2; Swamp 3, not next to it, a Lost Tribe: 3)."""
+    game = cultists(underground)
+    game.apply(sw.Conquer(1))
+    assert [game.conquest_cost(r) for r in (2, 5)] == [1, 2]
+    game.apply(sw.Conquer(2))
+    assert game.conquest_cost(3) == 3
+
+
+def test_cultists_great_ancient_region_is_immune_edge(underground: sw.Rules) -> None:
+    """Cultists (edge): nobody may conquer the Great Ancient's region."""
+    game = cultists(underground)
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    assert sw.Conquer(1) not in game.legal_actions()
+    with pytest.raises(sw.IllegalAction, match="immune"):
+        game.apply(sw.Conquer(1))
+
+
+def test_cultists_discount_reaches_through_links_edge(underground: sw.Rules) -> None:
+    """Cultists (edge): "next to" is adjacent for their conquests: with Underworld, a cavern
+    joined by the link to the Great Ancient's cavern gets the discount too (Swamp 3 and
+    Hill 17 are both caverns, far apart on the map: 2 - 1 cavern - 1 Ancient, at least 1)."""
+    game = cultists(underground, "underworld")
+    game.apply(sw.Conquer(3))
+    assert game.region(3).pieces == {"great_ancient": 1}
+    breakdown = game.explain_conquest_cost(17)
+    assert [c.label for c in breakdown.contributions] == ["Cultists", "Underworld"]
+    assert breakdown.value == 1
+
+
+def test_cultists_move_the_great_ancient_before_conquering(underground: sw.Rules) -> None:
+    """Cultists: at the start of the turn, before any conquest, the Great Ancient may move to
+    another region they occupy; not after a conquest."""
+    game = cultists(underground)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    assert sw.UseAbility("move_great_ancient", 2) in game.legal_actions()
+    assert sw.UseAbility("move_great_ancient", 1) not in game.legal_actions()
+    game.apply(sw.UseAbility("move_great_ancient", 2))
+    assert game.region(2).pieces == {"great_ancient": 1} and game.region(1).pieces == {}
+    assert game.conquest_cost(3) == 3 - 1  # the Lost Tribe's Swamp is now next to him
+
+
+def test_cultists_no_move_after_a_conquest_edge(underground: sw.Rules) -> None:
+    """Cultists (edge): once a conquest is made this turn, the Great Ancient stays."""
+    game = cultists(underground)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Conquer(6))
+    assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]

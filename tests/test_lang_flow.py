@@ -145,3 +145,34 @@ def test_flag_vanishes_in_decline_does_nothing_while_active_edge(tmp_path: Path)
     game.apply(sw.Conquer(1))
     deploy_all_and_end(game)
     assert game.region(1).race == "skeletons"
+
+
+# --------------------------------------------------------------------------- conquest adjacency
+
+
+def test_conquest_adjacent_to_honours_map_and_links(tmp_path: Path) -> None:
+    """`conquest_adjacent_to REGIONS`: a region bordering the set on the map, or joined to it
+    by the race's links (`link feature cavern`: the caverns Swamp 3 and Hill 17), unlike
+    `adjacent_to`, which is the map's borders alone."""
+    rules = _rules(
+        tmp_path, "race", "delvers",
+        "link feature cavern\n"
+        "conquest_cost add 10 when target conquest_adjacent_to own regions\n"
+        "conquest_cost add 100 when target adjacent_to own regions",
+    )
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("delvers", "plain")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(3))  # a cavern
+    assert game.conquest_cost(17) == 2 + 10  # linked, not bordering
+    assert game.conquest_cost(4) == 2 + 10 + 100  # bordering
+    assert game.conquest_cost(3 + 16) == 3 + 0  # Mountain 19: neither
+
+
+def test_conquest_adjacent_to_is_refused_in_a_link_edge(tmp_path: Path) -> None:
+    """`conquest_adjacent_to` (edge): a `link` may not use it, since the links are what it
+    reads; the error names the file, line and column."""
+    path = _file(tmp_path, "race", "delvers",
+                 "link conquest_adjacent_to all regions with terrain lake")
+    with pytest.raises(sw.RuleFileError) as info:
+        sw.load_rules(paths=[path])
+    assert (info.value.line, info.value.column) == (5, 6)

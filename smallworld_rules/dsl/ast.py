@@ -176,10 +176,12 @@ class Property:
 
 @attrs.frozen
 class AdjacentTo:
-    """``adjacent_to <region set>``: the region borders at least one region of the set."""
+    """``adjacent_to <region set>``: the region borders at least one region of the set; with
+    ``links``, ``conquest_adjacent_to <region set>``: or the race's links join it to one."""
 
     regions: RegionSet
     pos: Pos = attrs.field(eq=False)
+    links: bool = False
 
 
 @attrs.frozen

@@ -90,6 +90,8 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
         return lambda c: c.all_mask if c.option(option) else 0
     if isinstance(pred, ast.AdjacentTo):
         regions = compile_region_set(pred.regions, scope)
+        if pred.links:
+            return lambda c: c.conquest_adjacent_mask(regions(c))
         return lambda c: c.adjacent_mask(regions(c))
     if isinstance(pred, ast.Not):
         operand = compile_predicate(pred.operand, past, scope)

@@ -387,7 +387,8 @@ def _atom(node: ast.Pred) -> str:
     if isinstance(node, ast.OptionIs):
         return f"option {node.name}"
     if isinstance(node, ast.AdjacentTo):
-        return f"adjacent_to {region_set(node.regions, tight=True)}"
+        word = "conquest_adjacent_to" if node.links else "adjacent_to"
+        return f"{word} {region_set(node.regions, tight=True)}"
     if isinstance(node, ast.Compare):
         left, right, op = expr(node.left), expr(node.right), node.op
         if left.startswith("("):  # a comparison cannot start with "(": turn it round

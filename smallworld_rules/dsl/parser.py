@@ -898,6 +898,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def adjacent_to(self, meta: Meta, children: list[ast.RegionSet]) -> ast.AdjacentTo:
         return ast.AdjacentTo(children[0], _pos(meta))
 
+    def conquest_adjacent_to(
+        self, meta: Meta, children: list[ast.RegionSet]
+    ) -> ast.AdjacentTo:
+        return ast.AdjacentTo(children[0], _pos(meta), links=True)
+
     def property(self, meta: Meta, children: list[Token]) -> ast.Property:
         return ast.Property(str(children[0]), _token_pos(children[0]))
 

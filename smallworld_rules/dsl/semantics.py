@@ -157,7 +157,7 @@ def _top_level_atoms(pred: ast.Pred) -> Iterator[ast.Pred]:
 def _describe_atom(atom: ast.Pred) -> str:
     """Return how an atomic predicate reads in the source, for messages."""
     if isinstance(atom, ast.AdjacentTo):
-        return "adjacent_to …"
+        return "conquest_adjacent_to …" if atom.links else "adjacent_to …"
     if isinstance(atom, ast.Not | ast.And | ast.Or):
         return "this condition"
     return pred_source(atom)
@@ -705,7 +705,10 @@ class _Checker:
             )
             # Adjacency to a set of the map's regions is fixed too (its filter is checked
             # as a node of its own).
-            static = static or (isinstance(node, ast.AdjacentTo) and node.regions.base == "all")
+            static = static or (
+                isinstance(node, ast.AdjacentTo) and node.regions.base == "all"
+                and not node.links  # the links themselves are what a link makes
+            )
             if not static and not (
                 isinstance(node, ast.Property) and node.name not in _PROPERTIES
             ):

@@ -140,6 +140,14 @@ class _Ctx:
     def adjacent_mask(self, regions: int) -> int:
         return self.engine.adjacent_mask(regions)
 
+    def conquest_adjacent_mask(self, regions: int) -> int:
+        out = self.engine.adjacent_mask(regions)
+        joined = regions & self.engine.link_mask(self.state, self.race)
+        if joined:  # every linked region is next to the others, not to itself
+            link = self.engine.link_mask(self.state, self.race)
+            out |= link if joined & (joined - 1) else link & ~joined
+        return out
+
     def powers_count(self) -> int:
         return self.engine.powers_count(self.state, self.race)
 
@@ -212,6 +220,9 @@ class _Static:
 
     def adjacent_mask(self, regions: int) -> int:
         return self.map.adjacent_mask(regions)
+
+    def conquest_adjacent_mask(self, regions: int) -> int:
+        return self.map.adjacent_mask(regions)  # no race, no link
 
     def powers_count(self) -> int:
         return 0
