@@ -108,7 +108,7 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     rules = sw.load_rules(expansions=["underground"])
     assert set(rules.races) - set(BASE.races) == {"cultists", "drow", "mudmen", "mummies", "ogres"}
     assert set(rules.powers) - set(BASE.powers) == {
-        "flocking", "mining", "muddy", "mystic", "stone", "vanishing"
+        "flocking", "mining", "muddy", "mystic", "stone", "tomb", "vanishing"
     }
     assert rules.boxes == ("underground",) and rules.expansion_ids == ("underground",)
     assert dict(rules.expansions) == {}

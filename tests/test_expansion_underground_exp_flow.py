@@ -212,3 +212,79 @@ def test_cultists_no_move_after_a_conquest_edge(underground: sw.Rules) -> None:
     deploy_all_and_end(game)
     game.apply(sw.Conquer(6))
     assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
+
+
+# --------------------------------------------------------------------------- Tomb
+
+
+def tomb_declining(rules: sw.Rules) -> sw.Game:
+    """Player 0's Ratmen with Tomb hold Farmland 1 (12 tokens) and Forest 2 (1); player 1's
+    Crowd hold Mountain 19; player 0 declines in place of expanding (11 readied in hand)."""
+    game = sw.Game.new(players=2, seed=1, rules=rules,
+                       combos=[("ratmen", "tomb"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    return game
+
+
+def test_tomb_badge(underground: sw.Rules) -> None:
+    """Tomb: the badge gives 5 tokens."""
+    assert underground.powers["tomb"].tokens == 5
+
+
+def test_tomb_redeploys_once_more_then_keeps_every_token(underground: sw.Rules) -> None:
+    """Tomb: going into decline, the race first redeploys its tokens (only Deploy is
+    offered until the hand is empty), then declines keeping every token on the map; the
+    decline turn scores its regions."""
+    game = tomb_declining(underground)
+    assert game.phase is sw.Phase.REDEPLOY and game.hand(0) == 11
+    assert {type(a) for a in game.legal_actions()} == {sw.Deploy}
+    coins = game.coins(0)
+    game.apply(sw.Deploy(2, 5))
+    game.apply(sw.Deploy(1, 6))
+    game.apply(sw.EndTurn())
+    assert game.declined_races(0) == ["ratmen"]
+    assert [(game.region(r).tokens, game.region(r).declined) for r in (1, 2)] == [
+        (7, True), (6, True)
+    ]
+    assert game.coins(0) == coins + 2
+
+
+def test_tomb_must_place_every_token_before_declining_edge(underground: sw.Rules) -> None:
+    """Tomb (edge): EndTurn is refused while tokens are in hand, the game unchanged."""
+    game = tomb_declining(underground)
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="place the 11 token"):
+        game.apply(sw.EndTurn())
+    assert game.to_json() == before
+
+
+def test_tomb_declined_race_redeploys_survivors_edge(underground: sw.Rules) -> None:
+    """Tomb (edge): later, when the race in decline loses a region, its surviving tokens
+    are redeployed among its other regions."""
+    game = sw.Game.new(players=2, seed=1, rules=underground,
+                       combos=[("ratmen", "tomb"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)  # Farmland 1: 12, Forest 2: 1
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(3))  # the Crowd next to Forest 2
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    game.apply(sw.Deploy(2, 3))
+    game.apply(sw.Deploy(1, 8))
+    game.apply(sw.EndTurn())  # in decline: Farmland 1: 9, Forest 2: 4
+    assert game.conquest_cost(2) == 2 + 4
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    assert game.phase is sw.Phase.WITHDRAWAL and game.to_move == 0
+    assert sw.Deploy(1, 3) in game.legal_actions()  # 4 tokens, 1 lost, 3 to place
+    game.apply(sw.Deploy(1, 3))
+    assert game.region(1).tokens == 12 and game.region(1).declined

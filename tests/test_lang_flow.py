@@ -147,7 +147,7 @@ def test_flag_vanishes_in_decline_does_nothing_while_active_edge(tmp_path: Path)
     assert game.region(1).race == "skeletons"
 
 
-# --------------------------------------------------------------------------- conquest adjacency
+# ------------------------------------------------------------------------ conquest adjacency
 
 
 def test_conquest_adjacent_to_honours_map_and_links(tmp_path: Path) -> None:
@@ -176,3 +176,46 @@ def test_conquest_adjacent_to_is_refused_in_a_link_edge(tmp_path: Path) -> None:
     with pytest.raises(sw.RuleFileError) as info:
         sw.load_rules(paths=[path])
     assert (info.value.line, info.value.column) == (5, 6)
+
+
+# ------------------------------------------------------------------- redeploy before decline
+
+
+def _declining(tmp_path: Path, body: str) -> sw.Game:
+    rules = _rules(tmp_path, "power", "lingerers", body)
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("ratmen", "lingerers"),
+                                                               ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    return game
+
+
+def test_redeploys_before_decline_then_declines_at_end_turn(tmp_path: Path) -> None:
+    """`flag redeploys_before_decline`: Decline in place of expanding leaves the readied
+    troops in hand for a redeployment; EndTurn declines the race (here one token per region
+    stays, the rest go back to the box) and scores the decline turn."""
+    game = _declining(tmp_path, "flag redeploys_before_decline")
+    assert game.phase is sw.Phase.REDEPLOY and game.active_race(0) == "ratmen"
+    game.apply(sw.Deploy(2, game.hand(0)))
+    coins = game.coins(0)
+    game.apply(sw.EndTurn())
+    assert game.declined_races(0) == ["ratmen"] and game.active_race(0) is None
+    assert (game.region(1).tokens, game.region(2).tokens) == (1, 1)
+    assert game.coins(0) == coins + 2 and game.to_move == 1
+
+
+def test_redeploys_before_decline_survives_a_save_edge(tmp_path: Path) -> None:
+    """`flag redeploys_before_decline` (edge): a game saved during that redeployment loads
+    and goes on to the decline."""
+    game = _declining(tmp_path, "flag redeploys_before_decline\nflag keeps_tokens_in_decline")
+    loaded = sw.Game.from_json(game.to_json(), rules=game.rules)
+    loaded.apply(sw.Deploy(2, loaded.hand(0)))
+    loaded.apply(sw.EndTurn())
+    assert loaded.declined_races(0) == ["ratmen"]
+    assert loaded.region(1).tokens + loaded.region(2).tokens == 8  # every token kept

@@ -36,6 +36,8 @@ FLAGS: dict[str, str] = {
     "in hand wait off the map until its next turn (a withdrawal still places them)",
     "vanishes_in_decline": "as it goes into decline, once its decline triggers have run, "
     "every token of the race leaves the map for its box: the race leaves the game",
+    "redeploys_before_decline": "going into decline in place of expanding, the race first "
+    "redeploys its readied troops (EndTurn then declines it and scores the turn)",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

@@ -8,7 +8,7 @@ from smallworld_rules.actions import Decline
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Declined
-from smallworld_rules.language import events
+from smallworld_rules.language import events, flow
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -59,6 +59,10 @@ def _decline(self: Engine, s: State, action: Decline, log: Log) -> None:
 
 def _decline_now(self: Engine, s: State, log: Log) -> None:
     """Rule 1.12: a whole turn spent going into decline, then scoring."""
+    race = s.players[s.active].active
+    if race is not None and self.has_flag(s, race, "redeploys_before_decline"):
+        flow.redeploy_before_decline(self, s, race, log)  # the decline comes at EndTurn
+        return
     # Tokens readied at the start of the turn go back where they were (rule 1.12.3 counts
     # what is on the map).
     if s.acting is not None:

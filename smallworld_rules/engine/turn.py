@@ -16,7 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
-from smallworld_rules.language import events, limits, memory
+from smallworld_rules.language import events, flow, limits, memory
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def _reset_turn(s: State) -> None:
     s.regained = {}
     s.purchases = 0
     if s.lang:  # the rule language's counters and die face of the turn
-        memory.forget(s, "counters", "die")
+        memory.forget(s, "counters", "die", "declining")
     _reset_cycle(s)
 
 
@@ -189,6 +189,9 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         )
     rs.hand -= hold
     rs.held += hold
+    if s.lang and memory.get(s, "declining") == rs.race:
+        flow.decline_after_redeploy(self, s, rs, log)  # redeploys_before_decline
+        return
     following = self._next_acting(s)
     if following is not None:
         self._begin_cycle(s, following, log)

@@ -1,5 +1,6 @@
 """Constructs of the rule language about the turn's flow: a race with no redeployment
-(flag ``no_redeployment``).
+(flag ``no_redeployment``), a race that redeploys before it declines (flag
+``redeploys_before_decline``).
 
 A race with no redeployment ends its conquests as they stand: nothing is taken back into
 hand, no token is placed, and the tokens left in hand are held off the map until its next
@@ -12,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import Action
-from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, DIE_REACH
+from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, DIE_REACH, Log
+from smallworld_rules.language import memory
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -53,3 +55,29 @@ def unredeployed_actions(
     if not may_decline and self._may_decline_at_end(s, rs):
         acts.append(_DECLINE)
     return acts
+
+
+def redeploy_before_decline(self: Engine, s: State, race: str, log: Log) -> None:
+    """``Decline`` in place of expanding, for a race that redeploys first: its readied troops
+    stay in hand and it redeploys them (phase redeploy); ``EndTurn`` then declines it and
+    scores the turn (:func:`decline_after_redeploy`)."""
+    if s.acting is not None and s.acting != race:
+        # A race acting in decline before it (acts_in_decline): its troops go back.
+        acting = s.own_race(s.acting)
+        for r, taken in s.readied:
+            s.region_tokens[r] += taken
+            acting.hand -= taken
+        s.readied = ()
+        self._begin_cycle(s, race, log)
+    rs = s.own_race(race)
+    s.acted = True
+    memory.put(s, "declining", race)
+    self._enter_redeploy(s, rs, log)
+
+
+def decline_after_redeploy(self: Engine, s: State, rs: RaceState, log: Log) -> None:
+    """The redeployment before the decline is over: the race goes into decline and the turn
+    is scored, as a decline turn is."""
+    memory.put(s, "declining", None)
+    self._go_into_decline(s, rs, log)
+    self._score_and_advance(s, log)

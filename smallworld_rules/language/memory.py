@@ -12,7 +12,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``queue``: triggers and abilities waiting for a roll of the die, each ``(race, source,
   name, first effect, target, other player, tokens lost)`` (``source``: trigger or ability);
 * ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
-* ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling.
+* ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling;
+* ``declining``: the race redeploying before it goes into decline
+  (``redeploys_before_decline``), declined when its player ends the turn.
 """
 
 from __future__ import annotations
@@ -71,7 +73,9 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise _bad("must be an object")
-    unknown = set(data) - {"facts", "die", "counters", "queue", "resume", "roller", "extra"}
+    unknown = set(data) - {
+        "facts", "die", "counters", "queue", "resume", "roller", "extra", "declining"
+    }
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
     out: dict[str, Any] = {}
@@ -121,7 +125,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
             ))
         out["queue"] = tuple(queue)
-    for key in ("resume", "roller"):
+    for key in ("resume", "roller", "declining"):
         if key in data:
             out[key] = _str(data[key], key)
     if "resume" in out and out["resume"] not in {p.value for p in Phase}:
