@@ -219,3 +219,63 @@ def test_redeploys_before_decline_survives_a_save_edge(tmp_path: Path) -> None:
     loaded.apply(sw.EndTurn())
     assert loaded.declined_races(0) == ["ratmen"]
     assert loaded.region(1).tokens + loaded.region(2).tokens == 8  # every token kept
+
+
+# --------------------------------------------------------------------- during decline, gather
+
+
+_TOWER = "ability keep {\n during decline\n once_per_turn\n target own region\n gather\n}"
+
+
+def _cloisters(tmp_path: Path, body: str = _TOWER) -> sw.Game:
+    rules = _rules(tmp_path, "race", "cloisters", body)
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("cloisters", "plain"),
+                                                               ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    return game
+
+
+def test_an_ability_during_decline_is_offered_before_the_scoring(tmp_path: Path) -> None:
+    """`during decline`: right after the race declined in place of expanding, its abilities
+    during decline are the only actions; `gather` moves one token of each other region into
+    the target; EndTurn then scores the decline turn."""
+    game = _cloisters(tmp_path)
+    assert set(game.legal_actions()) == {sw.UseAbility("keep", 1), sw.UseAbility("keep", 2)}
+    game.apply(sw.UseAbility("keep", 1))
+    assert (game.region(1).tokens, game.region(2).race) == (2, None)
+    game.apply(sw.EndTurn())
+    assert _last_score(game, 0).coins == 1 and game.to_move == 1
+
+
+def test_an_ability_during_decline_survives_a_save_edge(tmp_path: Path) -> None:
+    """`during decline` (edge): a game saved while the choice is pending loads and offers
+    the same actions."""
+    game = _cloisters(tmp_path)
+    loaded = sw.Game.from_json(game.to_json(), rules=game.rules)
+    assert set(loaded.legal_actions()) == set(game.legal_actions())
+
+
+def test_an_ability_during_decline_needs_a_limit_edge(tmp_path: Path) -> None:
+    """`during decline` (edge): without a limit the decline would never end: the checker
+    refuses it (`decline-ability-without-limit`)."""
+    path = _file(tmp_path, "race", "cloisters",
+                 "ability keep {\n during decline\n target own region\n gather\n}")
+    with pytest.raises(sw.RuleFileError) as info:
+        sw.load_rules(paths=[path])
+    assert info.value.label == "decline-ability-without-limit"
+
+
+def test_gather_needs_a_target_own_region_edge(tmp_path: Path) -> None:
+    """`gather` (edge): it needs a target own region; without one the checker says so."""
+    path = _file(tmp_path, "race", "cloisters",
+                 "ability keep {\n during decline\n once_per_turn\n gather\n}")
+    with pytest.raises(sw.RuleFileError) as info:
+        sw.load_rules(paths=[path])
+    assert info.value.label == "ability-without-target"

@@ -662,6 +662,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def roll(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("roll", _pos(meta))
 
+    def gather(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("gather", _pos(meta))
+
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
 
@@ -1182,7 +1185,9 @@ def _example_label(exc: UnexpectedToken, parser: Lark, token: Token) -> str | No
     return label
 
 
-_REGION_SET_WORDS = {"OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS", "COINS", "DECLINED"}
+_REGION_SET_WORDS = {
+    "OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS", "COINS", "DECLINED", "GROUPS"
+}
 
 
 def _label_by_expectation(token: Token, failure: _Failure) -> str:
@@ -1321,7 +1326,7 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
         hint = (
             "region sets are 'own regions', 'all regions' and 'conquests' (count() also "
             "takes 'powers', 'coins', 'declined races', 'tokens on map', 'tokens lost' and "
-            "'tokens in ZONE|REGIONS|target')"
+            "'tokens in ZONE|REGIONS|target' and 'groups in REGIONS')"
         )
     else:
         label = label if label in SYNTAX_EXAMPLES else "syntax-error"

@@ -876,6 +876,13 @@ class _Checker:
             seen.setdefault(type(part), part)
         target = ability.target
         self.check_limit(ability.limit, targeted=target is not None)
+        if "decline" in ability.phases and ability.limit is None:
+            self.error(
+                ability.pos,
+                "decline-ability-without-limit",
+                f"the ability {ability.name!r} is used during decline but has no limit",
+                "the decline waits until it is used: add 'once_per_turn' or 'times N'",
+            )
         if not ability.phases:
             self.error(
                 ability.pos,

@@ -90,6 +90,8 @@ PHASES: dict[str, str] = {
     "conquest": "the race's conquests (before the first redeployment step)",
     "redeploy": "the race's redeployment",
     "withdrawal": "its owner places survivors after losing a region in another player's turn",
+    "decline": "right after the race went into decline in place of expanding, before that "
+    "turn is scored (every such ability that may be used must be, before EndTurn)",
 }
 
 #: Events a trigger may fire on.
@@ -148,6 +150,9 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "roll": ("", "roll the die; `die` is then its face (in a trigger the roll, and the "
              "effects after it, come once the action that fired the trigger is done)"),
     "add": ("", "add N to a counter the file declares (written `add N to NAME`)"),
+    "gather": ("own region", "move one token of each other region of the race into the "
+               "target; those regions are left empty (their other tokens back to the box, "
+               "their pieces to the supply)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

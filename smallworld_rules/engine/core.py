@@ -159,6 +159,8 @@ class Engine:
             d.id for d in every if "no_redeployment" in self.flags[d.kind, d.id]
         )
         self._holding = frozenset(d.id for d in every if d.conquest_tokens) | self._no_redeploy
+        #: whether an ability is used as its race declines (``during decline``)
+        self.decline_choices = any("decline" in a.phases for d in every for a in d.abilities)
         self._triggering = frozenset(d.id for d in every if d.triggers)
         #: the events some trigger of this game fires on
         self.trigger_events = frozenset(t.event for d in every for t in d.triggers)

@@ -74,6 +74,8 @@ def _decline_now(self: Engine, s: State, log: Log) -> None:
     race = s.players[s.active].active
     assert race is not None
     self._go_into_decline(s, s.own_race(race), log)
+    if self.decline_choices and flow.offer_decline_choices(self, s, race):
+        return  # abilities during decline first; EndTurn scores the turn
     self._score_and_advance(s, log)
 
 

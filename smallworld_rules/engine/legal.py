@@ -76,6 +76,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         if limit:
             return _capped_actions(self, s, rs, limit, hold)
     if phase is _REDEPLOY:
+        if s.lang and flow.choosing(s) == race:
+            return flow.choosing_actions(self, s, rs)  # abilities during decline
         acts = self._deploys(own, hand - hold)
         if hand < hold:
             acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment

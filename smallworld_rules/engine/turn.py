@@ -45,7 +45,7 @@ def _reset_turn(s: State) -> None:
     s.regained = {}
     s.purchases = 0
     if s.lang:  # the rule language's counters and die face of the turn
-        memory.forget(s, "counters", "die", "declining")
+        memory.forget(s, "counters", "die", "declining", "choosing")
     _reset_cycle(s)
 
 
@@ -189,9 +189,8 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         )
     rs.hand -= hold
     rs.held += hold
-    if s.lang and memory.get(s, "declining") == rs.race:
-        flow.decline_after_redeploy(self, s, rs, log)  # redeploys_before_decline
-        return
+    if s.lang and flow.ends_turn(self, s, rs, action, log):
+        return  # a decline after its redeployment, or after its choices
     following = self._next_acting(s)
     if following is not None:
         self._begin_cycle(s, following, log)

@@ -135,6 +135,28 @@ def _counted(value: int) -> int:
     return max(0, min(COUNT_LIMIT, value))
 
 
+def _gather_problem(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
+) -> str | None:
+    if o.target < 0 or s.region_race[o.target] != rs.race:
+        return f"region {o.target} is not held by your race"
+    if engine.mask_of(s, rs.race) == 1 << o.target:
+        return "your race holds no other region to gather from"
+    return None
+
+
+def _gather(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    gathered = 0
+    for r in engine.regions_of(s, rs.race):
+        if r != o.target:
+            gathered += 1
+            s.to_box(rs.race, s.region_tokens[r] - 1)  # one token of each region moves
+            engine._empty_region(s, r)
+    s.region_tokens[o.target] += gathered
+
+
 EFFECTS: dict[str, Effect] = {
     "gain_coins": Effect(_always, _gain_coins),
     "pay": Effect(_always, _pay),
@@ -142,6 +164,7 @@ EFFECTS: dict[str, Effect] = {
     "give_tokens": Effect(_always, _give_tokens),
     "remove": Effect(_remove_problem, _remove),
     "add": Effect(_always, _add),
+    "gather": Effect(_gather_problem, _gather),
 }
 
 

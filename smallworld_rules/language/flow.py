@@ -1,6 +1,6 @@
 """Constructs of the rule language about the turn's flow: a race with no redeployment
 (flag ``no_redeployment``), a race that redeploys before it declines (flag
-``redeploys_before_decline``).
+``redeploys_before_decline``), abilities used as a race declines (``during decline``).
 
 A race with no redeployment ends its conquests as they stand: nothing is taken back into
 hand, no token is placed, and the tokens left in hand are held off the map until its next
@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld_rules.actions import Action
+from smallworld_rules.actions import Action, UseAbility
 from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, DIE_REACH, Log
+from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import memory
+from smallworld_rules.ruledefs import CompiledAbility
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -80,4 +82,64 @@ def decline_after_redeploy(self: Engine, s: State, rs: RaceState, log: Log) -> N
     is scored, as a decline turn is."""
     memory.put(s, "declining", None)
     self._go_into_decline(s, rs, log)
+    if self.decline_choices and offer_decline_choices(self, s, rs.race):
+        return
     self._score_and_advance(s, log)
+
+
+def ends_turn(self: Engine, s: State, rs: RaceState, action: Action, log: Log) -> bool:
+    """EndTurn in a redeployment of this module's: the decline after a redeployment before
+    it, or the scoring after the choices of a decline (refused while one is left). Returns
+    whether it handled the end of the turn."""
+    if memory.get(s, "declining") == rs.race:
+        decline_after_redeploy(self, s, rs, log)
+        return True
+    if choosing(s) == rs.race:
+        left = self._ability_actions(s, rs, s.phase)
+        if left:
+            names = sorted({a.name for a in left if isinstance(a, UseAbility)})
+            raise IllegalAction(
+                f"as your race declines, use {', '.join(names)} first", action
+            )
+        memory.put(s, "choosing", None)
+        s.acting = None
+        self._score_and_advance(s, log)
+        return True
+    return False
+
+
+def choosing(s: State) -> str | None:
+    """The race whose abilities during decline are being offered, if any."""
+    race: str | None = memory.get(s, "choosing")
+    return race
+
+
+def decline_abilities(self: Engine, s: State, race: str) -> tuple[CompiledAbility, ...]:
+    """The abilities of a declined race: those used during decline, while it declines."""
+    if not self.decline_choices or choosing(s) != race:
+        return ()
+    return tuple(
+        a for d in self.defs(s, race) for a in d.abilities if "decline" in a.phases
+    )
+
+
+def offer_decline_choices(self: Engine, s: State, race: str) -> bool:
+    """Right after ``race`` declined in place of expanding: if an ability of it may be used
+    during decline, the race acts once more (phase redeploy) to use them; returns whether
+    it does."""
+    if race not in s.races:
+        return False  # it left the game as it declined
+    memory.put(s, "choosing", race)
+    rs = s.own_race(race)
+    if not self._ability_actions(s, rs, _REDEPLOY):
+        memory.put(s, "choosing", None)
+        return False
+    s.acting = race
+    s.phase = _REDEPLOY
+    return True
+
+
+def choosing_actions(self: Engine, s: State, rs: RaceState) -> list[Action]:
+    """The legal actions while a race declines: its abilities during decline, and EndTurn
+    once none may be used any more."""
+    return self._ability_actions(s, rs, _REDEPLOY) or [_END_TURN]

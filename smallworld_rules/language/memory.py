@@ -14,7 +14,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
 * ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling;
 * ``declining``: the race redeploying before it goes into decline
-  (``redeploys_before_decline``), declined when its player ends the turn.
+  (``redeploys_before_decline``), declined when its player ends the turn;
+* ``choosing``: the race just declined whose abilities ``during decline`` are offered
+  before the turn is scored.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise _bad("must be an object")
     unknown = set(data) - {
-        "facts", "die", "counters", "queue", "resume", "roller", "extra", "declining"
+        "facts", "die", "counters", "queue", "resume", "roller", "extra", "declining",
+        "choosing",
     }
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
@@ -125,7 +128,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
             ))
         out["queue"] = tuple(queue)
-    for key in ("resume", "roller", "declining"):
+    for key in ("resume", "roller", "declining", "choosing"):
         if key in data:
             out[key] = _str(data[key], key)
     if "resume" in out and out["resume"] not in {p.value for p in Phase}:
