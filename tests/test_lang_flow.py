@@ -279,3 +279,70 @@ def test_gather_needs_a_target_own_region_edge(tmp_path: Path) -> None:
     with pytest.raises(sw.RuleFileError) as info:
         sw.load_rules(paths=[path])
     assert info.value.label == "ability-without-target"
+
+
+# --------------------------------------------------------------------- no return to abandoned
+
+
+def _wanderers(tmp_path: Path) -> sw.Game:
+    rules = _rules(tmp_path, "race", "wanderers",
+                   "flag no_return_to_abandoned\non abandon do gain 1 coin")
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("wanderers", "plain"),
+                                                               ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    return game
+
+
+def test_no_return_to_abandoned_keeps_the_race_out_for_the_turn(tmp_path: Path) -> None:
+    """`flag no_return_to_abandoned`: a region the race abandoned this turn is not offered
+    and a conquest of it is refused with the reason, the game unchanged; `on abandon do
+    gain 1 coin` pays for the abandon."""
+    game = _wanderers(tmp_path)
+    coins = game.coins(0)
+    game.apply(sw.Abandon(1))
+    assert game.coins(0) == coins + 1
+    assert sw.Conquer(1) not in game.legal_actions()
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="abandoned region 1 this turn"):
+        game.apply(sw.Conquer(1))
+    assert game.to_json() == before
+
+
+def test_no_return_to_abandoned_lasts_one_turn_edge(tmp_path: Path) -> None:
+    """`flag no_return_to_abandoned` (edge): the next turn the region may be conquered
+    again, and a saved game remembers the abandon within the turn."""
+    game = _wanderers(tmp_path)
+    game.apply(sw.Abandon(1))
+    loaded = sw.Game.from_json(game.to_json(), rules=game.rules)
+    assert sw.Conquer(1) not in loaded.legal_actions()
+    deploy_all_and_end(game)
+    deploy_all_and_end(game)  # player 1
+    assert sw.Conquer(1) in game.legal_actions()
+
+
+def test_a_coin_for_a_conquest_not_adjacent_before_it(tmp_path: Path) -> None:
+    """`on conquest when target not conquest_adjacent_to own regions and count(own regions)
+    >= 2`: the target is the race's own once conquered, so the condition holds for a region
+    that bordered none of its other regions, reached two away by `reach 2` (Hill 4 from
+    Forest 2, through Swamp 3); entering the map and a neighbour earn nothing."""
+    rules = _rules(
+        tmp_path, "race", "throwers",
+        "reach 2\n"
+        "on conquest when target not conquest_adjacent_to own regions and count(own regions)"
+        " >= 2 do gain 1 coin",
+    )
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("throwers", "plain")])
+    game.apply(sw.PickCombo(0))
+    coins = game.coins(0)
+    game.apply(sw.Conquer(2))  # entering the map: no coin
+    assert game.coins(0) == coins
+    game.apply(sw.Conquer(1))  # next to Forest 2: no coin
+    assert game.coins(0) == coins
+    game.apply(sw.Conquer(4))  # two away, through Swamp 3: 1 coin
+    assert game.coins(0) == coins + 1

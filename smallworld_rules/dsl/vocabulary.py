@@ -38,6 +38,8 @@ FLAGS: dict[str, str] = {
     "every token of the race leaves the map for its box: the race leaves the game",
     "redeploys_before_decline": "going into decline in place of expanding, the race first "
     "redeploys its readied troops (EndTurn then declines it and scores the turn)",
+    "no_return_to_abandoned": "may not conquer again, in the same turn, a region it abandoned "
+    "this turn",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

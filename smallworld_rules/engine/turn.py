@@ -45,7 +45,7 @@ def _reset_turn(s: State) -> None:
     s.regained = {}
     s.purchases = 0
     if s.lang:  # the rule language's counters and die face of the turn
-        memory.forget(s, "counters", "die", "declining", "choosing")
+        memory.forget(s, "counters", "die", "declining", "choosing", "abandoned")
     _reset_cycle(s)
 
 

@@ -1,6 +1,8 @@
 """Constructs of the rule language about the turn's flow: a race with no redeployment
 (flag ``no_redeployment``), a race that redeploys before it declines (flag
-``redeploys_before_decline``), abilities used as a race declines (``during decline``).
+``redeploys_before_decline``), abilities used as a race declines (``during decline``), the
+regions a race may not conquer again in the turn it abandoned them (flag
+``no_return_to_abandoned``).
 
 A race with no redeployment ends its conquests as they stand: nothing is taken back into
 hand, no token is placed, and the tokens left in hand are held off the map until its next
@@ -143,3 +145,16 @@ def choosing_actions(self: Engine, s: State, rs: RaceState) -> list[Action]:
     """The legal actions while a race declines: its abilities during decline, and EndTurn
     once none may be used any more."""
     return self._ability_actions(s, rs, _REDEPLOY) or [_END_TURN]
+
+
+def abandoned(s: State, race: str) -> int:
+    """The regions ``race`` abandoned this turn and may not conquer again (a bitmask)."""
+    if not s.lang:
+        return 0
+    return int(memory.get(s, "abandoned", {}).get(race, 0))
+
+
+def remember_abandoned(s: State, race: str, region: int) -> None:
+    """``race`` abandoned ``region``: it may not conquer it again this turn."""
+    kept = memory.get(s, "abandoned", {})
+    memory.put(s, "abandoned", {**kept, race: kept.get(race, 0) | 1 << region})

@@ -16,7 +16,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``declining``: the race redeploying before it goes into decline
   (``redeploys_before_decline``), declined when its player ends the turn;
 * ``choosing``: the race just declined whose abilities ``during decline`` are offered
-  before the turn is scored.
+  before the turn is scored;
+* ``abandoned``: the regions each race that may not conquer them again abandoned this turn
+  (flag ``no_return_to_abandoned``), as bitmasks.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         raise _bad("must be an object")
     unknown = set(data) - {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "declining",
-        "choosing",
+        "choosing", "abandoned",
     }
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
@@ -106,6 +108,14 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["counters"] = {
             _str(k, "counters: a name"): _int(v, 1, COUNT_LIMIT, "counters: a value")
             for k, v in counters.items()
+        }
+    if "abandoned" in data:
+        abandoned = data["abandoned"]
+        if not isinstance(abandoned, dict):
+            raise _bad("abandoned must be an object")
+        out["abandoned"] = {
+            _str(k, "abandoned: a race"): _int(v, 1, (1 << regions) - 1, "abandoned: regions")
+            for k, v in abandoned.items()
         }
     if "extra" in data:
         extra = data["extra"]
