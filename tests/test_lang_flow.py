@@ -346,3 +346,58 @@ def test_a_coin_for_a_conquest_not_adjacent_before_it(tmp_path: Path) -> None:
     assert game.coins(0) == coins
     game.apply(sw.Conquer(4))  # two away, through Swamp 3: 1 coin
     assert game.coins(0) == coins + 1
+
+
+# ------------------------------------------------------------- abilities in decline, hand_over
+
+
+_PHOENIX = (
+    "counter reborn per_turn\n"
+    "ability rebirth {\n during conquest\n while declined\n"
+    " target own region when counter reborn < 2\n hand_over\n add 1 to reborn\n}"
+)
+
+
+def _reborn(tmp_path: Path) -> sw.Game:
+    """Player 0's Ratmen with the invented power hold Farmland 1, Forest 2 and Swamp 3 and
+    decline; in player 0's next turn the Humans are picked."""
+    rules = _rules(tmp_path, "power", "phoenixes", _PHOENIX)
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[
+        ("ratmen", "phoenixes"), ("crowd", "plain2"), ("humans", "plain")])
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 3):
+        game.apply(sw.Conquer(region))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    deploy_all_and_end(game)  # player 1
+    game.apply(sw.PickCombo(0))  # the Humans
+    return game
+
+
+def test_an_ability_while_declined_hands_a_region_over(tmp_path: Path) -> None:
+    """`while declined` in an ability: the race in decline may use it in its owner's turn;
+    `hand_over` replaces its token with one of the owner's active race, from that race's
+    hand; the badge stays with the race in decline."""
+    game = _reborn(tmp_path)
+    assert game.active_race(0) == "humans"
+    assert {sw.UseAbility("rebirth", r) for r in (1, 2, 3)} <= set(game.legal_actions())
+    hand = game.hand(0)
+    game.apply(sw.UseAbility("rebirth", 2))
+    assert (game.region(2).race, game.region(2).tokens, game.region(2).declined) == (
+        "humans", 1, False)
+    assert game.hand(0) == hand - 1
+    assert game._state.races["ratmen"].power == "phoenixes"
+
+
+def test_an_ability_while_declined_keeps_its_limit_edge(tmp_path: Path) -> None:
+    """`while declined` (edge): the counter limits it to 2 a turn; an active race is not
+    offered it, and a third use is refused with the reason."""
+    game = _reborn(tmp_path)
+    game.apply(sw.UseAbility("rebirth", 1))
+    game.apply(sw.UseAbility("rebirth", 2))
+    assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
+    with pytest.raises(sw.IllegalAction, match="cannot target region 3"):
+        game.apply(sw.UseAbility("rebirth", 3))

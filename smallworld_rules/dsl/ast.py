@@ -415,7 +415,15 @@ class Price:
     pos: Pos = attrs.field(eq=False)
 
 
-AbilityPart = During | Limit | AbilityTarget | Effect | Price
+@attrs.frozen
+class AbilityStatus:
+    """``while active``, ``while declined`` or ``always`` in an ability: when it works."""
+
+    status: str
+    pos: Pos = attrs.field(eq=False)
+
+
+AbilityPart = During | Limit | AbilityTarget | Effect | Price | AbilityStatus
 
 
 @attrs.frozen
@@ -453,6 +461,11 @@ class Ability:
     def price(self) -> Price | None:
         """The first price given, if any."""
         return next((p for p in self.parts if isinstance(p, Price)), None)
+
+    @property
+    def status(self) -> str:
+        """When it works: the first status given, else ``active``."""
+        return next((p.status for p in self.parts if isinstance(p, AbilityStatus)), "active")
 
 
 # --------------------------------------------------------------------------- expansions

@@ -34,7 +34,8 @@ from smallworld_rules.ruledefs import (
 
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
-    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "gather"}
+    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "gather",
+     "hand_over"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -295,6 +296,7 @@ def compile_ability(
         line=ability.pos.line,
         price=None if price is None else compile_expr(price.amount, scope),
         language=any(e.verb in _LANGUAGE_EFFECTS for e in ability.effects),
+        status=ability.status,
     )
 
 
@@ -471,6 +473,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     works_in_decline = works_in_decline or any(
         status != "active" for status in [t.status for t in triggers] + [i[1] for i in immune]
     )
+    works_in_decline = works_in_decline or any(a.status != "active" for a in abilities)
     unknown = flags - set(FLAGS)
     if unknown:  # pragma: no cover - the semantic pass refuses them first
         raise ValueError(f"unknown flags {sorted(unknown)}")

@@ -314,6 +314,8 @@ def ability_part(part: ast.AbilityPart) -> str:
         return f"target {part.kind}{when}"
     if isinstance(part, ast.Price):
         return f"price {expr(part.amount)}"
+    if isinstance(part, ast.AbilityStatus):
+        return {"declined": "while declined", "always": "always"}.get(part.status, "while active")
     return effect(part)
 
 

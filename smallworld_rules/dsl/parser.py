@@ -665,6 +665,12 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def gather(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("gather", _pos(meta))
 
+    def hand_over(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("hand_over", _pos(meta))
+
+    def ability_status(self, meta: Meta, children: list[str]) -> ast.AbilityStatus:
+        return ast.AbilityStatus(children[0], _pos(meta))
+
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
 

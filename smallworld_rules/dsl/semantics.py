@@ -868,9 +868,10 @@ class _Checker:
             if isinstance(part, ast.Price):
                 self.check_expr(part.amount)
             first = seen.get(type(part))
-            what = {ast.During: "'during'", ast.Limit: "a limit", ast.Price: "a price"}.get(
-                type(part), "a target"
-            )
+            what = {
+                ast.During: "'during'", ast.Limit: "a limit", ast.Price: "a price",
+                ast.AbilityStatus: "a status",
+            }.get(type(part), "a target")
             if first is not None and not isinstance(part, ast.During):
                 self.duplicate(part.pos, f"{what} of ability {ability.name!r}", first.pos)
             seen.setdefault(type(part), part)

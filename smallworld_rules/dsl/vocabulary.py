@@ -155,6 +155,9 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "gather": ("own region", "move one token of each other region of the race into the "
                "target; those regions are left empty (their other tokens back to the box, "
                "their pieces to the supply)"),
+    "hand_over": ("own region", "the target's tokens go back to the race's box and one token "
+                  "of its owner's active race, from its hand (else its box), holds the region "
+                  "(no conquest)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

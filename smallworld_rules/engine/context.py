@@ -21,6 +21,7 @@ class _Combo:
     __slots__ = (
         "abilities",
         "active_modifiers",
+        "declined_abilities",
         "conquest_tokens",
         "declined_modifiers",
         "defs",
@@ -49,7 +50,11 @@ class _Combo:
         self.floor = max([1, *(d.region_min for d in defs)])
         #: the most tokens a region may hold after redeployment (0: no limit)
         self.region_max = min([d.region_max for d in defs if d.region_max], default=0)
-        self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
+        #: while active, and in decline (``while declined``, ``always``)
+        self.abilities = tuple(a for d in defs for a in d.abilities if a.status != "declined")
+        self.declined_abilities = tuple(
+            a for d in defs for a in d.abilities if a.status != "active"
+        )
         #: whether it holds pieces that go back to the supply when it redeploys
         ids = {d.id for d in defs}
         self.lifts_pieces = any(

@@ -83,6 +83,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
         if combo.abilities:
             acts += self._ability_actions(s, rs, phase)
+        if self.declined_abilities:  # abilities of its player's races in decline
+            acts += flow.declined_ability_actions(self, s, phase)
         if hand == hold or not own or role:
             acts.append(_END_TURN)
             if self._may_decline_at_end(s, rs):
@@ -109,6 +111,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
                 acts.append(die_conquers[r])
     if combo.abilities:
         acts += self._ability_actions(s, rs, phase)
+    if self.declined_abilities:  # abilities of its player's races in decline
+        acts += flow.declined_ability_actions(self, s, phase)
     surplus = self._surplus(s, own, combo.floor) if self._floors else self._surplus(s, own)
     acts.extend(self._deploys(own, hand + surplus - hold))
     if role or self._may_end_conquest(rs, hold, surplus, own):

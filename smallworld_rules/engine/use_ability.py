@@ -202,6 +202,11 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
     self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
     rs = s.own_race(s.withdrawals[0]) if s.phase is _WITHDRAWAL else self._acting_race(s, action)
     ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
+    if ability is None and self.declined_abilities and s.phase is not _WITHDRAWAL:
+        user = flow.declined_user(self, s, action.name)  # a race in decline's ability
+        if user is not None:
+            rs = user
+            ability = next(a for a in self.abilities(s, rs.race) if a.name == action.name)
     if ability is None:
         known = sorted({a.name for a in self.abilities(s, rs.race)})
         have = f"(yours: {', '.join(known)})" if known else "(your race has none now)"

@@ -19,7 +19,7 @@ from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, DIE_R
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import memory
 from smallworld_rules.ruledefs import CompiledAbility
-from smallworld_rules.state import RaceState, State
+from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.basics import _Occupied
@@ -55,6 +55,8 @@ def unredeployed_actions(
                     acts.append(self._die_conquers[r])
     if combo.abilities:
         acts += self._ability_actions(s, rs, s.phase)
+    if self.declined_abilities:
+        acts += declined_ability_actions(self, s, s.phase)
     acts.append(_END_TURN)
     if not may_decline and self._may_decline_at_end(s, rs):
         acts.append(_DECLINE)
@@ -117,12 +119,33 @@ def choosing(s: State) -> str | None:
 
 
 def decline_abilities(self: Engine, s: State, race: str) -> tuple[CompiledAbility, ...]:
-    """The abilities of a declined race: those used during decline, while it declines."""
+    """The abilities of a declined race: those that work in decline (``while declined``,
+    ``always``), and those used during decline while it declines."""
+    out = self._combo_of(s, race).declined_abilities if self.declined_abilities else ()
     if not self.decline_choices or choosing(s) != race:
-        return ()
-    return tuple(
-        a for d in self.defs(s, race) for a in d.abilities if "decline" in a.phases
+        return out
+    return out + tuple(
+        a for d in self.defs(s, race) for a in d.abilities
+        if "decline" in a.phases and a not in out
     )
+
+
+def declined_ability_actions(self: Engine, s: State, phase: Phase) -> list[Action]:
+    """The abilities the active player's races in decline may use now (in its turn, while
+    its active race acts)."""
+    acts: list[Action] = []
+    for race in s.players[s.active].declined:
+        if race in s.races and race != s.acting:
+            acts += self._ability_actions(s, s.races[race], phase)
+    return acts
+
+
+def declined_user(self: Engine, s: State, name: str) -> RaceState | None:
+    """The active player's race in decline with an ability of that name, if any."""
+    for race in s.players[s.active].declined:
+        if race in s.races and any(a.name == name for a in self.abilities(s, race)):
+            return s.own_race(race)
+    return None
 
 
 def offer_decline_choices(self: Engine, s: State, race: str) -> bool:
