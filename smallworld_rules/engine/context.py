@@ -21,8 +21,8 @@ class _Combo:
     __slots__ = (
         "abilities",
         "active_modifiers",
-        "declined_abilities",
         "conquest_tokens",
+        "declined_abilities",
         "declined_modifiers",
         "defs",
         "far",
