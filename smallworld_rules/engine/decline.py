@@ -60,7 +60,11 @@ def _decline(self: Engine, s: State, action: Decline, log: Log) -> None:
 def _decline_now(self: Engine, s: State, log: Log) -> None:
     """Rule 1.12: a whole turn spent going into decline, then scoring."""
     race = s.players[s.active].active
-    if race is not None and self.has_flag(s, race, "redeploys_before_decline"):
+    if (
+        race is not None
+        and self.has_flag(s, race, "redeploys_before_decline")
+        and not self.has_flag(s, race, "no_redeployment")  # it could not place them
+    ):
         flow.redeploy_before_decline(self, s, race, log)  # the decline comes at EndTurn
         return
     # Tokens readied at the start of the turn go back where they were (rule 1.12.3 counts

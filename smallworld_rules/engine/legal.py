@@ -215,6 +215,8 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
                 acts.append(self._die_conquers[r])
     if combo.abilities:
         acts += self._ability_actions(s, rs, s.phase)
+    if self.declined_abilities:  # abilities of its player's races in decline
+        acts += flow.declined_ability_actions(self, s, s.phase)
     surplus = self._surplus(s, own, combo.floor)
     deploys = limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True)
     acts.extend(deploys)
@@ -227,4 +229,3 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
     if not may_decline and self._may_decline_at_end(s, rs):
         acts.append(_DECLINE)
     return acts
-

@@ -166,7 +166,8 @@ def _contributions(
     return out
 
 def abilities(self: Engine, s: State, race: str) -> tuple[CompiledAbility, ...]:
-    """The abilities of an active race (its own and its power's)."""
+    """The abilities a race may use now: an active race's own and its power's; a race in
+    decline's that work in decline, and those used as it declines."""
     rs = s.races.get(race)
     if rs is None:
         return ()
