@@ -401,3 +401,48 @@ def test_an_ability_while_declined_keeps_its_limit_edge(tmp_path: Path) -> None:
     assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
     with pytest.raises(sw.IllegalAction, match="cannot target region 3"):
         game.apply(sw.UseAbility("rebirth", 3))
+
+
+# --------------------------------------------------------------------------- a second round
+
+
+def _ravaging(tmp_path: Path, **kwargs: object) -> sw.Game:
+    rules = _rules(tmp_path, "power", "ravaging", "flag second_conquest_round")
+    game = sw.Game.new(players=2, seed=1, rules=rules,
+                       combos=[("ratmen", "ravaging"), ("crowd", "plain2")], **kwargs)  # type: ignore[arg-type]
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_second_conquest_round_takes_the_tokens_back_and_conquers_again(
+    tmp_path: Path,
+) -> None:
+    """`flag second_conquest_round`: the first EndTurn of the conquests ends a first round:
+    every token but one per region goes back into hand and the race conquers again; the
+    next EndTurn ends the conquests as usual."""
+    game = _ravaging(tmp_path)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))  # 2 + 2 of 8
+    game.apply(sw.EndTurn())
+    assert game.phase is sw.Phase.CONQUEST and game.hand(0) == 8 - 2
+    assert (game.region(1).tokens, game.region(2).tokens) == (1, 1)
+    game.apply(sw.Conquer(3))  # the Lost Tribe: 3
+    assert game.hand(0) == 3
+    deploy_all_and_end(game)
+    assert game.to_move == 1 and game.region(3).race == "ratmen"
+
+
+def test_second_conquest_round_keeps_the_die_for_the_second_edge(tmp_path: Path) -> None:
+    """`flag second_conquest_round` (edge): no final die attempt in the first round (not
+    offered, refused with the reason); in the second it is offered."""
+    game = _ravaging(tmp_path)
+    for region in (1, 2, 3):
+        game.apply(sw.Conquer(region))  # 2 + 2 + 3: 1 left
+    assert not [a for a in game.legal_actions() if isinstance(a, sw.ConquerWithDie)]
+    with pytest.raises(sw.IllegalAction, match="belongs to your second round"):
+        game.apply(sw.ConquerWithDie(4))
+    game.apply(sw.EndTurn())
+    assert game.hand(0) == 1 + 1 + 1 + 2
+    game.apply(sw.Conquer(4))
+    game.apply(sw.Conquer(9))  # 2 + 2: 1 left
+    assert [a for a in game.legal_actions() if isinstance(a, sw.ConquerWithDie)]

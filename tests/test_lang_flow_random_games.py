@@ -14,8 +14,8 @@ from helpers import check_invariants, every_listed_action_applies
 import smallworld_rules as sw
 
 FLOW = Path(__file__).parent / "rules_flow"
-RACES = ("rovers", "cloisters", "idolaters", "ghouls", "ratmen")
-POWERS = ("lingering_flow", "fading", "herders", "phoenixes", "underworld")
+RACES = ("rovers", "cloisters", "idolaters", "ghouls", "ratmen", "amazons")
+POWERS = ("lingering_flow", "fading", "herders", "phoenixes", "ravaging", "underworld")
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,8 @@ def test_the_folder_uses_every_construct_of_the_flow() -> None:
     text = "\n".join(p.read_text() for p in sorted(FLOW.glob("*.swr")))
     for words in ("count(groups in", "conquest_adjacent_to", "no_redeployment",
                   "no_return_to_abandoned", "vanishes_in_decline", "redeploys_before_decline",
-                  "during decline", "gather", "while declined", "hand_over"):
+                  "during decline", "gather", "while declined", "hand_over",
+                  "second_conquest_round"):
         assert words in text, words
 
 

@@ -40,6 +40,9 @@ FLAGS: dict[str, str] = {
     "redeploys its readied troops (EndTurn then declines it and scores the turn)",
     "no_return_to_abandoned": "may not conquer again, in the same turn, a region it abandoned "
     "this turn",
+    "second_conquest_round": "its first EndTurn during its conquests ends a first round: every "
+    "token but one per region goes back into hand and a second round begins (the final die "
+    "attempt belongs to the second round)",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

@@ -162,6 +162,8 @@ class Engine:
         #: whether a race may not conquer again what it abandoned this turn (the flag
         #: ``no_return_to_abandoned``): its abandons are remembered for the turn
         self.keeps_out = any("no_return_to_abandoned" in f for f in self.flags.values())
+        #: whether a race conquers in two rounds (the flag ``second_conquest_round``)
+        self.second_rounds = any("second_conquest_round" in f for f in self.flags.values())
         #: whether an ability works for a race in decline (``while declined``, ``always``)
         self.declined_abilities = any(
             a.status != "active" for d in every for a in d.abilities

@@ -100,7 +100,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         # A race that holds at least N tokens per region makes no die attempt with fewer.
         die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
             not self._floors or hand >= combo.floor
-        )
+        ) and not (self.second_rounds and flow.in_first_round(self, s, race))
         conquers, die_conquers = self._conquers, self._die_conquers
         costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
         s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
@@ -205,7 +205,7 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
     if rs.hand >= 1:
         die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
             rs.hand >= combo.floor
-        )
+        ) and not (self.second_rounds and flow.in_first_round(self, s, race))
         costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
         s.reach_costs = (self, race, costs)
         for r, cost in costs.items():

@@ -45,7 +45,9 @@ def _reset_turn(s: State) -> None:
     s.regained = {}
     s.purchases = 0
     if s.lang:  # the rule language's counters and die face of the turn
-        memory.forget(s, "counters", "die", "declining", "choosing", "abandoned")
+        memory.forget(
+            s, "counters", "die", "declining", "choosing", "abandoned", "second_round"
+        )
     _reset_cycle(s)
 
 
@@ -146,6 +148,9 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         self._start_withdrawals(s, log)
         return
     rs = self._acting_race(s, action)
+    if self.second_rounds and s.phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
+        flow.start_second_round(self, s, rs, log)  # second_conquest_round
+        return
     own = self.regions_of(s, rs.race)
     hold = self._hold(s, rs)
     # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).

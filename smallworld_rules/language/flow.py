@@ -2,7 +2,8 @@
 (flag ``no_redeployment``), a race that redeploys before it declines (flag
 ``redeploys_before_decline``), abilities used as a race declines (``during decline``), the
 regions a race may not conquer again in the turn it abandoned them (flag
-``no_return_to_abandoned``).
+``no_return_to_abandoned``), two rounds of conquests in a turn (flag
+``second_conquest_round``).
 
 A race with no redeployment ends its conquests as they stand: nothing is taken back into
 hand, no token is placed, and the tokens left in hand are held off the map until its next
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.actions import Action, UseAbility
 from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, DIE_REACH, Log
 from smallworld_rules.errors import IllegalAction
+from smallworld_rules.events import RaceActs
 from smallworld_rules.language import memory
 from smallworld_rules.ruledefs import CompiledAbility
 from smallworld_rules.state import Phase, RaceState, State
@@ -45,7 +47,7 @@ def unredeployed_actions(
         if hand >= 1:
             die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
                 not self._floors or hand >= combo.floor
-            )
+            ) and not (self.second_rounds and in_first_round(self, s, race))
             costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
             s.reach_costs = (self, race, costs)
             for r, cost in costs.items():
@@ -181,3 +183,29 @@ def remember_abandoned(s: State, race: str, region: int) -> None:
     """``race`` abandoned ``region``: it may not conquer it again this turn."""
     kept = memory.get(s, "abandoned", {})
     memory.put(s, "abandoned", {**kept, race: kept.get(race, 0) | 1 << region})
+
+
+def in_first_round(self: Engine, s: State, race: str) -> bool:
+    """Whether ``race`` conquers in two rounds and is in the first of this turn."""
+    return (
+        self.has_flag(s, race, "second_conquest_round")
+        and memory.get(s, "second_round") != race
+        and not s.decline_at_end
+    )
+
+
+def start_second_round(self: Engine, s: State, rs: RaceState, log: Log) -> None:
+    """EndTurn in the first round: every token but one per region (or the race's
+    ``region_tokens min``) goes back into hand, and the race conquers again; the turn's
+    conquests so far still count as this turn's (:class:`RaceActs` gives the tokens)."""
+    keep = self._keep(s, rs.race)
+    lifted = 0
+    for r in self.regions_of(s, rs.race):
+        extra = s.region_tokens[r] - keep
+        if extra > 0:
+            s.region_tokens[r] = keep
+            lifted += extra
+    rs.hand += lifted
+    s.die_bonus = -1
+    memory.put(s, "second_round", rs.race)
+    log(RaceActs(s.active, rs.race, lifted))

@@ -18,7 +18,8 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``choosing``: the race just declined whose abilities ``during decline`` are offered
   before the turn is scored;
 * ``abandoned``: the regions each race that may not conquer them again abandoned this turn
-  (flag ``no_return_to_abandoned``), as bitmasks.
+  (flag ``no_return_to_abandoned``), as bitmasks;
+* ``second_round``: the race in its second round of conquests (``second_conquest_round``).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         raise _bad("must be an object")
     unknown = set(data) - {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "declining",
-        "choosing", "abandoned",
+        "choosing", "abandoned", "second_round",
     }
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
@@ -138,7 +139,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
             ))
         out["queue"] = tuple(queue)
-    for key in ("resume", "roller", "declining", "choosing"):
+    for key in ("resume", "roller", "declining", "choosing", "second_round"):
         if key in data:
             out[key] = _str(data[key], key)
     if "resume" in out and out["resume"] not in {p.value for p in Phase}:
