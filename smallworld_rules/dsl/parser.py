@@ -668,8 +668,14 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def hand_over(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("hand_over", _pos(meta))
 
-    def ability_status(self, meta: Meta, children: list[str]) -> ast.AbilityStatus:
-        return ast.AbilityStatus(children[0], _pos(meta))
+    def ability_active(self, meta: Meta, children: list[Any]) -> ast.AbilityStatus:
+        return ast.AbilityStatus("active", _pos(meta))
+
+    def ability_declined(self, meta: Meta, children: list[Any]) -> ast.AbilityStatus:
+        return ast.AbilityStatus("declined", _pos(meta))
+
+    def ability_always(self, meta: Meta, children: list[Any]) -> ast.AbilityStatus:
+        return ast.AbilityStatus("always", _pos(meta))
 
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
