@@ -138,6 +138,10 @@ class EvalContext(Protocol):
     def adjacent_mask(self, regions: int) -> int:
         """Regions bordering at least one region of ``regions``."""
 
+    def conquest_adjacent_mask(self, regions: int) -> int:
+        """Regions adjacent to ``regions`` for the race's conquests: bordering one, or
+        joined to one by the race's links (``conquest_adjacent_to``)."""
+
     def option(self, name: str) -> bool | int:
         """The value of a game option."""
 

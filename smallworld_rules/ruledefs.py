@@ -150,6 +150,8 @@ class CompiledAbility:
     price: IntFn | None = None
     #: one of its effects is of version 3 of the language (run by smallworld_rules.language)
     language: bool = False
+    #: when it works: ``active`` (the default), ``declined`` or ``always``
+    status: str = "active"
 
 
 @attrs.frozen

@@ -49,10 +49,12 @@ class RegionSet:
 
 @attrs.frozen
 class Count:
-    """``count(<region set>)``: the number of regions in the set."""
+    """``count(<region set>)``: the number of regions in the set; with ``groups``,
+    ``count(groups in <region set>)``: the connected groups its regions form."""
 
     regions: RegionSet
     pos: Pos = attrs.field(eq=False)
+    groups: bool = False
 
 
 @attrs.frozen
@@ -174,10 +176,12 @@ class Property:
 
 @attrs.frozen
 class AdjacentTo:
-    """``adjacent_to <region set>``: the region borders at least one region of the set."""
+    """``adjacent_to <region set>``: the region borders at least one region of the set; with
+    ``links``, ``conquest_adjacent_to <region set>``: or the race's links join it to one."""
 
     regions: RegionSet
     pos: Pos = attrs.field(eq=False)
+    links: bool = False
 
 
 @attrs.frozen
@@ -413,7 +417,15 @@ class Price:
     pos: Pos = attrs.field(eq=False)
 
 
-AbilityPart = During | Limit | AbilityTarget | Effect | Price
+@attrs.frozen
+class AbilityStatus:
+    """``while active``, ``while declined`` or ``always`` in an ability: when it works."""
+
+    status: str
+    pos: Pos = attrs.field(eq=False)
+
+
+AbilityPart = During | Limit | AbilityTarget | Effect | Price | AbilityStatus
 
 
 @attrs.frozen
@@ -451,6 +463,11 @@ class Ability:
     def price(self) -> Price | None:
         """The first price given, if any."""
         return next((p for p in self.parts if isinstance(p, Price)), None)
+
+    @property
+    def status(self) -> str:
+        """When it works: the first status given, else ``active``."""
+        return next((p.status for p in self.parts if isinstance(p, AbilityStatus)), "active")
 
 
 # --------------------------------------------------------------------------- expansions

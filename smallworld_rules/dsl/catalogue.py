@@ -631,4 +631,11 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "`skip_tokens N` takes N from 0 to 10.",
         _basic("skip_tokens 50"), 5, 5,
     ),
+    CatalogueEntry(
+        "decline-ability-without-limit", "an ability during decline without a limit",
+        "An ability `during decline` must be used before the decline turn is scored, so it "
+        "needs a limit (`once_per_turn` or `times N`) to let the turn end.",
+        _basic("ability tower {", "    during decline", "    target own region",
+               "    gather", "}"), 5, 13,
+    ),
 )

@@ -19,6 +19,7 @@ from smallworld_rules.dsl.vocabulary import (
     PAST_PROPERTIES,
 )
 from smallworld_rules.hooks import EvalContext, IntFn
+from smallworld_rules.language import groups
 from smallworld_rules.ruledefs import (
     CompiledAbility,
     CompiledEffect,
@@ -33,7 +34,8 @@ from smallworld_rules.ruledefs import (
 
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
-    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark"}
+    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark",
+     "gather", "hand_over"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -89,6 +91,8 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
         return lambda c: c.all_mask if c.option(option) else 0
     if isinstance(pred, ast.AdjacentTo):
         regions = compile_region_set(pred.regions, scope)
+        if pred.links:
+            return lambda c: c.conquest_adjacent_mask(regions(c))
         return lambda c: c.adjacent_mask(regions(c))
     if isinstance(pred, ast.Not):
         operand = compile_predicate(pred.operand, past, scope)
@@ -149,6 +153,8 @@ def compile_expr(expr: ast.Expr, scope: Scope | None = None, past: bool = False)
         return lambda c: value
     if isinstance(expr, ast.Count):
         regions = compile_region_set(expr.regions, scope)
+        if expr.groups:
+            return lambda c: groups.count(c.adjacent_mask, regions(c))
         return lambda c: regions(c).bit_count()
     if isinstance(expr, ast.OptionValue):
         option = expr.name
@@ -292,6 +298,7 @@ def compile_ability(
         line=ability.pos.line,
         price=None if price is None else compile_expr(price.amount, scope),
         language=any(e.verb in _LANGUAGE_EFFECTS for e in ability.effects),
+        status=ability.status,
     )
 
 
@@ -478,6 +485,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     works_in_decline = works_in_decline or any(
         status != "active" for status in [t.status for t in triggers] + [i[1] for i in immune]
     )
+    works_in_decline = works_in_decline or any(a.status != "active" for a in abilities)
     unknown = flags - set(FLAGS)
     if unknown:  # pragma: no cover - the semantic pass refuses them first
         raise ValueError(f"unknown flags {sorted(unknown)}")

@@ -321,6 +321,8 @@ def ability_part(part: ast.AbilityPart) -> str:
         return f"target {part.kind}{when}"
     if isinstance(part, ast.Price):
         return f"price {expr(part.amount)}"
+    if isinstance(part, ast.AbilityStatus):
+        return {"declined": "while declined", "always": "always"}.get(part.status, "while active")
     return effect(part)
 
 
@@ -330,6 +332,8 @@ def expr(node: ast.Expr, level: int = 0) -> str:
     if isinstance(node, ast.Number):
         return str(node.value)
     if isinstance(node, ast.Count):
+        if node.groups:
+            return f"count(groups in {region_set(node.regions)})"
         return f"count({region_set(node.regions)})"
     if isinstance(node, ast.OptionValue):
         return f"option {node.name}"
@@ -393,7 +397,8 @@ def _atom(node: ast.Pred) -> str:
     if isinstance(node, ast.OptionIs):
         return f"option {node.name}"
     if isinstance(node, ast.AdjacentTo):
-        return f"adjacent_to {region_set(node.regions, tight=True)}"
+        word = "conquest_adjacent_to" if node.links else "adjacent_to"
+        return f"{word} {region_set(node.regions, tight=True)}"
     if isinstance(node, ast.Compare):
         left, right, op = expr(node.left), expr(node.right), node.op
         if left.startswith("("):  # a comparison cannot start with "(": turn it round

@@ -668,6 +668,21 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def roll(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("roll", _pos(meta))
 
+    def gather(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("gather", _pos(meta))
+
+    def hand_over(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("hand_over", _pos(meta))
+
+    def ability_active(self, meta: Meta, children: list[Any]) -> ast.AbilityStatus:
+        return ast.AbilityStatus("active", _pos(meta))
+
+    def ability_declined(self, meta: Meta, children: list[Any]) -> ast.AbilityStatus:
+        return ast.AbilityStatus("declined", _pos(meta))
+
+    def ability_always(self, meta: Meta, children: list[Any]) -> ast.AbilityStatus:
+        return ast.AbilityStatus("always", _pos(meta))
+
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
 
@@ -815,6 +830,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def count_tokens_regions(self, meta: Meta, children: list[ast.RegionSet]) -> ast.TokensIn:
         return ast.TokensIn(children[0], _pos(meta))
 
+    def count_groups(self, meta: Meta, children: list[ast.RegionSet]) -> ast.Count:
+        return ast.Count(children[0], _pos(meta), groups=True)
+
     def _value(self, name: str, meta: Meta) -> ast.Value:
         return ast.Value(name, _pos(meta))
 
@@ -909,6 +927,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def adjacent_to(self, meta: Meta, children: list[ast.RegionSet]) -> ast.AdjacentTo:
         return ast.AdjacentTo(children[0], _pos(meta))
+
+    def conquest_adjacent_to(
+        self, meta: Meta, children: list[ast.RegionSet]
+    ) -> ast.AdjacentTo:
+        return ast.AdjacentTo(children[0], _pos(meta), links=True)
 
     def property(self, meta: Meta, children: list[Token]) -> ast.Property:
         return ast.Property(str(children[0]), _token_pos(children[0]))
@@ -1190,7 +1213,7 @@ def _example_label(exc: UnexpectedToken, parser: Lark, token: Token) -> str | No
 
 
 _REGION_SET_WORDS = {
-    "OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS", "COINS", "DECLINED", "PLAYERS"
+    "OWN", "ALL", "CONQUESTS", "POWERS", "TOKENS", "COINS", "DECLINED", "PLAYERS", "GROUPS"
 }
 
 
@@ -1330,7 +1353,7 @@ def _explain(label: str, token: Token, failure: _Failure) -> _ErrorParts:
         hint = (
             "region sets are 'own regions', 'all regions' and 'conquests' (count() also "
             "takes 'powers', 'players', 'coins', 'declined races', 'tokens on map', "
-            "'tokens lost' and 'tokens in ZONE|REGIONS|target')"
+            "'tokens lost', 'tokens in ZONE|REGIONS|target' and 'groups in REGIONS')"
         )
     else:
         label = label if label in SYNTAX_EXAMPLES else "syntax-error"

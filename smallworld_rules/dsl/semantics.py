@@ -160,7 +160,7 @@ def _top_level_atoms(pred: ast.Pred) -> Iterator[ast.Pred]:
 def _describe_atom(atom: ast.Pred) -> str:
     """Return how an atomic predicate reads in the source, for messages."""
     if isinstance(atom, ast.AdjacentTo):
-        return "adjacent_to …"
+        return "conquest_adjacent_to …" if atom.links else "adjacent_to …"
     if isinstance(atom, ast.Not | ast.And | ast.Or):
         return "this condition"
     return pred_source(atom)
@@ -731,7 +731,10 @@ class _Checker:
             )
             # Adjacency to a set of the map's regions is fixed too (its filter is checked
             # as a node of its own).
-            static = static or (isinstance(node, ast.AdjacentTo) and node.regions.base == "all")
+            static = static or (
+                isinstance(node, ast.AdjacentTo) and node.regions.base == "all"
+                and not node.links  # the links themselves are what a link makes
+            )
             if not static and not (
                 isinstance(node, ast.Property) and node.name not in _PROPERTIES
             ):
@@ -902,14 +905,22 @@ class _Checker:
             if isinstance(part, ast.Price):
                 self.check_expr(part.amount)
             first = seen.get(type(part))
-            what = {ast.During: "'during'", ast.Limit: "a limit", ast.Price: "a price"}.get(
-                type(part), "a target"
-            )
+            what = {
+                ast.During: "'during'", ast.Limit: "a limit", ast.Price: "a price",
+                ast.AbilityStatus: "a status",
+            }.get(type(part), "a target")
             if first is not None and not isinstance(part, ast.During):
                 self.duplicate(part.pos, f"{what} of ability {ability.name!r}", first.pos)
             seen.setdefault(type(part), part)
         target = ability.target
         self.check_limit(ability.limit, targeted=target is not None)
+        if "decline" in ability.phases and ability.limit is None:
+            self.error(
+                ability.pos,
+                "decline-ability-without-limit",
+                f"the ability {ability.name!r} is used during decline but has no limit",
+                "the decline waits until it is used: add 'once_per_turn' or 'times N'",
+            )
         if not ability.phases:
             self.error(
                 ability.pos,

@@ -38,6 +38,17 @@ FLAGS: dict[str, str] = {
     "and abilities of an opponent who has no coins",
     "swaps_power_when_picked": "when its combo is picked, its owner may swap the badge for the "
     "badge of another combo of the market (ChoosePower), taking that badge's tokens instead",
+    "no_redeployment": "no redeployment: its conquests end as they stand and the tokens left "
+    "in hand wait off the map until its next turn (a withdrawal still places them)",
+    "vanishes_in_decline": "as it goes into decline, once its decline triggers have run, "
+    "every token of the race leaves the map for its box: the race leaves the game",
+    "redeploys_before_decline": "going into decline in place of expanding, the race first "
+    "redeploys its readied troops (EndTurn then declines it and scores the turn)",
+    "no_return_to_abandoned": "may not conquer again, in the same turn, a region it abandoned "
+    "this turn",
+    "second_conquest_round": "its first EndTurn during its conquests ends a first round: every "
+    "token but one per region goes back into hand and a second round begins (the final die "
+    "attempt belongs to the second round)",
 }
 
 #: Piece properties: name -> whether it takes an integer value.
@@ -94,6 +105,8 @@ PHASES: dict[str, str] = {
     "conquest": "the race's conquests (before the first redeployment step)",
     "redeploy": "the race's redeployment",
     "withdrawal": "its owner places survivors after losing a region in another player's turn",
+    "decline": "right after the race went into decline in place of expanding, before that "
+    "turn is scored (every such ability that may be used must be, before EndTurn)",
 }
 
 #: Events a trigger may fire on.
@@ -157,6 +170,12 @@ EFFECTS: dict[str, tuple[str, str]] = {
                  "(written `exchange N in PILE`)"),
     "mark": ("", "the other player (written `mark WHOM`) is marked by the race for the rest of "
              "its life: the regions of that player's races are then `marked` for it"),
+    "gather": ("own region", "move one token of each other region of the race into the "
+               "target; those regions are left empty (their other tokens back to the box, "
+               "their pieces to the supply)"),
+    "hand_over": ("own region", "the target's tokens go back to the race's box and one token "
+                  "of its owner's active race, from its hand (else its box), holds the region "
+                  "(no conquest)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

@@ -18,7 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
-from smallworld_rules.language import events, piles
+from smallworld_rules.language import events, flow, piles
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -159,6 +159,8 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
     self._empty_region(s, r)
     s.acted = True
     log(Abandoned(s.active, rs.race, r, tokens))
+    if self.keeps_out and self.has_flag(s, rs.race, "no_return_to_abandoned"):
+        flow.remember_abandoned(s, rs.race, r)
     if "abandon" in self.trigger_events:
         events.fire(self, s, rs, "abandon", log, events.Occasion("abandon", r))
 

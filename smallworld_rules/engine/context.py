@@ -22,6 +22,7 @@ class _Combo:
         "abilities",
         "active_modifiers",
         "conquest_tokens",
+        "declined_abilities",
         "declined_modifiers",
         "defs",
         "far",
@@ -49,7 +50,11 @@ class _Combo:
         self.floor = max([1, *(d.region_min for d in defs)])
         #: the most tokens a region may hold after redeployment (0: no limit)
         self.region_max = min([d.region_max for d in defs if d.region_max], default=0)
-        self.abilities = tuple(a for d in defs for a in d.abilities)  #: while active
+        #: while active, and in decline (``while declined``, ``always``)
+        self.abilities = tuple(a for d in defs for a in d.abilities if a.status != "declined")
+        self.declined_abilities = tuple(
+            a for d in defs for a in d.abilities if a.status != "active"
+        )
         #: whether it holds pieces that go back to the supply when it redeploys
         ids = {d.id for d in defs}
         self.lifts_pieces = any(
@@ -140,6 +145,14 @@ class _Ctx:
     def adjacent_mask(self, regions: int) -> int:
         return self.engine.adjacent_mask(regions)
 
+    def conquest_adjacent_mask(self, regions: int) -> int:
+        out = self.engine.adjacent_mask(regions)
+        joined = regions & self.engine.link_mask(self.state, self.race)
+        if joined:  # every linked region is next to the others, not to itself
+            link = self.engine.link_mask(self.state, self.race)
+            out |= link if joined & (joined - 1) else link & ~joined
+        return out
+
     def powers_count(self) -> int:
         return self.engine.powers_count(self.state, self.race)
 
@@ -212,6 +225,9 @@ class _Static:
 
     def adjacent_mask(self, regions: int) -> int:
         return self.map.adjacent_mask(regions)
+
+    def conquest_adjacent_mask(self, regions: int) -> int:
+        return self.map.adjacent_mask(regions)  # no race, no link
 
     def powers_count(self) -> int:
         return 0

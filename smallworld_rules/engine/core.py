@@ -153,7 +153,23 @@ class Engine:
         }
         self.links = {(d.kind, d.id): [link(context) for link in d.links] for d in every}
         #: the rule files with conquest-only tokens, and those with triggers (see _none_of)
-        self._holding = frozenset(d.id for d in every if d.conquest_tokens)
+        #: the rule files with no redeployment step (flag ``no_redeployment``): every token
+        #: in hand is held back like conquest-only tokens
+        self._no_redeploy = frozenset(
+            d.id for d in every if "no_redeployment" in self.flags[d.kind, d.id]
+        )
+        self._holding = frozenset(d.id for d in every if d.conquest_tokens) | self._no_redeploy
+        #: whether a race may not conquer again what it abandoned this turn (the flag
+        #: ``no_return_to_abandoned``): its abandons are remembered for the turn
+        self.keeps_out = any("no_return_to_abandoned" in f for f in self.flags.values())
+        #: whether a race conquers in two rounds (the flag ``second_conquest_round``)
+        self.second_rounds = any("second_conquest_round" in f for f in self.flags.values())
+        #: whether an ability works for a race in decline (``while declined``, ``always``)
+        self.declined_abilities = any(
+            a.status != "active" for d in every for a in d.abilities
+        )
+        #: whether an ability is used as its race declines (``during decline``)
+        self.decline_choices = any("decline" in a.phases for d in every for a in d.abilities)
         self._triggering = frozenset(d.id for d in every if d.triggers)
         #: the events some trigger of this game fires on
         self.trigger_events = frozenset(t.event for d in every for t in d.triggers)

@@ -8,7 +8,7 @@ from smallworld_rules.actions import Decline
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Declined
-from smallworld_rules.language import events, markers
+from smallworld_rules.language import events, flow, markers
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -59,6 +59,14 @@ def _decline(self: Engine, s: State, action: Decline, log: Log) -> None:
 
 def _decline_now(self: Engine, s: State, log: Log) -> None:
     """Rule 1.12: a whole turn spent going into decline, then scoring."""
+    race = s.players[s.active].active
+    if (
+        race is not None
+        and self.has_flag(s, race, "redeploys_before_decline")
+        and not self.has_flag(s, race, "no_redeployment")  # it could not place them
+    ):
+        flow.redeploy_before_decline(self, s, race, log)  # the decline comes at EndTurn
+        return
     # Tokens readied at the start of the turn go back where they were (rule 1.12.3 counts
     # what is on the map).
     if s.acting is not None:
@@ -70,6 +78,8 @@ def _decline_now(self: Engine, s: State, log: Log) -> None:
     race = s.players[s.active].active
     assert race is not None
     self._go_into_decline(s, s.own_race(race), log)
+    if self.decline_choices and flow.offer_decline_choices(self, s, race):
+        return  # abilities during decline first; EndTurn scores the turn
     self._score_and_advance(s, log)
 
 
@@ -103,6 +113,10 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     rs.declined = True
     if "decline" in self.trigger_events:  # before its badge goes: the power's fire too
         events.fire(self, s, rs, "decline", log, as_declined=False)
+    if self.has_flag(s, rs.race, "vanishes_in_decline"):
+        for r in self.regions_of(s, rs.race):
+            s.to_box(rs.race, s.region_tokens[r])
+            self._empty_region(s, r)  # then it holds no region and leaves (ruling 12)
     if rs.power is not None and not self.rules.powers[rs.power].works_in_decline:
         s.power_discard = (*s.power_discard, rs.power)  # Rule 1.12.2: the badge is discarded
         rs.power = None

@@ -9,7 +9,7 @@ from smallworld_rules.actions import ConquerWithDie, RollDie
 from smallworld_rules.engine.basics import _CONQUEST, _DIE_ROLL, DIE_FACES, DIE_REACH, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import DieRolled
-from smallworld_rules.language import events, memory
+from smallworld_rules.language import events, flow, memory
 from smallworld_rules.state import ABILITY_ROLL, EFFECT_ROLL, State
 
 if TYPE_CHECKING:
@@ -24,6 +24,12 @@ def _conquer_with_die(self: Engine, s: State, action: ConquerWithDie, log: Log) 
     if cost <= rs.hand:
         raise IllegalAction(
             f"you have the {cost} tokens region {r} costs: conquer it without the die", action
+        )
+    if self.second_rounds and flow.in_first_round(self, s, rs.race):
+        raise IllegalAction(
+            "the final die attempt belongs to your second round of conquests: end the first "
+            "with EndTurn",
+            action,
         )
     keep = self._keep(s, rs.race)
     if rs.hand < keep:

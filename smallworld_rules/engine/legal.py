@@ -21,7 +21,7 @@ from smallworld_rules.engine.basics import (
     _shared,
 )
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.language import events, limits, memory, swaps
+from smallworld_rules.language import events, flow, limits, memory, swaps
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
@@ -70,17 +70,23 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     wanted = combo.conquest_tokens
     hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
     hand = rs.hand
+    if self._no_redeploy and "no_redeployment" in combo.flags:
+        return flow.unredeployed_actions(self, s, rs, combo, occupied)
     role = race == self.role_race
     if self._capping:  # region_tokens max (few rule files): legal actions of their own
         limit = limits.cap(self, s, race)
         if limit:
             return _capped_actions(self, s, rs, limit, hold)
     if phase is _REDEPLOY:
+        if s.lang and flow.choosing(s) == race:
+            return flow.choosing_actions(self, s, rs)  # abilities during decline
         acts = self._deploys(own, hand - hold)
         if hand < hold:
             acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
         if combo.abilities:
             acts += self._ability_actions(s, rs, phase)
+        if self.declined_abilities:  # abilities of its player's races in decline
+            acts += flow.declined_ability_actions(self, s, phase)
         if hand == hold or not own or role:
             acts.append(_END_TURN)
             if self._may_decline_at_end(s, rs):
@@ -96,7 +102,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         # A race that holds at least N tokens per region makes no die attempt with fewer.
         die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
             not self._floors or hand >= combo.floor
-        )
+        ) and not (self.second_rounds and flow.in_first_round(self, s, race))
         conquers, die_conquers = self._conquers, self._die_conquers
         costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
         s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
@@ -107,6 +113,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
                 acts.append(die_conquers[r])
     if combo.abilities:
         acts += self._ability_actions(s, rs, phase)
+    if self.declined_abilities:  # abilities of its player's races in decline
+        acts += flow.declined_ability_actions(self, s, phase)
     surplus = self._surplus(s, own, combo.floor) if self._floors else self._surplus(s, own)
     acts.extend(self._deploys(own, hand + surplus - hold))
     if role or self._may_end_conquest(rs, hold, surplus, own):
@@ -199,7 +207,7 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
     if rs.hand >= 1:
         die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
             rs.hand >= combo.floor
-        )
+        ) and not (self.second_rounds and flow.in_first_round(self, s, race))
         costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
         s.reach_costs = (self, race, costs)
         for r, cost in costs.items():
@@ -209,6 +217,8 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
                 acts.append(self._die_conquers[r])
     if combo.abilities:
         acts += self._ability_actions(s, rs, s.phase)
+    if self.declined_abilities:  # abilities of its player's races in decline
+        acts += flow.declined_ability_actions(self, s, s.phase)
     surplus = self._surplus(s, own, combo.floor)
     deploys = limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True)
     acts.extend(deploys)

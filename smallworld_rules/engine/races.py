@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.engine.basics import _MASKS_KEPT, _bits, _Occupied
 from smallworld_rules.engine.context import _Combo, _Ctx
 from smallworld_rules.hooks import Contribution
+from smallworld_rules.language import flow
 from smallworld_rules.ruledefs import CompiledAbility, CompiledModifier, RuleDef
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
@@ -165,8 +166,11 @@ def _contributions(
     return out
 
 def abilities(self: Engine, s: State, race: str) -> tuple[CompiledAbility, ...]:
-    """The abilities of an active race (its own and its power's)."""
+    """The abilities a race may use now: an active race's own and its power's; a race in
+    decline's that work in decline, and those used as it declines."""
     rs = s.races.get(race)
-    if rs is None or rs.declined:
+    if rs is None:
         return ()
+    if rs.declined:  # only those used as it declines, while it does (``during decline``)
+        return flow.decline_abilities(self, s, race)
     return self._combo_of(s, race).abilities

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _Occupied
 from smallworld_rules.engine.context import _Combo
-from smallworld_rules.language import values
+from smallworld_rules.language import flow, values
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
         reach &= ~self.map.water_mask
     if self._immunizing:
         reach &= ~values.immune_regions(self, s)
+    if self.keeps_out and "no_return_to_abandoned" in combo.flags:
+        reach &= ~flow.abandoned(s, race)
     return reach & self.open_mask & ~self.immune_mask(s) & ~self.truce_mask(s, race)
 
 
@@ -139,6 +141,11 @@ def target_problem(self: Engine, s: State, race: str, region: int) -> str | None
         return (
             f"region {region} belongs to a player who made a truce with you: your active "
             "race may not attack theirs until their next turn"
+        )
+    if self.keeps_out and (flow.abandoned(s, race) >> region) & 1:
+        return (
+            f"your {self.race_defs[race].name} abandoned region {region} this turn: they may "
+            "not conquer it again before their next turn"
         )
     if not self.mask_of(s, race) and race == self.role_race:
         name = self.race_defs[race].name

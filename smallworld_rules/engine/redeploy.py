@@ -36,7 +36,10 @@ def _hold(self: Engine, s: State, rs: RaceState) -> int:
     all of them, or every token it has if it has fewer."""
     if self._none_of(rs.race, rs, self._holding):
         return 0
-    wanted = self._combo_of(s, rs.race).conquest_tokens
+    combo = self._combo_of(s, rs.race)
+    if self._no_redeploy and "no_redeployment" in combo.flags:
+        return rs.hand  # no redeployment: all of it waits off the map
+    wanted = combo.conquest_tokens
     if not wanted:
         return 0
     return self._held_back(s, rs, wanted, self.regions_of(s, rs.race))
@@ -65,6 +68,8 @@ def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool 
     """Conquests end (rule 1.10): every token beyond one per region goes back to hand and the
     race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
     stands); then the race's redeploy triggers run."""
+    if lift and self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
+        lift = False  # no redeployment: the conquests end as they stand
     if lift:
         keep = self._keep(s, rs.race) if self._floors else 1  # region_tokens min: more stay
         for r in self.regions_of(s, rs.race):
@@ -98,6 +103,12 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         available = rs.hand
     else:
         rs = self._acting_race(s, action)
+        if self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
+            raise IllegalAction(
+                f"your {self.race_defs[rs.race].name} do not redeploy: the tokens in hand wait "
+                "off the map until your next turn",
+                action,
+            )
         available = rs.hand - self._hold(s, rs)
         if s.phase is _CONQUEST:
             keep = self._keep(s, rs.race) if self._floors else 1

@@ -16,7 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
-from smallworld_rules.language import events, limits, memory
+from smallworld_rules.language import events, flow, limits, memory
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -45,7 +45,9 @@ def _reset_turn(s: State) -> None:
     s.regained = {}
     s.purchases = 0
     if s.lang:  # the rule language's counters and die face of the turn
-        memory.forget(s, "counters", "die")
+        memory.forget(
+            s, "counters", "die", "declining", "choosing", "abandoned", "second_round"
+        )
     _reset_cycle(s)
 
 
@@ -146,6 +148,9 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         self._start_withdrawals(s, log)
         return
     rs = self._acting_race(s, action)
+    if self.second_rounds and s.phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
+        flow.start_second_round(self, s, rs, log)  # second_conquest_round
+        return
     own = self.regions_of(s, rs.race)
     hold = self._hold(s, rs)
     # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
@@ -189,6 +194,8 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         )
     rs.hand -= hold
     rs.held += hold
+    if s.lang and flow.ends_turn(self, s, rs, action, log):
+        return  # a decline after its redeployment, or after its choices
     following = self._next_acting(s)
     if following is not None:
         self._begin_cycle(s, following, log)

@@ -19,7 +19,7 @@ from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import AbilityUsed
 from smallworld_rules.hooks import EvalContext
 from smallworld_rules.language import effects as language_effects
-from smallworld_rules.language import events
+from smallworld_rules.language import events, flow
 from smallworld_rules.language import values as language_values
 from smallworld_rules.ruledefs import CompiledAbility, CompiledEffect
 from smallworld_rules.state import LOST_TRIBE, Phase, RaceState, State
@@ -66,6 +66,8 @@ def ability_problem(
     """Why ``rs`` may not use ``ability`` on ``target`` now, or ``None`` (``targets``: the
     ability's target mask, ``reach``: the race's ``reach_mask``, if the caller has them)."""
     phase = _PHASE_NAMES[s.phase]
+    if rs.declined and flow.choosing(s) == rs.race:
+        phase = "decline"
     if phase not in ability.phases:
         when = " or ".join(sorted(ability.phases))
         return f"{ability.name} is used during {when}, not now ({phase})"
@@ -177,6 +179,8 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
     if not abilities:  # most races: nothing to check
         return acts
     name = _PHASE_NAMES[phase]
+    if rs.declined and flow.choosing(s) == rs.race:
+        name = "decline"
     reach = None  # the race's reach, once an ability that conquers needs it
     for ability in abilities:
         if name not in ability.phases:
@@ -198,6 +202,11 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
     self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
     rs = s.own_race(s.withdrawals[0]) if s.phase is _WITHDRAWAL else self._acting_race(s, action)
     ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
+    if ability is None and self.declined_abilities and s.phase is not _WITHDRAWAL:
+        user = flow.declined_user(self, s, action.name)  # a race in decline's ability
+        if user is not None:
+            rs = user
+            ability = next(a for a in self.abilities(s, rs.race) if a.name == action.name)
     if ability is None:
         known = sorted({a.name for a in self.abilities(s, rs.race)})
         have = f"(yours: {', '.join(known)})" if known else "(your race has none now)"

@@ -145,6 +145,63 @@ def _counted(value: int) -> int:
     return max(0, min(COUNT_LIMIT, value))
 
 
+def _gather_problem(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
+) -> str | None:
+    if o.target < 0 or s.region_race[o.target] != rs.race:
+        return f"region {o.target} is not held by your race"
+    if engine.mask_of(s, rs.race) == 1 << o.target:
+        return "your race holds no other region to gather from"
+    return None
+
+
+def _gather(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    gathered = 0
+    for r in engine.regions_of(s, rs.race):
+        if r != o.target:
+            gathered += 1
+            s.to_box(rs.race, s.region_tokens[r] - 1)  # one token of each region moves
+            engine._empty_region(s, r)
+    s.region_tokens[o.target] += gathered
+
+
+def _heir(s: State, rs: RaceState) -> str | None:
+    """The active race of the race's owner, if it is another race."""
+    heir = s.players[rs.owner].active
+    return heir if heir is not None and heir != rs.race else None
+
+
+def _hand_over_problem(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
+) -> str | None:
+    if o.target < 0 or s.region_race[o.target] != rs.race:
+        return f"region {o.target} is not held by your race"
+    heir = _heir(s, rs)
+    if heir is None:
+        return "you have no other active race to hand the region to"
+    if s.races[heir].hand < 1 and s.box.get(heir, 0) < 1:
+        return f"no {engine.race_defs[heir].name} token is left in hand or in the box"
+    return None
+
+
+def _hand_over(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    heir = _heir(s, rs)
+    assert heir is not None
+    s.to_box(rs.race, s.region_tokens[o.target])
+    engine._empty_region(s, o.target)
+    if s.races[heir].hand:  # a token of its hand, else of its box
+        s.own_race(heir).hand -= 1
+    else:
+        s.to_box(heir, -1)
+    s.occupy(o.target, heir, 1)
+    if not engine.mask_of(s, rs.race) and rs.declined:
+        engine._retire(s, rs.race, log)  # a declined race cannot come back to the map
+
+
 EFFECTS: dict[str, Effect] = {
     "gain_coins": Effect(_always, _gain_coins),
     "pay": Effect(_always, _pay),
@@ -154,6 +211,8 @@ EFFECTS: dict[str, Effect] = {
     "add": Effect(_always, _add),
     "exchange": Effect(_always, piles.exchange),
     "mark": Effect(_always, _mark),
+    "gather": Effect(_gather_problem, _gather),
+    "hand_over": Effect(_hand_over_problem, _hand_over),
 }
 
 

@@ -12,10 +12,17 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``queue``: triggers and abilities waiting for a roll of the die, each ``(race, source,
   name, first effect, target, other player, tokens lost)`` (``source``: trigger or ability);
 * ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
-* ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling.
+* ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling;
 * ``banner``: tokens lying on banners of the market, by race (``skip_tokens``);
 * ``swap``: a race just picked whose owner now chooses its badge, and the coins it took
-  (the flag ``swaps_power_when_picked``).
+  (the flag ``swaps_power_when_picked``);
+* ``declining``: the race redeploying before it goes into decline
+  (``redeploys_before_decline``), declined when its player ends the turn;
+* ``choosing``: the race just declined whose abilities ``during decline`` are offered
+  before the turn is scored;
+* ``abandoned``: the regions each race that may not conquer them again abandoned this turn
+  (flag ``no_return_to_abandoned``), as bitmasks;
+* ``second_round``: the race in its second round of conquests (``second_conquest_round``).
 """
 
 from __future__ import annotations
@@ -76,7 +83,10 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise _bad("must be an object")
-    known = {"facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner"}
+    known = {
+        "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
+        "declining", "choosing", "abandoned", "second_round",
+    }
     unknown = set(data) - known
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
@@ -105,6 +115,14 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["counters"] = {
             _str(k, "counters: a name"): _int(v, 1, COUNT_LIMIT, "counters: a value")
             for k, v in counters.items()
+        }
+    if "abandoned" in data:
+        abandoned = data["abandoned"]
+        if not isinstance(abandoned, dict):
+            raise _bad("abandoned must be an object")
+        out["abandoned"] = {
+            _str(k, "abandoned: a race"): _int(v, 1, (1 << regions) - 1, "abandoned: regions")
+            for k, v in abandoned.items()
         }
     if "extra" in data:
         extra = data["extra"]
@@ -140,7 +158,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         if not isinstance(swap, list) or len(swap) != 2:
             raise _bad("swap must be [race, coins taken]")
         out["swap"] = (_str(swap[0], "swap: race"), _int(swap[1], 0, 10**6, "swap: coins"))
-    for key in ("resume", "roller"):
+    for key in ("resume", "roller", "declining", "choosing", "second_round"):
         if key in data:
             out[key] = _str(data[key], key)
     if "resume" in out and out["resume"] not in {p.value for p in Phase}:
