@@ -106,7 +106,9 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     """load_rules(expansions=["underground"]) adds the box's races and powers to the official
     ones and nothing else; Rules.boxes names it; no expansion file is compiled."""
     rules = sw.load_rules(expansions=["underground"])
-    assert set(rules.races) - set(BASE.races) == {"drow", "mudmen", "mummies", "ogres"}
+    assert set(rules.races) - set(BASE.races) == {
+        "drow", "iron_dwarves", "mudmen", "mummies", "ogres"
+    }
     assert set(rules.powers) - set(BASE.powers) == {"mining", "muddy", "mystic", "stone"}
     assert rules.boxes == ("underground",) and rules.expansion_ids == ("underground",)
     assert dict(rules.expansions) == {}

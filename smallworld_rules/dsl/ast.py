@@ -355,7 +355,8 @@ class Effect:
     EXPR``, ``convert``, ``roll_die``, ``truce`` or ``gain EXPR``; since version 3 also
     ``gain EXPR coins`` (verb ``gain_coins``), ``pay EXPR coins`` (``pay``), ``WHOM pays EXPR
     coins`` (``take_coins``), ``give EXPR tokens to WHOM`` (``give_tokens``), ``remove
-    PIECE`` (``remove``), ``roll`` and ``add EXPR to COUNTER`` (``add``)."""
+    PIECE`` (``remove``), ``roll``, ``add EXPR to COUNTER`` (``add``) and ``discount
+    EXPR``."""
 
     verb: str
     pos: Pos = attrs.field(eq=False)

@@ -294,6 +294,7 @@ def effect(st: ast.Effect) -> str:
         "take_coins": str(st.whom) + " pays {} coins",
         "give_tokens": "give {} tokens to " + str(st.whom),
         "add": "add {} to " + str(st.counter),
+        "discount": "discount {}",
     }
     if st.verb in words:
         assert st.amount is not None

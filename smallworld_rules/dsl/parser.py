@@ -665,6 +665,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
 
+    def discount(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("discount", _pos(meta), amount=children[0])
+
     def event(self, meta: Meta, children: list[Token]) -> str:
         return str(children[0])
 

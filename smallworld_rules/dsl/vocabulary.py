@@ -59,6 +59,7 @@ REGION_PROPERTIES: dict[str, str] = {
     "in_decline": "is held by a race in decline (anyone's)",
     "lost_tribe": "holds a Lost Tribe token",
     "enemy": "is held by a race of another player, active or in decline",
+    "discounted": "a discount (the effect `discount N`) waits on it for the race this turn",
 }
 
 #: Region properties that describe a conquered region as it was just before the conquest,
@@ -142,6 +143,8 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "roll": ("", "roll the die; `die` is then its face (in a trigger the roll, and the "
              "effects after it, come once the action that fired the trigger is done)"),
     "add": ("", "add N to a counter the file declares (written `add N to NAME`)"),
+    "discount": ("region", "this turn, the race's conquest of the target costs N tokens "
+                 "less (at least 1 still); several add up, the conquest spends them"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

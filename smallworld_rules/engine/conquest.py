@@ -18,7 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
-from smallworld_rules.language import events
+from smallworld_rules.language import discounts, events
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
     parts += self._contributions(s, race, "conquest_cost", region)
     if s.die_bonus >= 0 and race == s.acting:
         parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
+    if self._discounting and discounts.on(s, race, region):
+        parts.append(Contribution("discount", "sub", discounts.on(s, race, region), CORE))
     # At least 1 token, or the race's `region_tokens min N`.
     floor = self._combo_of(s, race).floor if self._floors else 1
     return fold(BASE_COST, parts, minimum=floor)
@@ -73,6 +75,8 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     with_defence: dict[str, _Applying] = {}
     defended = "defence" in self.hooks_used
     out = {}  # one dict rather than a tuple per region: fewer objects for the collector
+    # the discounts of `discount N` waiting for the acting race (few rule files say it)
+    cheaper = discounts.waiting(s) if self._discounting and race == s.acting else None
     while regions:
         low = regions & -regions
         regions ^= low
@@ -94,6 +98,8 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
         for applies, amount in adds:
             if (applies >> region) & 1:
                 value += amount
+        if cheaper:
+            value -= cheaper.get(region, 0)
         if sets:
             lowest = [amount for applies, amount in sets if (applies >> region) & 1]
             if lowest:
@@ -219,6 +225,8 @@ def _seize(
     returned = 0
     if self.records_facts:  # what the region held, for rules that read it afterwards
         events.record_conquest(self, s, r, rs)
+    if self._discounting and rs.race == s.acting:
+        discounts.spend(s, r)
     if occupant == LOST_TRIBE:
         lost = held  # ruling 10: Lost Tribes are simply discarded
         self._lose(s, occupant, lost, log)

@@ -174,6 +174,10 @@ class Engine:
         self._capping = frozenset(d.id for d in every if d.region_max)
         #: whether a power brings tokens of its own (``own_tokens``)
         self._own_tokens = any(d.own_tokens for d in every)
+        #: whether an ability lowers one conquest's cost (``discount N``)
+        self._discounting = any(
+            e.verb == "discount" for d in every for a in d.abilities for e in a.effects
+        )
         #: the faces of the die (the rule language's ``roll`` rolls it too)
         self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.events import PieceMoved, TokensGained
-from smallworld_rules.language import memory
+from smallworld_rules.language import discounts, memory
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
 
@@ -142,6 +142,7 @@ EFFECTS: dict[str, Effect] = {
     "give_tokens": Effect(_always, _give_tokens),
     "remove": Effect(_remove_problem, _remove),
     "add": Effect(_always, _add),
+    "discount": Effect(discounts.problem, discounts.do),
 }
 
 

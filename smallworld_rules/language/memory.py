@@ -12,7 +12,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``queue``: triggers and abilities waiting for a roll of the die, each ``(race, source,
   name, first effect, target, other player, tokens lost)`` (``source``: trigger or ability);
 * ``extra``: the tokens of their own that powers brought each race in play (``own_tokens``);
-* ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling.
+* ``resume``, ``roller``: the phase a roll of the die interrupted, the race rolling;
+* ``discounts``: ``(region, tokens)`` pairs, what the acting race's conquest of each region
+  costs less this turn (``discount N``; see :mod:`~smallworld_rules.language.discounts`).
 """
 
 from __future__ import annotations
@@ -71,7 +73,8 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise _bad("must be an object")
-    unknown = set(data) - {"facts", "die", "counters", "queue", "resume", "roller", "extra"}
+    known = {"facts", "die", "counters", "queue", "resume", "roller", "extra", "discounts"}
+    unknown = set(data) - known
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
     out: dict[str, Any] = {}
@@ -121,6 +124,16 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
             ))
         out["queue"] = tuple(queue)
+    if "discounts" in data:
+        pairs = []
+        for pair in _list(data["discounts"], "discounts"):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise _bad("discounts must be [region, tokens] pairs")
+            pairs.append((
+                _int(pair[0], 0, regions - 1, "discounts: region"),
+                _int(pair[1], 1, COUNT_LIMIT, "discounts: tokens"),
+            ))
+        out["discounts"] = tuple(sorted(dict(pairs).items()))
     for key in ("resume", "roller"):
         if key in data:
             out[key] = _str(data[key], key)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
-from smallworld_rules.language import memory
+from smallworld_rules.language import discounts, memory
 from smallworld_rules.state import LOST_TRIBE, State
 
 if TYPE_CHECKING:
@@ -96,6 +96,7 @@ REGION_PROPERTIES: dict[str, Callable[[_Ctx], int]] = {
     "in_decline": _in_decline,
     "lost_tribe": _lost_tribe,
     "enemy": _enemy,
+    "discounted": discounts.discounted_mask,
 }
 
 #: A conquered region's facts (occupant, owner, tokens) -> whether it had the property; the
