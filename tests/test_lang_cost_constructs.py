@@ -1,0 +1,160 @@
+"""The rule language's constructs for conquest costs, coins and per-region counts, with
+the invented rule files of tests/rules_cost/ (no published race is named here).
+
+``discount N``: an ability aimed at a region makes the acting race's conquest of it cost N
+tokens less this turn (a ``sub`` before the clamp); several add up, the conquest spends
+them, the rest lapse. ``discounted``: a discount waits on the region.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import deploy_all_and_end, new_game, play_pair_at_random
+
+import smallworld_rules as sw
+from smallworld_rules.dsl.parser import parse
+from smallworld_rules.dsl.semantics import check
+from smallworld_rules.errors import RuleFileError
+
+COST_RULES = Path(__file__).parent / "rules_cost"
+TEST_RULES = Path(__file__).parent / "rules"
+
+
+@pytest.fixture(scope="module")
+def rules() -> sw.Rules:
+    """The official rules, the invented files of tests/rules_cost and the test-only ones."""
+    return sw.load_rules(paths=[COST_RULES, TEST_RULES])
+
+
+def _race(*body: str) -> str:
+    lines = ("tokens 5", "box 12", 'text "Test."', *body)
+    return 'race scouts "Scouts" {\n' + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+def _errors(source: str) -> list[RuleFileError]:
+    official = sw.load_rules()
+    return check(parse(source), source, set(official.pieces), set(official.options))
+
+
+def bargainers(rules: sw.Rules) -> sw.Game:
+    game = new_game(rules, [("bargainers", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def uses(game: sw.Game, name: str) -> list[int | None]:
+    return [
+        a.target for a in game.legal_actions()
+        if isinstance(a, sw.UseAbility) and a.name == name
+    ]
+
+
+def test_discount_lowers_the_target_region_only(rules: sw.Rules) -> None:
+    """discount N: the bribe (2 coins) makes Swamp 3 (2 + 1 Lost Tribe) cost 3 less, so 1
+    after the clamp; Hill 4 next to it keeps its cost; the breakdown labels the discount."""
+    game = bargainers(rules)
+    coins = game.coins(0)
+    game.apply(sw.UseAbility("bribe", 3))
+    assert game.coins(0) == coins - 2
+    breakdown = game.explain_conquest_cost(3)
+    assert (breakdown.clamped_from, breakdown.value) == (0, 1)
+    assert breakdown.contributions[-1].label == "discount"
+    assert game.conquest_cost(4) == 2
+
+
+def test_discounted_allows_one_discount_per_region(rules: sw.Rules) -> None:
+    """discounted: once a discount waits on a region, `not discounted` refuses another
+    bribe there (the game is left as it was); other regions may still be bribed."""
+    game = bargainers(rules)
+    game.apply(sw.UseAbility("bribe", 3))
+    assert 3 not in uses(game, "bribe") and 4 in uses(game, "bribe")
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="cannot target region 3"):
+        game.apply(sw.UseAbility("bribe", 3))
+    assert game.to_json() == before
+
+
+def test_discounts_add_up_and_the_conquest_spends_them(rules: sw.Rules) -> None:
+    """discount N: 2 Bargains earned by 2 conquests, both spent on one region, lower it by
+    2; its conquest spends the discounts (nothing is left in the saved state)."""
+    game = bargainers(rules)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    assert game.conquest_cost(3) == 3
+    game.apply(sw.UseAbility("haggle", 3))
+    game.apply(sw.UseAbility("haggle", 3))
+    assert uses(game, "haggle") == []  # the counter is spent
+    assert game.conquest_cost(3) == 1
+    game.apply(sw.Conquer(3))
+    assert "discounts" not in json.loads(game.to_json())["state"].get("lang", {})
+
+
+def test_discount_lapses_when_the_conquests_end(rules: sw.Rules) -> None:
+    """discount N: a discount not spent lapses with the race's conquests: next turn the
+    region costs its full price again."""
+    game = bargainers(rules)
+    game.apply(sw.UseAbility("bribe", 4))
+    game.apply(sw.Conquer(3))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    assert game.to_move == 0 and game.conquest_cost(4) == 2
+
+
+def test_discount_is_only_the_acting_races(rules: sw.Rules) -> None:
+    """discount N: it lowers the cost for the race that got it, not another race's cost of
+    the same region."""
+    game = bargainers(rules)
+    game.apply(sw.UseAbility("bribe", 4))
+    assert game.conquest_cost(4) == 1
+    engine, state = game._engine, game._state
+    assert engine.conquest_cost(state, "crowd", 4).value == 2
+    assert engine.conquest_costs(state, "crowd", 1 << 4) == {4: 2}
+
+
+def test_a_save_with_a_discount_waiting_loads_back(rules: sw.Rules) -> None:
+    """A save made while a discount waits loads back with it; a corrupt one is refused
+    with a short message."""
+    game = bargainers(rules)
+    game.apply(sw.UseAbility("bribe", 4))
+    saved = game.to_json()
+    assert sw.Game.from_json(saved, rules=rules).conquest_cost(4) == 1
+    data = json.loads(saved)
+    data["state"]["lang"]["discounts"] = [[4, 0]]
+    with pytest.raises(sw.RulesError, match="discounts"):
+        sw.Game.from_json(json.dumps(data), rules=rules)
+
+
+def test_discount_in_a_trigger_is_refused_with_a_hint() -> None:
+    """discount N is a player's decision: a trigger with it is refused at its column, with
+    a hint to write an ability."""
+    (error,) = _errors(_race("on conquest do discount 1"))
+    assert (error.line, error.column) == (5, 20)
+    assert "cannot 'discount'" in error.message and "ability" in error.hint
+
+
+def test_discount_needs_a_target_region() -> None:
+    """discount N aims at a region: an ability without a target, or aimed at a player, is
+    refused with a hint."""
+    (error,) = _errors(_race("ability a { during conquest discount 1 }"))
+    assert "needs a target" in error.message and "target region" in error.hint
+    (error,) = _errors(_race("ability a { during conquest target player discount 1 }"))
+    assert "needs a target region" in error.message
+
+
+def test_discount_round_trips_through_the_formatter() -> None:
+    """fmt writes `discount N` back as it was read."""
+    from smallworld_rules.dsl.formatter import format_source
+
+    text = (COST_RULES / "bargainers.swr").read_text()
+    assert format_source(text) == text
+
+
+@pytest.mark.parametrize("power", ["plain", "berserk", "dragon_master", "flying", "commando"])
+def test_bargainers_play_random_games(rules: sw.Rules, power: str) -> None:
+    """Random games with the discounts: every invariant holds after every action."""
+    play_pair_at_random(rules, "bargainers", power, seed=7)
