@@ -139,7 +139,10 @@ def _effect_problem(
             problem = self.target_problem(s, rs.race, target)
             if problem:
                 return problem
-        if rs.hand < max(1, self._amount(s, rs, effect)):
+        least = self._keep(s, rs.race) if self._floors else 1  # region_tokens min
+        if rs.hand < max(least, self._amount(s, rs, effect)):
+            if least > 1:
+                return f"not enough tokens in hand (your race holds a region with {least})"
             return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
     elif verb == "convert":
         assert target is not None
