@@ -79,6 +79,8 @@ class CompiledEffect:
     #: the counter ``add`` raises (its key) and whether it is kept per turn
     counter: str | None = None
     per_turn: bool = False
+    #: ``opponents with PRED``: the players' mask the predicate gives (see players_matching)
+    players: IntFn | None = None
 
 
 @attrs.frozen

@@ -109,7 +109,9 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     assert set(rules.races) - set(BASE.races) == {
         "drow", "iron_dwarves", "mudmen", "mummies", "ogres"
     }
-    assert set(rules.powers) - set(BASE.powers) == {"mining", "muddy", "mystic", "stone"}
+    assert set(rules.powers) - set(BASE.powers) == {
+        "frightened", "mining", "muddy", "mystic", "stone", "thieving"
+    }
     assert rules.boxes == ("underground",) and rules.expansion_ids == ("underground",)
     assert dict(rules.expansions) == {}
 

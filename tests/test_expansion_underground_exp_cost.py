@@ -3,6 +3,8 @@ written with the rule language's constructs for conquest costs and coins.
 
 Iron Dwarves: at the end of each turn a Silver Hammer per Mine region held; in a later
 conquest each Hammer spent on a region makes its conquest cost 1 token less (at least 1).
+Frightened: 1 bonus coin per region of the race holding 3 tokens or more. Thieving: at the
+end of the turn each opponent whose active race borders the race's regions pays 1 coin.
 
 2-player map: Forest 2 (edge, Mine), Swamp 3 (edge, Lost Tribe), Hill 4 (edge), Mountain 5
 (edge, Mine), Mountain 19 (edge).
@@ -16,6 +18,7 @@ import pytest
 from helpers import deploy_all_and_end, new_game
 
 import smallworld_rules as sw
+from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -95,3 +98,100 @@ def test_iron_dwarves_hammers_come_at_the_end_of_the_turn(underground: sw.Rules)
     game = picked(underground, "iron_dwarves")
     game.apply(sw.Conquer(2))
     assert abilities(game, "strike") == []
+
+
+def last_score(game: sw.Game, player: int) -> Scored:
+    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
+
+
+def test_frightened_badge(underground: sw.Rules) -> None:
+    """Frightened: the badge gives 4 tokens (Ratmen 8 + 4)."""
+    assert underground.powers["frightened"].tokens == 4
+    assert picked(underground, "ratmen", "frightened").hand(0) == 12
+
+
+def test_frightened_coin_per_region_with_three_tokens(underground: sw.Rules) -> None:
+    """Frightened: a region holding 3 tokens of the race scores 1 bonus coin, one holding 2
+    none: Hill 4 with 3 Ratmen and Swamp 3 with 9 give 2 regions + 2 bonus coins."""
+    game = picked(underground, "ratmen", "frightened")
+    game.apply(sw.Conquer(4))
+    game.apply(sw.Conquer(3))
+    game.apply(sw.Deploy(4, 2))  # the conquests end, 1 per region: Hill 4 gets 3
+    game.apply(sw.Deploy(3, game.hand(0)))  # and Swamp 3 the other 9
+    coins = game.coins(0)
+    game.apply(sw.EndTurn())
+    assert game.coins(0) == coins + 2 + 2
+    assert last_score(game, 0).coins == 4
+
+
+def test_frightened_two_tokens_are_not_enough(underground: sw.Rules) -> None:
+    """Frightened (edge): regions of 2 tokens each score no bonus coin; 3 exactly do."""
+    game = picked(underground, "ratmen", "frightened")
+    game.apply(sw.Conquer(4))
+    game.apply(sw.Conquer(9))
+    game.apply(sw.Conquer(10))  # 2 + 2 + 3 (Lost Tribe): 5 left in hand
+    game.apply(sw.Deploy(4, 1))  # Hill 4: 2; Farmland 9: 1; Forest 10: 1
+    game.apply(sw.Deploy(9, 1))
+    game.apply(sw.Deploy(10, game.hand(0)))
+    coins = game.coins(0)
+    game.apply(sw.EndTurn())
+    assert game.coins(0) == coins + 3 + 1  # only Forest 10 holds 3 or more
+
+
+def thief(rules: sw.Rules, where: int = 20) -> sw.Game:
+    """Player 0's Thieving Ratmen; player 1's Crowd on one region (Swamp 20: next to
+    Mountain 19 and Farmland 13)."""
+    game = new_game(rules, [("ratmen", "thieving"), ("crowd", "plain2")])
+    game.put(where, 1, 2, race="crowd")
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_thieving_badge(underground: sw.Rules) -> None:
+    """Thieving: the badge gives 4 tokens (Ratmen 8 + 4)."""
+    assert underground.powers["thieving"].tokens == 4
+
+
+def test_thieving_takes_a_coin_from_each_bordering_opponent(underground: sw.Rules) -> None:
+    """Thieving: at the end of the turn the opponent whose active race borders the race's
+    regions pays 1 coin to it; one whose race borders none (on Forest 2) pays nothing."""
+    game = thief(underground)
+    game.apply(sw.Conquer(19))
+    before = [game.coins(p) for p in range(2)]
+    deploy_all_and_end(game)
+    assert game.coins(1) == before[1] - 1
+    assert game.coins(0) == before[0] + 1 + 1  # 1 region and the coin taken
+    far = thief(underground, where=2)
+    far.apply(sw.Conquer(19))
+    coins = far.coins(1)
+    deploy_all_and_end(far)
+    assert far.coins(1) == coins
+
+
+def test_thieving_once_per_opponent_and_not_from_the_penniless(underground: sw.Rules) -> None:
+    """Thieving (edge): an opponent bordering several regions still pays 1 coin only; an
+    opponent without a coin pays nothing (coins never go below 0)."""
+    game = thief(underground)
+    game.apply(sw.Conquer(19))
+    game.apply(sw.Conquer(13))  # Farmland 13 borders Swamp 20 too
+    before = [game.coins(p) for p in range(2)]
+    deploy_all_and_end(game)
+    assert game.coins(1) == before[1] - 1
+    poor = thief(underground)
+    poor.set_coins(1, 0)
+    poor.apply(sw.Conquer(19))
+    coins = poor.coins(0)
+    deploy_all_and_end(poor)
+    assert (poor.coins(1), poor.coins(0)) == (0, coins + 1)
+
+
+def test_thieving_not_from_a_race_in_decline(underground: sw.Rules) -> None:
+    """Thieving (edge): only an opponent's active race counts: his race in decline next to
+    the race's regions gives nothing."""
+    game = new_game(underground, [("ratmen", "thieving"), ("crowd", "plain2")])
+    game.put(20, 1, 1, declined=True, race="crowd")
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    coins = game.coins(1)
+    deploy_all_and_end(game)
+    assert game.coins(1) == coins

@@ -158,3 +158,87 @@ def test_discount_round_trips_through_the_formatter() -> None:
 def test_bargainers_play_random_games(rules: sw.Rules, power: str) -> None:
     """Random games with the discounts: every invariant holds after every action."""
     play_pair_at_random(rules, "bargainers", power, seed=7)
+
+
+def pickpockets(rules: sw.Rules, crowd_at: int = 20, coins: int = 5) -> sw.Game:
+    """Player 0's Pickpockets Ratmen; player 1's Crowd on one region with some coins."""
+    game = new_game(rules, [("ratmen", "pickpockets"), ("crowd", "plain2")])
+    game.put(crowd_at, 1, 2, race="crowd")
+    game.set_coins(1, coins)
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_tokens_predicate_counts_regions_by_their_tokens(rules: sw.Rules) -> None:
+    """tokens OP N: `own regions with tokens >= 4` counts the regions holding 4 or more;
+    among this turn's conquests `tokens >= 2` reads what each held when conquered (Swamp 3's
+    Lost Tribe: 1, so it does not count)."""
+    game = pickpockets(rules)
+    game.apply(sw.Conquer(3))  # a Lost Tribe (1 token)
+    game.apply(sw.Conquer(4))  # empty
+    game.apply(sw.Deploy(3, 3))  # the conquests end: Swamp 3 holds 4
+    game.apply(sw.Deploy(4, game.hand(0)))  # and Hill 4 the rest (8)
+    coins = game.coins(0)
+    game.apply(sw.EndTurn())
+    # 2 regions, 2 with 4 or more, no conquest that held 2; the Crowd far away pays nothing
+    assert game.coins(0) == coins + 2 + 2 + 0
+
+
+def test_tokens_predicate_reads_the_conquered_regions_as_they_were(rules: sw.Rules) -> None:
+    """tokens OP N in `conquests with …`: Swamp 20 held the Crowd's 2 tokens when conquered,
+    so it counts though it holds the Ratmen's now."""
+    game = pickpockets(rules, crowd_at=20, coins=0)
+    game.apply(sw.Conquer(20))  # 2 + 2 Crowd tokens
+    deploy_all_and_end(game)
+    assert game.coins(0) == 5 + 1 + 1 + 1  # 1 region, it holds 4 or more, it held 2
+
+
+def test_opponents_with_a_condition_pay_only_when_it_holds(rules: sw.Rules) -> None:
+    """opponents with PRED: a neighbouring opponent with 3 coins or more pays 1 coin; with 2
+    coins, the condition (his own coins) fails and he pays nothing."""
+    rich = pickpockets(rules, coins=3)
+    rich.apply(sw.Conquer(19))  # next to the Crowd's Swamp 20
+    deploy_all_and_end(rich)
+    assert rich.coins(1) == 2
+    poor = pickpockets(rules, coins=2)
+    poor.apply(sw.Conquer(19))
+    deploy_all_and_end(poor)
+    assert poor.coins(1) == 2
+
+
+def test_a_player_condition_reads_that_players_coins(rules: sw.Rules) -> None:
+    """A `target player` condition reads the target player's coins: with 6 coins the
+    opponent may be fleeced, with 5 he may not (once read as 0 for every player)."""
+    game = pickpockets(rules, coins=6)
+    assert sw.UseAbility("fleece", 1) in game.legal_actions()
+    game.apply(sw.UseAbility("fleece", 1))
+    assert game.coins(1) == 4
+    other = pickpockets(rules, coins=5)
+    assert sw.UseAbility("fleece", 1) not in other.legal_actions()
+    with pytest.raises(sw.IllegalAction, match="its conditions fail"):
+        other.apply(sw.UseAbility("fleece", 1))
+
+
+def test_tokens_predicate_misuse_is_refused_with_a_hint() -> None:
+    """tokens OP N tests a region: in a `score` condition, or about a player, it is refused
+    at its line and column with a hint."""
+    (error,) = _errors(_race("score add 1 when tokens >= 3"))
+    assert (error.line, error.column) == (5, 22)
+    assert "tests a target region" in error.message and "count(own regions" in error.hint
+    (error,) = _errors(_race(
+        "on turn_end do opponents with tokens > 1 pay 1 coin"
+    ))
+    assert "the target is a player" in error.message
+
+
+def test_neighbour_is_a_player_property_only() -> None:
+    """neighbour describes a player: as a region property it is unknown, with a hint."""
+    (error,) = _errors(_race("score add count(own regions with neighbour)"))
+    assert "unknown property 'neighbour'" in error.message
+
+
+@pytest.mark.parametrize("race", ["ratmen", "sorcerers", "ghouls", "bargainers"])
+def test_pickpockets_play_random_games(rules: sw.Rules, race: str) -> None:
+    """Random games with the tokens predicate and conditional payments: every invariant
+    holds after every action."""
+    play_pair_at_random(rules, race, "pickpockets", seed=11)

@@ -225,7 +225,20 @@ class Compare:
     pos: Pos = attrs.field(eq=False)
 
 
-Pred = Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or | Compare
+@attrs.frozen
+class HoldsTokens:
+    """``tokens OP EXPR``: the region holds that many tokens, anyone's (in ``conquests
+    with …`` and an ``on conquest`` condition: held when conquered)."""
+
+    op: str
+    amount: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+Pred = (
+    Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or | Compare
+    | HoldsTokens
+)
 
 # --------------------------------------------------------------------------- statements
 
@@ -366,6 +379,8 @@ class Effect:
     whom: str | None = None
     #: the counter of ``add``
     counter: str | None = None
+    #: ``opponents with PRED pays …``: the opponents who pay (a predicate on a player)
+    players: Pred | None = None
 
 
 @attrs.frozen

@@ -107,6 +107,11 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
         a, b = compile_expr(pred.left, scope, past), compile_expr(pred.right, scope, past)
         test = _COMPARISONS[pred.op]
         return lambda c: c.all_mask if test(a(c), b(c)) else 0
+    if isinstance(pred, ast.HoldsTokens):
+        amount, test = compile_expr(pred.amount, scope, past), _COMPARISONS[pred.op]
+        if past:
+            scope.needs.add("facts")
+        return lambda c: c.holding_mask(lambda held: test(held, amount(c)), past)
     raise TypeError(f"not a predicate: {pred!r}")  # pragma: no cover - the parser guarantees it
 
 
@@ -237,6 +242,9 @@ def compile_effect(
     if effect.counter is not None:
         key, per_turn = counter_key(scope, effect.counter)
         return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, key, per_turn)
+    if effect.players is not None:
+        players = compile_predicate(effect.players, scope=scope)
+        return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, players=players)
     return CompiledEffect(effect.verb, effect.piece, amount, effect.whom)
 
 

@@ -288,6 +288,10 @@ def effect(st: ast.Effect) -> str:
     if st.verb == "gain":
         assert st.amount is not None
         return f"gain {expr(st.amount)}"
+    if st.players is not None:
+        assert st.amount is not None
+        coins = "coin" if isinstance(st.amount, ast.Number) and st.amount.value == 1 else "coins"
+        return f"opponents with {pred(st.players)} pay {expr(st.amount)} {coins}"
     words = {
         "gain_coins": "gain {} coins",
         "pay": "pay {} coins",
@@ -393,6 +397,8 @@ def _atom(node: ast.Pred) -> str:
             flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
             left, right, op = right, left, flipped
         return f"{left} {op} {right}"
+    if isinstance(node, ast.HoldsTokens):
+        return f"tokens {node.op} {expr(node.amount)}"
     assert isinstance(node, ast.Property)
     return node.name
 

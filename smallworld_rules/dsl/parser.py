@@ -650,6 +650,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def take_coins(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("take_coins", _pos(meta), amount=children[1], whom=children[0])
 
+    def take_coins_from(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        players, amount = children
+        return ast.Effect("take_coins", _pos(meta), amount=amount, whom="opponents",
+                          players=players)
+
     def give_tokens(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("give_tokens", _pos(meta), amount=children[0], whom=children[1])
 
@@ -894,6 +899,10 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def has_piece(self, meta: Meta, children: list[Token]) -> ast.HasPiece:
         return ast.HasPiece(str(children[0]), _token_pos(children[0]))
+
+    def holds_tokens(self, meta: Meta, children: list[Any]) -> ast.HoldsTokens:
+        op, amount = children
+        return ast.HoldsTokens(str(op), amount, _pos(meta))
 
     def adjacent_to(self, meta: Meta, children: list[ast.RegionSet]) -> ast.AdjacentTo:
         return ast.AdjacentTo(children[0], _pos(meta))

@@ -752,6 +752,8 @@ class _Checker:
             )
         if effect.amount is not None:
             self.check_expr(effect.amount)
+        if effect.players is not None:  # opponents with PRED: a condition on each player
+            self.check_pred(effect.players, player=True)
         self.check_counter_ref(effect)
 
     def check_whom(self, effect: ast.Effect, event: str | None, player_target: bool) -> None:
@@ -891,6 +893,8 @@ class _Checker:
         if target is not None and target.condition is not None:
             self.check_pred(target.condition, player=target.kind == "player")
         wanted = {EFFECTS[e.verb][0] for e in effects if EFFECTS[e.verb][0]}
+        if any(e.whom == "target" for e in effects):  # `target pays …` uses the player
+            wanted.add("player")
         if target is None:
             for effect in effects:
                 kind = EFFECTS[effect.verb][0]
@@ -986,6 +990,8 @@ class _Checker:
             elif isinstance(node, ast.Compare):
                 self.check_expr(node.left)
                 self.check_expr(node.right)
+            elif isinstance(node, ast.HoldsTokens):
+                self.check_expr(node.amount)
             elif isinstance(node, ast.Property) and node.name not in _PROPERTIES:
                 self.error(
                     node.pos,

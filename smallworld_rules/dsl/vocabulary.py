@@ -78,6 +78,7 @@ CONTEXT_PROPERTIES: dict[str, str] = {
 #: Keyword predicates about a player (the target of a `target player` ability).
 PLAYER_PROPERTIES: dict[str, str] = {
     "attacked": "your active race attacked this player's active race this turn",
+    "neighbour": "this player's active race occupies a region bordering one of the race's",
 }
 
 #: Phases in which an ability may be used.

@@ -51,7 +51,7 @@ from smallworld_rules.engine.basics import (
     _Occupied,
     _region_actions,
 )
-from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static
+from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static, players_matching
 from smallworld_rules.errors import RulesError
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import RoleDef, RuleDef
@@ -340,6 +340,8 @@ class Engine:
     # use_ability.py: abilities (UseAbility)
     _use_key = use_ability._use_key
     _ability_targets = use_ability._ability_targets
+    #: the players a player condition holds for, each in a context of its own
+    players_matching = players_matching
     ability_problem = use_ability.ability_problem
     _effect_problem = use_ability._effect_problem
     _amount = use_ability._amount

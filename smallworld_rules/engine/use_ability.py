@@ -14,7 +14,7 @@ from smallworld_rules.engine.basics import (
     _bits,
     _shared,
 )
-from smallworld_rules.engine.context import _Ctx, _PlayerCtx
+from smallworld_rules.engine.context import _Ctx, _PlayerCtx, players_matching
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import AbilityUsed
 from smallworld_rules.hooks import EvalContext
@@ -46,6 +46,8 @@ def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbi
     if ability.target == "player":
         ctx = _PlayerCtx(self, s, rs.owner)
         mask = ctx.all_mask
+        if ability.condition is not None:  # each player in a context of its own
+            return players_matching(self, s, rs.owner, rs.race, ability.condition, mask)
     else:
         ctx = _Ctx(self, s, rs.race)
         mask = self.mask_of(s, rs.race) if ability.target == "own region" else ctx.all_mask

@@ -139,6 +139,15 @@ def past_tokens(c: _Ctx, regions: int) -> int:
     return sum(tokens for r, _, _, tokens, _ in _facts(c) if (regions >> r) & 1)
 
 
+def holding_mask(c: _Ctx, test: Callable[[int], bool], past: bool) -> int:
+    """Regions whose tokens, anyone's, pass ``test`` (the predicate ``tokens OP N``);
+    ``past``: this turn's conquests, with what each held when conquered."""
+    if past:
+        return sum(1 << r for r, _, _, tokens, _ in _facts(c) if test(tokens))
+    tokens = c.state.region_tokens
+    return sum(1 << r for r in range(len(tokens)) if test(tokens[r]))
+
+
 def tokens_on(c: _Ctx, regions: int) -> int:
     """Tokens, anyone's, on the regions of the mask."""
     tokens = c.state.region_tokens
@@ -152,6 +161,18 @@ def counter(c: _Ctx, key: str, per_turn: bool) -> int:
         return int(counters.get(f"{c.race}|{key}", 0))
     rs = c.state.races.get(c.race)
     return 0 if rs is None else rs.uses.get("#" + key, 0)
+
+
+def neighbours(engine: Engine, s: State, race: str) -> int:
+    """The players whose active race occupies a region bordering one of ``race``'s (the
+    player property ``neighbour``): a mask of players."""
+    border = engine.adjacent_mask(s.race_masks.get(race, 0))
+    touching = border & engine.enemy_active_mask(s, race)
+    out = 0
+    for other, mask in s.race_masks.items():
+        if mask & touching and other in s.races:
+            out |= 1 << s.races[other].owner
+    return out
 
 
 def reach_within(engine: Engine, own: int, steps: int) -> int:
