@@ -293,6 +293,8 @@ class RuleDef:
     roles: tuple[RoleDef, ...] = ()
     #: ``immune [when PRED] [status]``: (the regions' condition or None, status)
     immune: tuple[tuple[IntFn | None, str], ...] = ()
+    #: ``immune to powers [when PRED] [status]``: as ``immune``
+    shielded: tuple[tuple[IntFn | None, str], ...] = ()
     #: ``reach N``: conquests reach regions up to N steps away (1: adjacent ones)
     reach: int = 1
     #: ``region_tokens min N`` / ``max N`` (0: no limit)

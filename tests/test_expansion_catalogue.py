@@ -107,7 +107,7 @@ def test_a_box_loads_its_races_and_powers_by_id() -> None:
     ones and nothing else; Rules.boxes names it; no expansion file is compiled."""
     rules = sw.load_rules(expansions=["underground"])
     assert set(rules.races) - set(BASE.races) == {
-        "drow", "iron_dwarves", "mudmen", "mummies", "ogres"
+        "drow", "gnomes", "iron_dwarves", "mudmen", "mummies", "ogres"
     }
     assert set(rules.powers) - set(BASE.powers) == {
         "frightened", "mining", "muddy", "mystic", "stone", "thieving"

@@ -195,3 +195,67 @@ def test_thieving_not_from_a_race_in_decline(underground: sw.Rules) -> None:
     coins = game.coins(1)
     deploy_all_and_end(game)
     assert game.coins(1) == coins
+
+
+def against_gnomes(rules: sw.Rules, race: str, power: str, declined: bool = False) -> sw.Game:
+    """Player 0 picks ``(race, power)``; player 1's Gnomes hold Hill 4 with 1 token."""
+    game = new_game(rules, [(race, power), ("crowd", "plain2")])
+    game.put(4, 1, 1, race="gnomes", declined=declined)
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_gnomes_banner_and_box(underground: sw.Rules) -> None:
+    """Gnomes: the banner gives 6 tokens; the box holds 11."""
+    race = underground.races["gnomes"]
+    assert (race.tokens, race.box) == (6, 11)
+
+
+def test_gnomes_regions_are_costed_without_the_conquerors_powers(
+    underground: sw.Rules,
+) -> None:
+    """Gnomes: no power lowers what their regions cost: Commando takes 1 token off Swamp 3's
+    Lost Tribe region but not off the Gnomes' Hill 4 (2 + 1 Gnome = 3); it is still
+    conquered as usual."""
+    game = against_gnomes(underground, "ratmen", "commando")
+    assert game.conquest_cost(3) == 2  # 2 + 1 Lost Tribe - 1 Commando
+    assert game.conquest_cost(4) == 3
+    labels = [c.label for c in game.explain_conquest_cost(4).contributions]
+    assert labels == ["Gnomes tokens"]
+    game.apply(sw.Conquer(4))
+    assert game.region(4).race == "ratmen"
+
+
+def test_gnomes_regions_are_out_of_reach_of_abilities(underground: sw.Rules) -> None:
+    """Gnomes: no ability may aim at their regions: the Dragon cannot attack Hill 4, and the
+    Sorcerers cannot convert its lone Gnome, though both could aim at such a region of
+    another race."""
+    game = against_gnomes(underground, "ratmen", "dragon_master")
+    targets = {a.target for a in game.legal_actions() if isinstance(a, sw.UseAbility)}
+    assert 4 not in targets and 3 in targets
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="cannot target region 4"):
+        game.apply(sw.UseAbility("dragon_attack", 4))
+    assert game.to_json() == before
+    sorcerers = against_gnomes(underground, "sorcerers", "plain")
+    sorcerers.apply(sw.Conquer(3))  # next to Hill 4
+    assert sw.UseAbility("convert", 4) not in sorcerers.legal_actions()
+    assert sw.ConquerWithDie(4) in sorcerers.legal_actions()  # 2 in hand, it costs 3
+
+
+def test_gnomes_protection_lasts_in_decline(underground: sw.Rules) -> None:
+    """Gnomes (edge): their regions stay out of reach of powers once in decline: a Commando's
+    discount does not apply to the declined Gnomes' Hill 4 either."""
+    game = against_gnomes(underground, "ratmen", "commando", declined=True)
+    assert game.region(4).declined
+    assert game.conquest_cost(4) == 3
+    assert game._engine.conquest_costs(game._state, "ratmen", 1 << 4) == {4: 3}
+
+
+def test_gnomes_own_powers_still_work_for_them(underground: sw.Rules) -> None:
+    """Gnomes (edge): the protection is against other races only: the Gnomes' own power
+    still lowers their conquests (Commando Gnomes pay 2 - 1 for an empty region)."""
+    game = new_game(underground, [("gnomes", "commando"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(4))
+    assert game.conquest_cost(9) == 1

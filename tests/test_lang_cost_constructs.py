@@ -242,3 +242,39 @@ def test_pickpockets_play_random_games(rules: sw.Rules, race: str) -> None:
     """Random games with the tokens predicate and conditional payments: every invariant
     holds after every action."""
     play_pair_at_random(rules, race, "pickpockets", seed=11)
+
+
+def hermits_game(rules: sw.Rules, power: str, declined: bool = False) -> sw.Game:
+    """Player 0 picks Bargainers with ``power``; player 1's Hermits hold Forest 2 and Hill 4,
+    one token each."""
+    game = new_game(rules, [("bargainers", power), ("crowd", "plain2")])
+    game.put(2, 1, 1, race="hermits", declined=declined)
+    game.put(4, 1, 1, declined=declined)
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_immune_to_powers_only_where_the_condition_holds(rules: sw.Rules) -> None:
+    """immune to powers when PRED: the Hermits' Forest 2 costs 3 (2 + 1) whatever Commando
+    says, their Hill 4 costs 2 (3 - 1 Commando); the bribe may aim at Hill 4 only."""
+    game = hermits_game(rules, "commando")
+    assert (game.conquest_cost(2), game.conquest_cost(4)) == (3, 2)
+    assert 4 in uses(game, "bribe") and 2 not in uses(game, "bribe")
+    costs = game._engine.conquest_costs(game._state, "bargainers", (1 << 2) | (1 << 4))
+    assert costs == {2: 3, 4: 2} and list(costs) == [2, 4]  # lowest first, as ever
+    game.apply(sw.Conquer(2))  # still conquered as usual
+    assert game.region(2).race == "bargainers"
+
+
+def test_immune_to_powers_follows_its_status(rules: sw.Rules) -> None:
+    """immune to powers (edge): `while active` is the default, so the declined Hermits' Forest
+    is costed with the conqueror's powers again (3 - 1 Commando)."""
+    game = hermits_game(rules, "commando", declined=True)
+    assert game.conquest_cost(2) == 2
+
+
+def test_immune_to_powers_misuse_is_refused() -> None:
+    """immune to powers takes a condition on the region: an unknown terrain there is
+    refused with a hint."""
+    (error,) = _errors(_race("immune to powers when terrain forrest"))
+    assert error.label == "unknown-terrain" and "forest" in error.hint

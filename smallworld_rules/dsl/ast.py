@@ -650,6 +650,8 @@ class Immune:
     condition: Pred | None
     status: str
     pos: Pos = attrs.field(eq=False)
+    #: ``immune to powers``: "powers" (conquests still allowed); "" for ``immune``
+    to: str = ""
 
 
 @attrs.frozen

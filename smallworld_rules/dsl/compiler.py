@@ -378,6 +378,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     }
     scope = Scope(rule_file.id, counters)
     immune: list[tuple[IntFn | None, str]] = []
+    shielded: list[tuple[IntFn | None, str]] = []  # immune to powers
     reach, region_min, region_max = 1, 0, 0
     skip_coins: int | None = None
     own_tokens = 0
@@ -425,7 +426,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             abilities.append(compile_ability(st, rule_file, scope))
         elif isinstance(st, ast.Immune):
             where = None if st.condition is None else compile_predicate(st.condition, scope=scope)
-            immune.append((where, st.status))
+            (shielded if st.to else immune).append((where, st.status))
         elif isinstance(st, ast.Reach):
             reach = st.steps
         elif isinstance(st, ast.RegionTokens):
@@ -472,7 +473,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         m.status != "active" for mods in modifiers.values() for m in mods
     ) or bool((flags | {name for name, _ in conditional_flags}) & _DECLINE_FLAGS)
     works_in_decline = works_in_decline or any(
-        status != "active" for status in [t.status for t in triggers] + [i[1] for i in immune]
+        status != "active"
+        for status in [t.status for t in triggers] + [i[1] for i in immune + shielded]
     )
     unknown = flags - set(FLAGS)
     if unknown:  # pragma: no cover - the semantic pass refuses them first
@@ -503,6 +505,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         lost_tokens_to=lost_tokens_to,
         roles=tuple(roles),
         immune=tuple(immune),
+        shielded=tuple(shielded),
         reach=reach,
         region_min=region_min,
         region_max=region_max,

@@ -177,7 +177,8 @@ class _Printer:
             self.emit(indent, trigger(st), line)
         elif isinstance(st, ast.Immune):
             when = "" if st.condition is None else f" when {pred(st.condition)}"
-            self.emit(indent, f"immune{when}{_status(st.status)}", line)
+            to = " to powers" if st.to else ""
+            self.emit(indent, f"immune{to}{when}{_status(st.status)}", line)
         elif isinstance(st, ast.Reach):
             self.emit(indent, f"reach {st.steps}", line)
         elif isinstance(st, ast.RegionTokens):

@@ -617,6 +617,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         pred = None if condition is None else condition[0]
         return ast.Immune(pred, status or "active", _pos(meta))
 
+    def immune_to_powers(self, meta: Meta, children: list[Any]) -> ast.Immune:
+        condition, status = children
+        pred = None if condition is None else condition[0]
+        return ast.Immune(pred, status or "active", _pos(meta), to="powers")
+
     def reach(self, meta: Meta, children: list[Token]) -> ast.Reach:
         return ast.Reach(self._int(children[0]), _pos(meta))
 

@@ -18,7 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
-from smallworld_rules.language import discounts, events
+from smallworld_rules.language import discounts, events, values
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -41,11 +41,13 @@ def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
             parts.append(Contribution(name, "add", amount, piece.path, piece.line))
     if occupant is not None and occupant in s.races:
         parts += self._contributions(s, occupant, "defence", region)
-    parts += self._contributions(s, race, "conquest_cost", region)
-    if s.die_bonus >= 0 and race == s.acting:
-        parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
-    if self._discounting and discounts.on(s, race, region):
-        parts.append(Contribution("discount", "sub", discounts.on(s, race, region), CORE))
+    # immune to powers: the conqueror's modifiers, rolled die and discounts do not count
+    if not (self._shielding and (values.shielded_regions(self, s, race) >> region) & 1):
+        parts += self._contributions(s, race, "conquest_cost", region)
+        if s.die_bonus >= 0 and race == s.acting:
+            parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
+        if self._discounting and discounts.on(s, race, region):
+            parts.append(Contribution("discount", "sub", discounts.on(s, race, region), CORE))
     # At least 1 token, or the race's `region_tokens min N`.
     floor = self._combo_of(s, race).floor if self._floors else 1
     return fold(BASE_COST, parts, minimum=floor)
@@ -77,6 +79,9 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     out = {}  # one dict rather than a tuple per region: fewer objects for the collector
     # the discounts of `discount N` waiting for the acting race (few rule files say it)
     cheaper = discounts.waiting(s) if self._discounting and race == s.acting else None
+    # immune to powers: those regions are costed in full, without the race's modifiers
+    shielded = values.shielded_regions(self, s, race) & regions if self._shielding else 0
+    regions &= ~shielded
     while regions:
         low = regions & -regions
         regions ^= low
@@ -105,6 +110,11 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
             if lowest:
                 value = min(lowest)
         out[region] = value if value >= floor else floor
+    if shielded:
+        for region in range(self.n):
+            if (shielded >> region) & 1:
+                out[region] = self.conquest_cost(s, race, region).value
+        out = dict(sorted(out.items()))
     return out
 
 

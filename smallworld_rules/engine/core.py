@@ -174,6 +174,8 @@ class Engine:
         self._capping = frozenset(d.id for d in every if d.region_max)
         #: whether a power brings tokens of its own (``own_tokens``)
         self._own_tokens = any(d.own_tokens for d in every)
+        #: the rule files whose regions may be immune to other races' powers
+        self._shielding = frozenset(d.id for d in every if d.shielded)
         #: whether an ability lowers one conquest's cost (``discount N``)
         self._discounting = any(
             e.verb == "discount" for d in every for a in d.abilities for e in a.effects

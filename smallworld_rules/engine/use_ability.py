@@ -51,6 +51,8 @@ def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbi
     else:
         ctx = _Ctx(self, s, rs.race)
         mask = self.mask_of(s, rs.race) if ability.target == "own region" else ctx.all_mask
+        if self._shielding:  # immune to powers: out of reach of other races' abilities
+            mask &= ~language_values.shielded_regions(self, s, rs.race)
     if ability.condition is not None:
         mask &= ability.condition(ctx)
     return mask

@@ -196,3 +196,19 @@ def immune_regions(engine: Engine, s: State) -> int:
                     continue
                 out |= own if where is None else own & where(engine.context(s, race))
     return out
+
+
+def shielded_regions(engine: Engine, s: State, race: str) -> int:
+    """Regions the ``immune to powers`` statements of races other than ``race`` cover now:
+    ``race``'s abilities cannot target them and its modifiers do not change their cost."""
+    out = 0
+    for other, rs in s.races.items():
+        own = s.race_masks.get(other, 0)
+        if other == race or not own or engine._none_of(other, rs, engine._shielding):
+            continue
+        for d in engine._combo_of(s, other).defs:
+            for where, status in d.shielded:
+                if status != "always" and (status == "declined") != rs.declined:
+                    continue
+                out |= own if where is None else own & where(engine.context(s, other))
+    return out
