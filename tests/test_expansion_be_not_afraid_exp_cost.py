@@ -114,3 +114,95 @@ def test_mercenary_unspent_hire_lapses_with_the_turn(afraid: sw.Rules) -> None:
     deploy_all_and_end(game)
     assert game.to_move == 0
     assert game.conquest_cost(4) == 2
+
+
+def catapult(rules: sw.Rules) -> sw.Game:
+    """Player 0's Catapult Ratmen enter at Farmland 1 and place the Catapult there."""
+    game = new_game(rules, [("ratmen", "catapult"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.UseAbility("place_catapult", 1))
+    return game
+
+
+def fire_targets(game: sw.Game) -> set[int | None]:
+    return {
+        a.target for a in game.legal_actions()
+        if isinstance(a, sw.UseAbility) and a.name == "fire_catapult"
+    }
+
+
+def test_catapult_badge(afraid: sw.Rules) -> None:
+    """Catapult: the badge gives 4 tokens (Ratmen 8 + 4)."""
+    assert afraid.powers["catapult"].tokens == 4
+
+
+def test_catapult_fires_two_regions_away_at_one_token_less(afraid: sw.Rules) -> None:
+    """Catapult: from Farmland 1 the Catapult reaches the regions two away (beyond its
+    neighbours, never water): Swamp 3, Mountain 8, Farmland 11, Forest 12. Forest 12 (2 + 1
+    Lost Tribe) is conquered for 2 tokens; once per turn."""
+    game = catapult(afraid)
+    assert fire_targets(game) == {3, 8, 11, 12}
+    hand = game.hand(0)
+    game.apply(sw.UseAbility("fire_catapult", 12))
+    assert game.region(12).race == "ratmen" and game.region(12).tokens == 2
+    assert game.hand(0) == hand - 2
+    assert fire_targets(game) == set()
+    with pytest.raises(sw.IllegalAction, match="already used this turn"):
+        game.apply(sw.UseAbility("fire_catapult", 11))
+
+
+def test_catapult_needs_the_tokens_in_hand(afraid: sw.Rules) -> None:
+    """Catapult (edge): a shot needs its cost in hand: Miners (3 + 4 tokens) with 1 left
+    cannot fire at Forest 12 (2 + 1 - 1 = 2) once all its tokens are used; the game is
+    left as it was."""
+    game = new_game(afraid, [("miners", "catapult"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))  # 2
+    game.apply(sw.Conquer(5))  # 3: a Mountain
+    game.apply(sw.Conquer(2))  # 2: none left
+    assert game.hand(0) == 0
+    game.apply(sw.UseAbility("place_catapult", 1))
+    assert fire_targets(game) == set()
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="costs 2 tokens this way and you have 0"):
+        game.apply(sw.UseAbility("fire_catapult", 12))
+    assert game.to_json() == before
+
+
+def test_catapult_does_not_reach_its_neighbours(afraid: sw.Rules) -> None:
+    """Catapult (edge): the regions next to the Catapult are no shot's target (they are
+    conquered the usual way); moving the Catapult moves what it reaches."""
+    game = catapult(afraid)
+    assert not fire_targets(game) & {0, 2, 5, 6} and 9 not in fire_targets(game)
+    other = new_game(afraid, [("ratmen", "catapult"), ("crowd", "plain2")])
+    other.apply(sw.PickCombo(0))
+    other.apply(sw.Conquer(1))
+    other.apply(sw.Conquer(2))
+    other.apply(sw.UseAbility("place_catapult", 2))  # Forest 2: Farmland 9 is two away
+    assert 9 in fire_targets(other) and not fire_targets(other) & {3, 6, 8}
+
+
+def test_catapult_region_is_immune(afraid: sw.Rules) -> None:
+    """Catapult: the Catapult's region is immune to the opponents' conquests; it stays
+    there between turns."""
+    game = catapult(afraid)
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))  # the Crowd
+    game.apply(sw.Conquer(5))  # next to Farmland 1
+    assert sw.Conquer(1) not in game.legal_actions()
+    with pytest.raises(sw.IllegalAction, match="immune"):
+        game.apply(sw.Conquer(1))
+
+
+def test_catapult_goes_when_the_race_declines(afraid: sw.Rules) -> None:
+    """Catapult (edge): the Catapult is removed when the race goes into decline, so its
+    region is no longer immune."""
+    game = catapult(afraid)
+    assert game.region(1).pieces == {"catapult": 1}
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    assert not game.region(1).pieces

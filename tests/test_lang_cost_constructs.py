@@ -278,3 +278,68 @@ def test_immune_to_powers_misuse_is_refused() -> None:
     refused with a hint."""
     (error,) = _errors(_race("immune to powers when terrain forrest"))
     assert error.label == "unknown-terrain" and "forest" in error.hint
+
+
+def slingers(rules: sw.Rules) -> sw.Game:
+    """Player 0's Slingers Ratmen, entered at Farmland 1."""
+    game = new_game(rules, [("ratmen", "slingers"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    return game
+
+
+def test_distance_is_exactly_n_borders_away(rules: sw.Rules) -> None:
+    """distance N from SET: the regions exactly N borders from the set's nearest region:
+    Hill 4, Farmland 9 and Forest 13 are 3 from Farmland 1; no region at 1 or 2 is."""
+    game = slingers(rules)
+    targets = set(uses(game, "sling"))
+    one = set(game.map.regions[1].adjacent)
+    two = {n for r in one for n in game.map.regions[r].adjacent} - one - {1}
+    assert targets and not targets & (one | two | {1})
+    assert {4, 9, 13} <= targets
+
+
+def test_conquer_less_takes_a_far_region_at_a_discount(rules: sw.Rules) -> None:
+    """conquer less N: the sling conquers Forest 13 (2 + 1 Lost Tribe), 3 away, for 3 - 2 =
+    1 token, clamped at 1; a Conquer of it is not even legal."""
+    game = slingers(rules)
+    assert sw.Conquer(13) not in game.legal_actions()
+    hand = game.hand(0)
+    game.apply(sw.UseAbility("sling", 13))
+    assert game.region(13).race == "ratmen" and game.hand(0) == hand - 1
+
+
+def test_conquer_less_never_reaches_what_a_conquest_may_not(rules: sw.Rules) -> None:
+    """conquer less N (edge): a region 3 away that no conquest may take (the Lake; an
+    immune region) is refused with the reason, and nothing changes."""
+    game = new_game(rules, [("ratmen", "slingers"), ("crowd", "plain2")])
+    game.put(9, 1, 1, race="crowd", pieces={"dragon": 1})  # the Dragon makes it immune
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    far = set(uses(game, "sling"))
+    assert 7 not in far and 9 not in far and 4 in far  # the Lake: water
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="immune"):
+        game.apply(sw.UseAbility("sling", 9))
+    assert game.to_json() == before
+
+
+def test_distance_misuse_is_refused() -> None:
+    """distance N: N is from 1 to 3, or the file is refused with a hint."""
+    (error,) = _errors(_race("score add count(all regions with distance 4 from own regions)"))
+    assert error.label == "bad-reach" and "1 <= N <= 3" in error.hint
+
+
+def test_conquer_less_and_distance_round_trip_through_the_formatter() -> None:
+    """fmt writes `conquer less N` and `distance N from …` back as they were read."""
+    from smallworld_rules.dsl.formatter import format_source
+
+    for name in ("slingers", "hermits", "pickpockets"):
+        text = (COST_RULES / f"{name}.swr").read_text()
+        assert format_source(text) == text
+
+
+@pytest.mark.parametrize("race", ["ratmen", "tritons", "hermits"])
+def test_slingers_play_random_games(rules: sw.Rules, race: str) -> None:
+    """Random games with far conquests: every invariant holds after every action."""
+    play_pair_at_random(rules, race, "slingers", seed=5)

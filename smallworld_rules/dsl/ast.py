@@ -235,9 +235,19 @@ class HoldsTokens:
     pos: Pos = attrs.field(eq=False)
 
 
+@attrs.frozen
+class Distance:
+    """``distance N from <region set>``: the region is exactly N borders from the nearest
+    region of the set (through any regions)."""
+
+    steps: int
+    regions: RegionSet
+    pos: Pos = attrs.field(eq=False)
+
+
 Pred = (
     Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or | Compare
-    | HoldsTokens
+    | HoldsTokens | Distance
 )
 
 # --------------------------------------------------------------------------- statements
@@ -369,7 +379,7 @@ class Effect:
     ``gain EXPR coins`` (verb ``gain_coins``), ``pay EXPR coins`` (``pay``), ``WHOM pays EXPR
     coins`` (``take_coins``), ``give EXPR tokens to WHOM`` (``give_tokens``), ``remove
     PIECE`` (``remove``), ``roll``, ``add EXPR to COUNTER`` (``add``) and ``discount
-    EXPR``."""
+    EXPR`` and ``conquer less EXPR`` (``conquer_less``)."""
 
     verb: str
     pos: Pos = attrs.field(eq=False)

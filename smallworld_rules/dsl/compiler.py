@@ -33,7 +33,8 @@ from smallworld_rules.ruledefs import (
 
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
-    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "discount"}
+    {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "discount",
+     "conquer_less"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -90,6 +91,9 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
     if isinstance(pred, ast.AdjacentTo):
         regions = compile_region_set(pred.regions, scope)
         return lambda c: c.adjacent_mask(regions(c))
+    if isinstance(pred, ast.Distance):
+        regions, steps = compile_region_set(pred.regions, scope), pred.steps
+        return lambda c: _at_distance(c, regions(c), steps)
     if isinstance(pred, ast.Not):
         operand = compile_predicate(pred.operand, past, scope)
         return lambda c: c.all_mask & ~operand(c)
@@ -113,6 +117,14 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
             scope.needs.add("facts")
         return lambda c: c.holding_mask(lambda held: test(held, amount(c)), past)
     raise TypeError(f"not a predicate: {pred!r}")  # pragma: no cover - the parser guarantees it
+
+
+def _at_distance(c: EvalContext, regions: int, steps: int) -> int:
+    """Regions exactly ``steps`` borders from the nearest region of ``regions``."""
+    near = regions
+    for _ in range(steps - 1):
+        near |= c.adjacent_mask(near)
+    return c.adjacent_mask(near) & ~near
 
 
 _COMPARISONS: dict[str, Callable[[int, int], bool]] = {

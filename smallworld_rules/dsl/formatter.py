@@ -300,6 +300,7 @@ def effect(st: ast.Effect) -> str:
         "give_tokens": "give {} tokens to " + str(st.whom),
         "add": "add {} to " + str(st.counter),
         "discount": "discount {}",
+        "conquer_less": "conquer less {}",
     }
     if st.verb in words:
         assert st.amount is not None
@@ -398,6 +399,8 @@ def _atom(node: ast.Pred) -> str:
             flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
             left, right, op = right, left, flipped
         return f"{left} {op} {right}"
+    if isinstance(node, ast.Distance):
+        return f"distance {node.steps} from {region_set(node.regions, tight=True)}"
     if isinstance(node, ast.HoldsTokens):
         return f"tokens {node.op} {expr(node.amount)}"
     assert isinstance(node, ast.Property)

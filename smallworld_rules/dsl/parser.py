@@ -675,6 +675,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
 
+    def conquer_less(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("conquer_less", _pos(meta), amount=children[0])
+
     def discount(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
         return ast.Effect("discount", _pos(meta), amount=children[0])
 
@@ -911,6 +914,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def adjacent_to(self, meta: Meta, children: list[ast.RegionSet]) -> ast.AdjacentTo:
         return ast.AdjacentTo(children[0], _pos(meta))
+
+    def distance(self, meta: Meta, children: list[Any]) -> ast.Distance:
+        return ast.Distance(self._int(children[0]), children[1], _pos(meta))
 
     def property(self, meta: Meta, children: list[Token]) -> ast.Property:
         return ast.Property(str(children[0]), _token_pos(children[0]))

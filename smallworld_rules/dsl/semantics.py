@@ -137,7 +137,7 @@ def _pred_nodes(pred: ast.Pred) -> Iterator[ast.Pred]:
             stack.append(node.operand)
         elif isinstance(node, ast.And | ast.Or):
             stack.extend((node.right, node.left))
-        elif isinstance(node, ast.AdjacentTo) and node.regions.filter is not None:
+        elif isinstance(node, ast.AdjacentTo | ast.Distance) and node.regions.filter is not None:
             stack.append(node.regions.filter)
 
 
@@ -158,6 +158,8 @@ def _describe_atom(atom: ast.Pred) -> str:
     """Return how an atomic predicate reads in the source, for messages."""
     if isinstance(atom, ast.AdjacentTo):
         return "adjacent_to …"
+    if isinstance(atom, ast.Distance):
+        return f"distance {atom.steps} from …"
     if isinstance(atom, ast.Not | ast.And | ast.Or):
         return "this condition"
     return pred_source(atom)
@@ -992,6 +994,11 @@ class _Checker:
                 self.check_expr(node.right)
             elif isinstance(node, ast.HoldsTokens):
                 self.check_expr(node.amount)
+            elif isinstance(node, ast.Distance) and not 1 <= node.steps <= MAX_REACH:
+                self.error(
+                    node.pos, "bad-reach", f"'distance {node.steps}' is out of range",
+                    f"write 'distance N from …' with 1 <= N <= {MAX_REACH}",
+                )
             elif isinstance(node, ast.Property) and node.name not in _PROPERTIES:
                 self.error(
                     node.pos,

@@ -146,6 +146,10 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "add": ("", "add N to a counter the file declares (written `add N to NAME`)"),
     "discount": ("region", "this turn, the race's conquest of the target costs N tokens "
                  "less (at least 1 still); several add up, the conquest spends them"),
+    "conquer_less": ("region", "conquer the target at its conquest cost less N tokens "
+                     "(clamped as any conquest), however far it is: the target condition "
+                     "says what it reaches (never the race's own, an immune region, water "
+                     "it may not enter or a truce's)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

@@ -267,6 +267,7 @@ class Engine:
     immune_mask = reach.immune_mask
     guarded_mask = reach.guarded_mask
     enemy_active_mask = reach.enemy_active_mask
+    barred = reach.barred
     link_mask = reach.link_mask
     truce_mask = reach.truce_mask
     adjacent_mask = reach.adjacent_mask

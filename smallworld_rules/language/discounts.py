@@ -1,4 +1,5 @@
-"""Discounts on one conquest: the rule language's effect ``discount N``.
+"""Discounts on one conquest: the rule language's effects ``discount N`` and ``conquer less
+N``.
 
 An ability aimed at a region with ``discount N`` lowers what the acting race's conquest of
 that region costs, this turn, by N tokens (the clamp still holds: at least 1, or the race's
@@ -6,6 +7,10 @@ that region costs, this turn, by N tokens (the clamp still holds: at least 1, or
 spends them; those never spent lapse when the race's run of conquests ends. They are kept in
 ``State.lang`` (key ``discounts``: ``(region, tokens)`` pairs, for the acting race), so a
 game whose rule files never say ``discount`` keeps nothing and saves exactly as before.
+
+``conquer less N`` conquers the target at once, at its conquest cost less N (clamped as any
+conquest), however far the target is: the ability's target condition says what it reaches,
+and the target must still be a region the race could enter were it adjacent.
 """
 
 from __future__ import annotations
@@ -68,3 +73,35 @@ def discounted_mask(c: _Ctx) -> int:
     if c.state.acting != c.race or not c.state.lang:
         return 0
     return sum(1 << r for r in waiting(c.state))
+
+
+def _far_cost(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion) -> int:
+    """What ``conquer less N`` pays: the target's cost less N, clamped as any conquest."""
+    assert e.amount is not None
+    less = max(0, e.amount(engine.context(s, rs.race, o.target, o)))
+    cost = engine.conquest_cost(s, rs.race, o.target)
+    before = cost.value if cost.clamped_from is None else cost.clamped_from
+    floor = engine._keep(s, rs.race)
+    return max(floor, before - less)
+
+
+def conquer_problem(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
+) -> str | None:
+    r = o.target
+    if r < 0:
+        return "a conquest needs a target region"
+    barred = engine.barred(s, rs.race, r)  # all Conquer checks but the distance
+    if barred is not None:
+        return barred
+    cost = _far_cost(engine, s, rs, e, o)
+    if rs.hand < cost:
+        return f"region {r} costs {cost} tokens this way and you have {rs.hand} in hand"
+    return None
+
+
+def conquer(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    cost = _far_cost(engine, s, rs, e, o)
+    engine._take_region(s, rs, o.target, cost, cost, log)

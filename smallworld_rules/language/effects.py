@@ -152,6 +152,7 @@ EFFECTS: dict[str, Effect] = {
     "remove": Effect(_remove_problem, _remove),
     "add": Effect(_always, _add),
     "discount": Effect(discounts.problem, discounts.do),
+    "conquer_less": Effect(discounts.conquer_problem, discounts.conquer),
 }
 
 
