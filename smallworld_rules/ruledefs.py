@@ -59,6 +59,7 @@ class PieceDef:
     guards: bool = False  #: its region counts as ``guarded``
     kept_when_lost: bool = False  #: its holder places it again when its region falls
     lifted_at_redeploy: bool = False  #: back to the supply when its holder redeploys
+    loot: int = 0  #: coins from the bank for whoever conquers its region
 
 
 @attrs.frozen

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import deploy_all_and_end, new_game, place_withdrawals
 
 import smallworld_rules as sw
 
@@ -206,3 +206,78 @@ def test_catapult_goes_when_the_race_declines(afraid: sw.Rules) -> None:
     deploy_all_and_end(game)
     game.apply(sw.Decline())
     assert not game.region(1).pieces
+
+
+def leprechauns(rules: sw.Rules) -> sw.Game:
+    """Player 0's Leprechauns take Farmland 1 and Forest 2 and end their conquests."""
+    game = new_game(rules, [("leprechauns", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    game.apply(sw.Deploy(1, 1))  # the conquests end: redeployment
+    return game
+
+
+def test_leprechauns_banner_and_box(afraid: sw.Rules) -> None:
+    """Leprechauns: the banner gives 6 tokens; the box holds 11; 16 Pots of Gold."""
+    race = afraid.races["leprechauns"]
+    assert (race.tokens, race.box) == (6, 11)
+    assert afraid.pieces["pot"].supply == 16
+
+
+def crowd_turn(game: sw.Game, region: int | None) -> int:
+    """Player 1's Crowd enters at ``region`` (if any) and ends the turn; returns player 0's
+    coins just before player 0's next turn starts."""
+    if sw.PickCombo(0) in game.legal_actions():
+        game.apply(sw.PickCombo(0))
+    if region is not None:
+        game.apply(sw.Conquer(region))
+    while sw.EndTurn() not in game.legal_actions():
+        deploys = [a for a in game.legal_actions() if isinstance(a, sw.Deploy)]
+        game.apply(max(deploys, key=lambda a: a.count))
+    coins = game.coins(0)
+    game.apply(sw.EndTurn())
+    place_withdrawals(game)  # the Leprechauns place what they kept of a lost region
+    assert game.to_move == 0 and game.phase is sw.Phase.CONQUEST
+    return coins
+
+
+def test_leprechauns_collect_their_pots_next_turn(afraid: sw.Rules) -> None:
+    """Leprechauns: Pots placed in redeployment (one a region) are 1 coin each when the
+    next turn starts, and go back when its conquests end."""
+    game = leprechauns(afraid)
+    game.apply(sw.UseAbility("hide_pot", 1))
+    game.apply(sw.UseAbility("hide_pot", 2))
+    assert sw.UseAbility("hide_pot", 1) not in game.legal_actions()  # one a region
+    deploy_all_and_end(game)
+    before = crowd_turn(game, 19)
+    assert game.coins(0) == before + 2
+    game.apply(sw.Deploy(1, 1))  # the conquests end: the Pots go back
+    assert not game.region(1).pieces and not game.region(2).pieces
+
+
+def test_leprechauns_pot_goes_to_the_conqueror(afraid: sw.Rules) -> None:
+    """Leprechauns: whoever conquers a region with a Pot takes it, and 1 coin from the bank;
+    the Leprechauns collect only the Pot left."""
+    game = leprechauns(afraid)
+    game.apply(sw.UseAbility("hide_pot", 1))
+    game.apply(sw.UseAbility("hide_pot", 2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))  # the Crowd
+    coins = game.coins(1)
+    game.apply(sw.Conquer(1))
+    assert game.coins(1) == coins + 1 and not game.region(1).pieces
+    before = crowd_turn(game, None)
+    assert game.coins(0) == before + 1
+
+
+def test_leprechauns_without_pots_collect_nothing(afraid: sw.Rules) -> None:
+    """Leprechauns (edge): Pots are placed only in redeployment, never in the conquests;
+    with none placed the next turn brings no coin."""
+    game = new_game(afraid, [("leprechauns", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    assert sw.UseAbility("hide_pot", 1) not in game.legal_actions()
+    deploy_all_and_end(game)
+    before = crowd_turn(game, 19)
+    assert game.coins(0) == before

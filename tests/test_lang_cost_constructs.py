@@ -343,3 +343,26 @@ def test_conquer_less_and_distance_round_trip_through_the_formatter() -> None:
 def test_slingers_play_random_games(rules: sw.Rules, race: str) -> None:
     """Random games with far conquests: every invariant holds after every action."""
     play_pair_at_random(rules, race, "slingers", seed=5)
+
+
+def test_loot_pays_the_conqueror_per_piece(tmp_path: Path) -> None:
+    """loot N: conquering a region with 2 pieces of `loot 2` gives the conqueror 4 coins
+    from the bank; the pieces go back to their supply."""
+    (tmp_path / "misers.swr").write_text(
+        'race misers "Misers" {\n    tokens 5\n    box 10\n    text "Chests."\n'
+        "    piece chest supply 3 { loot 2 }\n}\n"
+    )
+    rules = sw.load_rules(paths=[tmp_path, TEST_RULES])
+    game = new_game(rules, [("crowd", "plain"), ("misers", "plain2")])
+    game.put(4, 1, 1, race="misers", pieces={"chest": 2})
+    game.apply(sw.PickCombo(0))
+    coins = game.coins(0)
+    game.apply(sw.Conquer(4))
+    assert game.coins(0) == coins + 4
+    assert not game.region(4).pieces
+
+
+def test_loot_needs_a_number() -> None:
+    """loot N takes a number: a bare `loot` is refused with a hint."""
+    (error,) = _errors(_race("piece chest supply 3 { loot }"))
+    assert error.label == "missing-property-value" and "loot 1" in error.hint

@@ -428,6 +428,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                     guards="guards" in props,
                     kept_when_lost="kept_when_lost" in props,
                     lifted_at_redeploy="lifted_at_redeploy" in props,
+                    loot=props.get("loot") or 0,
                 )
             )
         elif isinstance(st, ast.Link):

@@ -43,6 +43,7 @@ PIECE_PROPERTIES: dict[str, bool] = {
     "guards": False,  # the region counts as `guarded` (abilities may refuse such targets)
     "kept_when_lost": False,  # when its region falls, its holder places it again at once
     "lifted_at_redeploy": False,  # back to the supply when its holder starts redeploying
+    "loot": True,  # whoever conquers its region takes that many coins from the bank
 }
 
 #: Keyword predicates about a region.

@@ -259,6 +259,9 @@ def _seize(
             s.attacked |= 1 << drs.owner
     if occupant is not None and held:
         s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
+    if self._looting and s.pieces.get(r):  # pieces with `loot N`: coins for the conqueror
+        loot = sum(self.rules.pieces[name].loot * n for name, n in s.pieces[r].items())
+        s.own_player(rs.owner).coins += loot
     kept = self._remove_pieces(s, r, keep_survivors=False)
     for name, count in kept.items():  # ruling 25: placed again at the end of this turn
         s.regained = {**s.regained, name: s.regained.get(name, 0) + count}

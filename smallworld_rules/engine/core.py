@@ -174,6 +174,8 @@ class Engine:
         self._capping = frozenset(d.id for d in every if d.region_max)
         #: whether a power brings tokens of its own (``own_tokens``)
         self._own_tokens = any(d.own_tokens for d in every)
+        #: whether a piece gives coins to whoever conquers its region (``loot N``)
+        self._looting = any(p.loot for p in rules.pieces.values())
         #: the rule files whose regions may be immune to other races' powers
         self._shielding = frozenset(d.id for d in every if d.shielded)
         #: whether an ability lowers one conquest's cost (``discount N``)
