@@ -366,3 +366,60 @@ def test_loot_needs_a_number() -> None:
     """loot N takes a number: a bare `loot` is refused with a hint."""
     (error,) = _errors(_race("piece chest supply 3 { loot }"))
     assert error.label == "missing-property-value" and "loot 1" in error.hint
+
+
+def test_a_comparison_may_start_with_a_parenthesis() -> None:
+    """A comparison's left side may start with a parenthesis (once refused): `(count(own
+    regions) + 1) / 2 > 3` parses as that comparison, nested groups too, and fmt keeps it
+    as written."""
+    from smallworld_rules.dsl import ast
+    from smallworld_rules.dsl.formatter import format_source
+
+    source = _race("score add 1 when (count(own regions) + 1) / 2 > 3 and (first_turn)")
+    assert _errors(source) == []
+    modifier = parse(source).statements[-1]
+    assert isinstance(modifier, ast.Modifier) and isinstance(modifier.condition, ast.And)
+    compare = modifier.condition.left
+    assert isinstance(compare, ast.Compare) and compare.op == ">"
+    assert isinstance(compare.left, ast.BinOp) and compare.left.op == "/"
+    assert isinstance(modifier.condition.right, ast.Property)
+    assert "(count(own regions) + 1) / 2 > 3" in format_source(source)
+    assert _errors(_race("conquest_cost sub 1 when ((count(coins) * 2) > 3) or not (lone)")) == []
+
+
+def test_a_parenthesised_comparison_reads_its_values(tmp_path: Path) -> None:
+    """A comparison with a parenthesised left side is worked out in play: 5 coins give
+    (5 + 1) / 2 = 3 >= 3, so the race scores 1 more."""
+    (tmp_path / "thrifty.swr").write_text(
+        'race thrifty "Thrifty" {\n    tokens 5\n    box 10\n    text "Thrift."\n'
+        "    score add 1 when (count(coins) + 1) / 2 >= 3\n}\n"
+    )
+    rules = sw.load_rules(paths=[tmp_path, TEST_RULES])
+    game = new_game(rules, [("thrifty", "plain"), ("crowd", "plain2")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(4))
+    coins = game.coins(0)
+    deploy_all_and_end(game)
+    assert game.coins(0) == coins + 1 + 1
+
+
+def test_a_number_alone_is_not_a_condition() -> None:
+    """A number where a condition belongs is refused at its column with a hint, and so is
+    a condition in parentheses used as a number; `option NAME` alone stays a condition."""
+    with pytest.raises(RuleFileError) as caught:
+        parse(_race("score add 1 when count(own regions)"))
+    assert (caught.value.label, caught.value.line, caught.value.column) == (
+        "not-a-condition", 5, 22
+    )
+    assert "compare it" in caught.value.hint
+    with pytest.raises(RuleFileError) as caught:
+        parse(_race("score add 1 when not (count(coins) + 1)"))
+    assert caught.value.label == "not-a-condition"
+    with pytest.raises(RuleFileError) as caught:
+        parse(_race("score add 1 when (first_turn) * 2 > 1"))
+    assert caught.value.label == "not-a-number"
+    from smallworld_rules.dsl import ast
+
+    flag = parse(_race('option bold default true "m"', "flag enter_water when option bold"))
+    assert isinstance(flag.statements[-1], ast.Flag)
+    assert isinstance(flag.statements[-1].condition, ast.OptionIs)

@@ -394,11 +394,7 @@ def _atom(node: ast.Pred) -> str:
     if isinstance(node, ast.AdjacentTo):
         return f"adjacent_to {region_set(node.regions, tight=True)}"
     if isinstance(node, ast.Compare):
-        left, right, op = expr(node.left), expr(node.right), node.op
-        if left.startswith("("):  # a comparison cannot start with "(": turn it round
-            flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
-            left, right, op = right, left, flipped
-        return f"{left} {op} {right}"
+        return f"{expr(node.left)} {node.op} {expr(node.right)}"
     if isinstance(node, ast.Distance):
         return f"distance {node.steps} from {region_set(node.regions, tight=True)}"
     if isinstance(node, ast.HoldsTokens):
