@@ -909,7 +909,8 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         if not isinstance(value, _EXPRESSIONS):
             pos = getattr(value, "pos", ast.Pos(1, 1))
             raise self._not_a(pos, "a condition is not a number", "not-a-number")
-        return value
+        number: ast.Expr = value
+        return number
 
     def _condition(self, value: Any) -> ast.Pred:
         if isinstance(value, _Value):
