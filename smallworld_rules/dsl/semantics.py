@@ -922,7 +922,7 @@ class _Checker:
             fits = kind == target.kind or (kind == "region" and target.kind == "own region")
             if kind == "own region" and target.kind == "region":
                 fits = taken
-            taken = taken or effect.verb in ("conquer", "convert")
+            taken = taken or effect.verb in ("conquer", "convert", "conquer_less")
             if kind and not fits:
                 self.error(
                     effect.pos,

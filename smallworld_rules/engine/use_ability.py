@@ -106,7 +106,7 @@ def ability_problem(
         problem = self._effect_problem(s, rs, effect, target, taken, reach)
         if problem:
             return problem
-        taken = taken or effect.verb in ("conquer", "convert")
+        taken = taken or effect.verb in ("conquer", "convert", "conquer_less")
     return None
 
 
