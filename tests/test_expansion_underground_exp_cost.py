@@ -92,6 +92,20 @@ def test_iron_dwarves_minimum_of_one_token(underground: sw.Rules) -> None:
     assert game.conquest_cost(3) == 1
 
 
+def test_iron_dwarves_hold_at_most_seven_hammers(underground: sw.Rules) -> None:
+    """Iron Dwarves (edge): the box holds 7 Silver Hammers: 3 Mines held for three turns
+    give 3, 3 and then only 1; once the 7 are spent, none is left."""
+    game = picked(underground, "iron_dwarves")
+    for mine in (2, 5, 18):
+        game.put(mine, 0, 1)
+    game.apply(sw.Conquer(1))
+    for _ in range(3):
+        next_turn(game)
+    for _ in range(7):
+        game.apply(sw.UseAbility("strike", 3))
+    assert abilities(game, "strike") == []
+
+
 def test_iron_dwarves_hammers_come_at_the_end_of_the_turn(underground: sw.Rules) -> None:
     """Iron Dwarves: a Mine conquered this turn gives its Hammer only at the end of the
     turn, so it lowers no conquest of the same turn."""
