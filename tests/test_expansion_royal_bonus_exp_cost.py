@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import deploy_all_and_end, new_game, play_round_back
 
 import smallworld_rules as sw
 
@@ -41,17 +41,6 @@ def throws(game: sw.Game) -> list[sw.UseAbility]:
     ]
 
 
-def next_turn(game: sw.Game) -> None:
-    """Player 0 ends the turn; the other player enters at Mountain 19 and ends his."""
-    deploy_all_and_end(game)
-    if game.to_move == 1:
-        if sw.PickCombo(0) in game.legal_actions():
-            game.apply(sw.PickCombo(0))
-            game.apply(sw.Conquer(19))
-        deploy_all_and_end(game)
-    assert game.to_move == 0
-
-
 def test_fireball_badge(royal: sw.Rules) -> None:
     """Fireball: the badge gives 5 tokens (Skeletons 6 + 5)."""
     assert royal.powers["fireball"].tokens == 5
@@ -71,7 +60,7 @@ def test_fireball_one_per_magic_source_then_two_tokens_less(royal: sw.Rules) -> 
     game.put(1, 0, 1)
     game.put(10, 0, 1)
     game.apply(sw.Conquer(4))
-    next_turn(game)
+    play_round_back(game)
     assert game.conquest_cost(3) == 3
     game.apply(sw.UseAbility("throw_fireball", 3))
     assert game.conquest_cost(3) == 1
@@ -89,8 +78,8 @@ def test_fireball_at_most_four_held(royal: sw.Rules) -> None:
     for region in (1, 10, 13):
         game.put(region, 0, 1)
     game.apply(sw.Conquer(4))
-    next_turn(game)  # 3 Fireballs
-    next_turn(game)  # 3 Magic Sources again, but only 1 more Fireball
+    play_round_back(game)  # 3 Fireballs
+    play_round_back(game)  # 3 Magic Sources again, but only 1 more Fireball
     for _ in range(4):
         game.apply(sw.UseAbility("throw_fireball", 3))
     assert throws(game) == []
@@ -102,9 +91,9 @@ def test_fireball_not_thrown_is_kept(royal: sw.Rules) -> None:
     game = fireball(royal)
     game.put(1, 0, 1)
     game.apply(sw.Conquer(2))
-    next_turn(game)  # 1 Fireball
+    play_round_back(game)  # 1 Fireball
     game.apply(sw.Abandon(1))
-    next_turn(game)  # no Magic Source: no Fireball more, none lost
+    play_round_back(game)  # no Magic Source: no Fireball more, none lost
     assert sw.UseAbility("throw_fireball", 3) in throws(game)
     game.apply(sw.UseAbility("throw_fireball", 3))
     assert throws(game) == []

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import deploy_all_and_end, new_game, play_round_back
 
 import smallworld_rules as sw
 from smallworld_rules.events import Scored
@@ -41,17 +41,6 @@ def abilities(game: sw.Game, name: str) -> list[sw.UseAbility]:
     ]
 
 
-def next_turn(game: sw.Game) -> None:
-    """Player 0 ends the turn; the other player enters at Mountain 19 and ends his."""
-    deploy_all_and_end(game)
-    if game.to_move == 1:
-        if sw.PickCombo(0) in game.legal_actions():
-            game.apply(sw.PickCombo(0))
-            game.apply(sw.Conquer(19))
-        deploy_all_and_end(game)
-    assert game.to_move == 0
-
-
 def test_iron_dwarves_banner_and_box(underground: sw.Rules) -> None:
     """Iron Dwarves: the banner gives 7 tokens; the box holds 12."""
     race = underground.races["iron_dwarves"]
@@ -68,7 +57,7 @@ def test_iron_dwarves_hammer_per_mine_lowers_a_conquest_by_one(underground: sw.R
     game.put(2, 0, 1)
     game.put(5, 0, 1)
     game.apply(sw.Conquer(1))
-    next_turn(game)
+    play_round_back(game)
     assert game.conquest_cost(3) == 3
     game.apply(sw.UseAbility("strike", 3))
     assert game.conquest_cost(3) == 2
@@ -85,7 +74,7 @@ def test_iron_dwarves_minimum_of_one_token(underground: sw.Rules) -> None:
     for mine in (2, 5, 18):
         game.put(mine, 0, 1)
     game.apply(sw.Conquer(1))
-    next_turn(game)
+    play_round_back(game)
     for _ in range(3):
         game.apply(sw.UseAbility("strike", 3))
     assert game.explain_conquest_cost(3).clamped_from == 0
@@ -100,7 +89,7 @@ def test_iron_dwarves_hold_at_most_seven_hammers(underground: sw.Rules) -> None:
         game.put(mine, 0, 1)
     game.apply(sw.Conquer(1))
     for _ in range(3):
-        next_turn(game)
+        play_round_back(game)
     for _ in range(7):
         game.apply(sw.UseAbility("strike", 3))
     assert abilities(game, "strike") == []

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from helpers import deploy_all_and_end, new_game, play_pair_at_random
+from test_lang_v3_errors import _errors, _race
 
 import smallworld_rules as sw
 from smallworld_rules.dsl.parser import parse
-from smallworld_rules.dsl.semantics import check
 from smallworld_rules.errors import RuleFileError
 
 COST_RULES = Path(__file__).parent / "rules_cost"
@@ -27,16 +27,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def rules() -> sw.Rules:
     """The official rules, the invented files of tests/rules_cost and the test-only ones."""
     return sw.load_rules(paths=[COST_RULES, TEST_RULES])
-
-
-def _race(*body: str) -> str:
-    lines = ("tokens 5", "box 12", 'text "Test."', *body)
-    return 'race scouts "Scouts" {\n' + "".join(f"    {line}\n" for line in lines) + "}\n"
-
-
-def _errors(source: str) -> list[RuleFileError]:
-    official = sw.load_rules()
-    return check(parse(source), source, set(official.pieces), set(official.options))
 
 
 def bargainers(rules: sw.Rules) -> sw.Game:

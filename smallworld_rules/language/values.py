@@ -185,30 +185,28 @@ def reach_within(engine: Engine, own: int, steps: int) -> int:
 
 def immune_regions(engine: Engine, s: State) -> int:
     """Regions the ``immune`` statements of the races in play make immune now."""
-    out = 0
-    for race, rs in s.races.items():
-        own = s.race_masks.get(race, 0)
-        if not own or engine._none_of(race, rs, engine._immunizing):
-            continue
-        for d in engine._combo_of(s, race).defs:
-            for where, status in d.immune:
-                if status != "always" and (status == "declined") != rs.declined:
-                    continue
-                out |= own if where is None else own & where(engine.context(s, race))
-    return out
+    return _covered(engine, s, engine._immunizing, "immune", None)
 
 
 def shielded_regions(engine: Engine, s: State, race: str) -> int:
     """Regions the ``immune to powers`` statements of races other than ``race`` cover now:
     ``race``'s abilities cannot target them and its modifiers do not change their cost."""
+    return _covered(engine, s, engine._shielding, "shielded", race)
+
+
+def _covered(
+    engine: Engine, s: State, files: frozenset[str], field: str, skip: str | None
+) -> int:
+    """The regions of the races in play (but ``skip``) that their statements ``field``
+    (``RuleDef.immune`` or ``.shielded``: conditions and statuses) cover now."""
     out = 0
-    for other, rs in s.races.items():
-        own = s.race_masks.get(other, 0)
-        if other == race or not own or engine._none_of(other, rs, engine._shielding):
+    for race, rs in s.races.items():
+        own = s.race_masks.get(race, 0)
+        if race == skip or not own or engine._none_of(race, rs, files):
             continue
-        for d in engine._combo_of(s, other).defs:
-            for where, status in d.shielded:
+        for d in engine._combo_of(s, race).defs:
+            for where, status in getattr(d, field):
                 if status != "always" and (status == "declined") != rs.declined:
                     continue
-                out |= own if where is None else own & where(engine.context(s, other))
+                out |= own if where is None else own & where(engine.context(s, race))
     return out
