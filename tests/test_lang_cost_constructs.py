@@ -279,7 +279,7 @@ def slingers(rules: sw.Rules) -> sw.Game:
 
 
 def test_distance_is_exactly_n_borders_away(rules: sw.Rules) -> None:
-    """distance N from SET: the regions exactly N borders from the set's nearest region:
+    """distance N to SET: the regions exactly N borders from the set's nearest region:
     Hill 4, Farmland 9 and Forest 13 are 3 from Farmland 1; no region at 1 or 2 is."""
     game = slingers(rules)
     targets = set(uses(game, "sling"))
@@ -316,12 +316,12 @@ def test_conquer_less_never_reaches_what_a_conquest_may_not(rules: sw.Rules) -> 
 
 def test_distance_misuse_is_refused() -> None:
     """distance N: N is from 1 to 3, or the file is refused with a hint."""
-    (error,) = _errors(_race("score add count(all regions with distance 4 from own regions)"))
+    (error,) = _errors(_race("score add count(all regions with distance 4 to own regions)"))
     assert error.label == "bad-reach" and "1 <= N <= 3" in error.hint
 
 
 def test_conquer_less_and_distance_round_trip_through_the_formatter() -> None:
-    """fmt writes `conquer less N` and `distance N from …` back as they were read."""
+    """fmt writes `conquer less N` and `distance N to …` back as they were read."""
     from smallworld_rules.dsl.formatter import format_source
 
     for name in ("slingers", "hermits", "pickpockets"):

@@ -237,7 +237,7 @@ class HoldsTokens:
 
 @attrs.frozen
 class Distance:
-    """``distance N from <region set>``: the region is exactly N borders from the nearest
+    """``distance N to <region set>``: the region is exactly N borders from the nearest
     region of the set (through any regions)."""
 
     steps: int

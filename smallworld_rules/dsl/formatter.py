@@ -396,7 +396,7 @@ def _atom(node: ast.Pred) -> str:
     if isinstance(node, ast.Compare):
         return f"{expr(node.left)} {node.op} {expr(node.right)}"
     if isinstance(node, ast.Distance):
-        return f"distance {node.steps} from {region_set(node.regions, tight=True)}"
+        return f"distance {node.steps} to {region_set(node.regions, tight=True)}"
     if isinstance(node, ast.HoldsTokens):
         return f"tokens {node.op} {expr(node.amount)}"
     assert isinstance(node, ast.Property)

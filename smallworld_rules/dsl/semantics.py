@@ -159,7 +159,7 @@ def _describe_atom(atom: ast.Pred) -> str:
     if isinstance(atom, ast.AdjacentTo):
         return "adjacent_to …"
     if isinstance(atom, ast.Distance):
-        return f"distance {atom.steps} from …"
+        return f"distance {atom.steps} to …"
     if isinstance(atom, ast.Not | ast.And | ast.Or):
         return "this condition"
     return pred_source(atom)
@@ -997,7 +997,7 @@ class _Checker:
             elif isinstance(node, ast.Distance) and not 1 <= node.steps <= MAX_REACH:
                 self.error(
                     node.pos, "bad-reach", f"'distance {node.steps}' is out of range",
-                    f"write 'distance N from …' with 1 <= N <= {MAX_REACH}",
+                    f"write 'distance N to …' with 1 <= N <= {MAX_REACH}",
                 )
             elif isinstance(node, ast.Property) and node.name not in _PROPERTIES:
                 self.error(
