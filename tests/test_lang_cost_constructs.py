@@ -413,3 +413,31 @@ def test_a_number_alone_is_not_a_condition() -> None:
     flag = parse(_race('option bold default true "m"', "flag enter_water when option bold"))
     assert isinstance(flag.statements[-1], ast.Flag)
     assert isinstance(flag.statements[-1].condition, ast.OptionIs)
+
+
+def test_fast_costs_agree_with_the_breakdowns(rules: sw.Rules) -> None:
+    """The costs legal_actions works out (conquest_costs, one int per region) are the
+    breakdowns' values on the positions of random games with discounts waiting, regions
+    immune to powers and per-region floors in play."""
+    import random
+
+    from smallworld_rules.state import Phase
+
+    checked = discounted = 0
+    for seed in range(12):
+        combos = [("bargainers", "commando"), ("hermits", "slingers"), ("ratmen", "berserk")]
+        game = new_game(rules, combos[seed % 3:] + combos[: seed % 3], players=3, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            if state.phase is Phase.CONQUEST:
+                discounted += bool(state.lang and state.lang.get("discounts"))
+                for race in state.races:
+                    fast = engine.conquest_costs(state, race, engine.map.all_mask)
+                    assert list(fast) == sorted(fast)
+                    for region, cost in fast.items():
+                        assert cost == engine.conquest_cost(state, race, region).value
+                        checked += 1
+            actions = list(game.legal_actions())
+            game.apply(actions[rng.randrange(len(actions))])
+    assert checked > 1000 and discounted > 0
