@@ -672,6 +672,8 @@ def _show(args: argparse.Namespace) -> int:
                 (piece.one_per_region, "one per region"),
             ) if flag
         ]
+        if piece.loot:
+            traits.append(f"loot {piece.loot}")
         print(f"piece {piece.name}: {', '.join(traits)}")
     for option in rule.options:
         print(f"option {option.name} (default {option.default}): {option.text}")

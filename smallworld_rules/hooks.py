@@ -167,6 +167,10 @@ class EvalContext(Protocol):
     def past_piece_mask(self, name: str) -> int:
         """This turn's conquests that held a piece ``name`` when conquered."""
 
+    def holding_mask(self, test: Callable[[int], bool], past: bool) -> int:
+        """Regions whose tokens, anyone's, pass ``test`` (``past``: this turn's conquests,
+        with the tokens they held when conquered)."""
+
     def past_tokens(self, regions: int) -> int:
         """Tokens the regions of the mask held when conquered this turn (0 for the others)."""
 

@@ -62,6 +62,7 @@ class PieceDef:
     placed_anywhere: bool = False  #: ``place`` may put it on a region its race does not hold
     stays: bool = False  #: stays on its region until its holder declines or leaves the game
     toll: int = 0  #: coins fewer for the region's holder, another race than the piece's
+    loot: int = 0  #: coins from the bank for whoever conquers its region
 
 
 @attrs.frozen
@@ -84,6 +85,8 @@ class CompiledEffect:
     per_turn: bool = False
     #: the pile of ``exchange``
     zone: str | None = None
+    #: ``opponents with PRED``: the players' mask the predicate gives (see players_matching)
+    players: IntFn | None = None
 
 
 @attrs.frozen
@@ -298,6 +301,8 @@ class RuleDef:
     roles: tuple[RoleDef, ...] = ()
     #: ``immune [when PRED] [status]``: (the regions' condition or None, status)
     immune: tuple[tuple[IntFn | None, str], ...] = ()
+    #: ``immune to powers [when PRED] [status]``: as ``immune``
+    shielded: tuple[tuple[IntFn | None, str], ...] = ()
     #: ``reach N``: conquests reach regions up to N steps away (1: adjacent ones)
     reach: int = 1
     #: ``region_tokens min N`` / ``max N`` (0: no limit)

@@ -178,3 +178,16 @@ def play_pair_at_random(rules: sw.Rules, race: str, power: str, seed: int) -> sw
     assert (picks[0].player, picks[0].race, picks[0].power) == (0, race, power)
     assert game.winners and game.to_move is None
     return game
+
+
+def play_round_back(game: sw.Game, enter: int = 19) -> None:
+    """Player 0 ends the turn (everything in hand on one region); the other player of a
+    2-player game picks the top combo and enters at ``enter`` if he has no race yet, ends
+    his turn, and the turn is player 0's again."""
+    deploy_all_and_end(game)
+    if game.to_move == 1:
+        if sw.PickCombo(0) in game.legal_actions():
+            game.apply(sw.PickCombo(0))
+            game.apply(sw.Conquer(enter))
+        deploy_all_and_end(game)
+    assert game.to_move == 0

@@ -229,7 +229,30 @@ class Compare:
     pos: Pos = attrs.field(eq=False)
 
 
-Pred = Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or | Compare
+@attrs.frozen
+class HoldsTokens:
+    """``tokens OP EXPR``: the region holds that many tokens, anyone's (in ``conquests
+    with …`` and an ``on conquest`` condition: held when conquered)."""
+
+    op: str
+    amount: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class Distance:
+    """``distance N to <region set>``: the region is exactly N borders from the nearest
+    region of the set (through any regions)."""
+
+    steps: int
+    regions: RegionSet
+    pos: Pos = attrs.field(eq=False)
+
+
+Pred = (
+    Terrain | Feature | HasPiece | Property | AdjacentTo | OptionIs | Not | And | Or | Compare
+    | HoldsTokens | Distance
+)
 
 # --------------------------------------------------------------------------- statements
 
@@ -359,7 +382,8 @@ class Effect:
     EXPR``, ``convert``, ``roll_die``, ``truce`` or ``gain EXPR``; since version 3 also
     ``gain EXPR coins`` (verb ``gain_coins``), ``pay EXPR coins`` (``pay``), ``WHOM pays EXPR
     coins`` (``take_coins``), ``give EXPR tokens to WHOM`` (``give_tokens``), ``remove
-    PIECE`` (``remove``), ``roll`` and ``add EXPR to COUNTER`` (``add``)."""
+    PIECE`` (``remove``), ``roll``, ``add EXPR to COUNTER`` (``add``) and ``discount
+    EXPR`` and ``conquer less EXPR`` (``conquer_less``)."""
 
     verb: str
     pos: Pos = attrs.field(eq=False)
@@ -371,6 +395,8 @@ class Effect:
     counter: str | None = None
     #: the pile of ``exchange``
     zone: str | None = None
+    #: ``opponents with PRED pays …``: the opponents who pay (a predicate on a player)
+    players: Pred | None = None
 
 
 @attrs.frozen
@@ -653,6 +679,8 @@ class Immune:
     condition: Pred | None
     status: str
     pos: Pos = attrs.field(eq=False)
+    #: ``immune to powers``: "powers" (conquests still allowed); "" for ``immune``
+    to: str = ""
 
 
 @attrs.frozen

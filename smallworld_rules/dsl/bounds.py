@@ -9,7 +9,8 @@ game whose only legal action raises).
 The parts are bounded as follows: a number by itself; every count (regions, tokens, powers)
 by :data:`COUNT_LIMIT`; a game option's whole-number value by :data:`OPTION_LIMIT` (``Game.new``
 refuses more); ``a + b`` and ``a - b`` by the sum of the bounds, ``a * b`` by their product,
-``a / b`` by the bound of ``a``.
+``a / b`` by the bound of ``a``, ``min(…)`` and ``max(…)`` by the largest bound of
+their values.
 
 >>> from smallworld_rules.dsl.parser import parse
 >>> def bound(text):
@@ -71,6 +72,8 @@ def value_bound(expr: ast.Expr) -> int:
                 bound = left * right
             else:  # "/" rounds down, and a division by 0 gives 0
                 bound = left
+        elif isinstance(node, ast.Call):  # min and max take one of their values
+            bound = max(bounds[id(part)] for part in parts)
         elif parts:
             bound = 1
             for part in parts:

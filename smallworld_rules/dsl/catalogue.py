@@ -638,4 +638,17 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         _basic("ability tower {", "    during decline", "    target own region",
                "    gather", "}"), 5, 13,
     ),
+    CatalogueEntry(
+        "not-a-condition", "a number where a condition belongs",
+        "A condition tests something; a number alone (`count(own regions)`) tests nothing: "
+        "compare it (`count(own regions) >= 3`). `option NAME` alone is a condition: the "
+        "option is on.",
+        _basic("score add 1 when count(own regions)"), 5, 22,
+    ),
+    CatalogueEntry(
+        "not-a-number", "a condition where a number belongs",
+        "Parentheses hold a condition or a number; a condition in parentheses cannot be "
+        "added to, multiplied or compared: `(first_turn) + 1 > 2` means nothing.",
+        _basic("score add 1 when (first_turn) + 1 > 2"), 5, 23,
+    ),
 )

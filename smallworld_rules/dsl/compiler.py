@@ -35,7 +35,7 @@ from smallworld_rules.ruledefs import (
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
     {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark",
-     "gather", "hand_over"}
+     "gather", "hand_over", "discount", "conquer_less"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -94,6 +94,9 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
         if pred.links:
             return lambda c: c.conquest_adjacent_mask(regions(c))
         return lambda c: c.adjacent_mask(regions(c))
+    if isinstance(pred, ast.Distance):
+        regions, steps = compile_region_set(pred.regions, scope), pred.steps
+        return lambda c: _at_distance(c, regions(c), steps)
     if isinstance(pred, ast.Not):
         operand = compile_predicate(pred.operand, past, scope)
         return lambda c: c.all_mask & ~operand(c)
@@ -111,7 +114,20 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
         a, b = compile_expr(pred.left, scope, past), compile_expr(pred.right, scope, past)
         test = _COMPARISONS[pred.op]
         return lambda c: c.all_mask if test(a(c), b(c)) else 0
+    if isinstance(pred, ast.HoldsTokens):
+        amount, test = compile_expr(pred.amount, scope, past), _COMPARISONS[pred.op]
+        if past:
+            scope.needs.add("facts")
+        return lambda c: c.holding_mask(lambda held: test(held, amount(c)), past)
     raise TypeError(f"not a predicate: {pred!r}")  # pragma: no cover - the parser guarantees it
+
+
+def _at_distance(c: EvalContext, regions: int, steps: int) -> int:
+    """Regions exactly ``steps`` borders from the nearest region of ``regions``."""
+    near = regions
+    for _ in range(steps - 1):
+        near |= c.adjacent_mask(near)
+    return c.adjacent_mask(near) & ~near
 
 
 _COMPARISONS: dict[str, Callable[[int, int], bool]] = {
@@ -245,6 +261,9 @@ def compile_effect(
         return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, key, per_turn)
     if effect.zone is not None:
         return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, zone=effect.zone)
+    if effect.players is not None:
+        players = compile_predicate(effect.players, scope=scope)
+        return CompiledEffect(effect.verb, effect.piece, amount, effect.whom, players=players)
     return CompiledEffect(effect.verb, effect.piece, amount, effect.whom)
 
 
@@ -379,6 +398,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
     }
     scope = Scope(rule_file.id, counters)
     immune: list[tuple[IntFn | None, str]] = []
+    shielded: list[tuple[IntFn | None, str]] = []  # immune to powers
     reach, region_min, region_max = 1, 0, 0
     skip_coins: int | None = None
     own_tokens = 0
@@ -421,6 +441,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                     placed_anywhere="placed_anywhere" in props,
                     stays="stays" in props,
                     toll=props.get("toll") or 0,
+                    loot=props.get("loot") or 0,
                 )
             )
         elif isinstance(st, ast.Link):
@@ -431,7 +452,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
             abilities.append(compile_ability(st, rule_file, scope))
         elif isinstance(st, ast.Immune):
             where = None if st.condition is None else compile_predicate(st.condition, scope=scope)
-            immune.append((where, st.status))
+            (shielded if st.to else immune).append((where, st.status))
         elif isinstance(st, ast.Reach):
             reach = st.steps
         elif isinstance(st, ast.RegionTokens):
@@ -483,7 +504,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         m.status != "active" for mods in modifiers.values() for m in mods
     ) or bool((flags | {name for name, _ in conditional_flags}) & _DECLINE_FLAGS)
     works_in_decline = works_in_decline or any(
-        status != "active" for status in [t.status for t in triggers] + [i[1] for i in immune]
+        status != "active"
+        for status in [t.status for t in triggers] + [i[1] for i in immune + shielded]
     )
     works_in_decline = works_in_decline or any(a.status != "active" for a in abilities)
     unknown = flags - set(FLAGS)
@@ -515,6 +537,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
         lost_tokens_to=lost_tokens_to,
         roles=tuple(roles),
         immune=tuple(immune),
+        shielded=tuple(shielded),
         reach=reach,
         region_min=region_min,
         region_max=region_max,

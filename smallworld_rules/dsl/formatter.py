@@ -177,7 +177,8 @@ class _Printer:
             self.emit(indent, trigger(st), line)
         elif isinstance(st, ast.Immune):
             when = "" if st.condition is None else f" when {pred(st.condition)}"
-            self.emit(indent, f"immune{when}{_status(st.status)}", line)
+            to = " to powers" if st.to else ""
+            self.emit(indent, f"immune{to}{when}{_status(st.status)}", line)
         elif isinstance(st, ast.Reach):
             self.emit(indent, f"reach {st.steps}", line)
         elif isinstance(st, ast.RegionTokens):
@@ -292,6 +293,10 @@ def effect(st: ast.Effect) -> str:
     if st.verb == "gain":
         assert st.amount is not None
         return f"gain {expr(st.amount)}"
+    if st.players is not None:
+        assert st.amount is not None
+        coins = "coin" if isinstance(st.amount, ast.Number) and st.amount.value == 1 else "coins"
+        return f"opponents with {pred(st.players)} pay {expr(st.amount)} {coins}"
     words = {
         "gain_coins": "gain {} coins",
         "pay": "pay {} coins",
@@ -299,6 +304,8 @@ def effect(st: ast.Effect) -> str:
         "give_tokens": "give {} tokens to " + str(st.whom),
         "add": "add {} to " + str(st.counter),
         "exchange": "exchange {} in " + str(st.zone),
+        "discount": "discount {}",
+        "conquer_less": "conquer less {}",
     }
     if st.verb in words:
         assert st.amount is not None
@@ -400,11 +407,11 @@ def _atom(node: ast.Pred) -> str:
         word = "conquest_adjacent_to" if node.links else "adjacent_to"
         return f"{word} {region_set(node.regions, tight=True)}"
     if isinstance(node, ast.Compare):
-        left, right, op = expr(node.left), expr(node.right), node.op
-        if left.startswith("("):  # a comparison cannot start with "(": turn it round
-            flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
-            left, right, op = right, left, flipped
-        return f"{left} {op} {right}"
+        return f"{expr(node.left)} {node.op} {expr(node.right)}"
+    if isinstance(node, ast.Distance):
+        return f"distance {node.steps} to {region_set(node.regions, tight=True)}"
+    if isinstance(node, ast.HoldsTokens):
+        return f"tokens {node.op} {expr(node.amount)}"
     assert isinstance(node, ast.Property)
     return node.name
 

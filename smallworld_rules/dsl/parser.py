@@ -15,6 +15,7 @@ import functools
 import importlib.resources
 import re
 import stat
+import typing
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -263,6 +264,7 @@ def parse(source: str, path: str = "<string>") -> ast.RuleFile:
             raise exc.orig_exc from None
         raise
     _check_statement_count(rule_file, source, path)
+    _check_conditions(rule_file, source, path)
     return rule_file
 
 
@@ -414,6 +416,21 @@ def _check_statement_count(rule_file: ast.RuleFile, source: str, path: str) -> N
     )
 
 
+def _check_conditions(rule_file: ast.RuleFile, source: str, path: str) -> None:
+    """Refuse a number left where a condition belongs (``when count(own regions)``): the
+    parser keeps it as a :class:`_Value` until here (walked without recursion)."""
+    stack: list[Any] = [rule_file]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _Value):
+            raise _ToAst(source, path)._not_a(node.pos, "a number is not a condition",
+                                              "not-a-condition")
+        if isinstance(node, tuple | list):
+            stack.extend(reversed(node))
+        elif attrs.has(type(node)):
+            stack.extend(reversed(attrs.astuple(node, recurse=False)))
+
+
 def _number_too_large(source: str, path: str, offset: int, digits: str) -> RuleFileError:
     shown = digits if len(digits) <= 12 else digits[:12] + "…"
     return _limit_error(
@@ -479,6 +496,17 @@ def _token_pos(token: Token) -> ast.Pos:
 def _unquote(token: Token) -> str:
     """Return the value of a STRING token without its quotes and escapes."""
     return _ESCAPE_RE.sub(r"\1", str(token)[1:-1])
+
+
+@attrs.frozen
+class _Value:
+    """A number standing where a condition belongs, until its context says which it is."""
+
+    expr: ast.Expr
+    pos: ast.Pos
+
+
+_EXPRESSIONS = typing.get_args(ast.Expr)
 
 
 @v_args(meta=True)
@@ -617,6 +645,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         pred = None if condition is None else condition[0]
         return ast.Immune(pred, status or "active", _pos(meta))
 
+    def immune_to_powers(self, meta: Meta, children: list[Any]) -> ast.Immune:
+        condition, status = children
+        pred = None if condition is None else condition[0]
+        return ast.Immune(pred, status or "active", _pos(meta), to="powers")
+
     def reach(self, meta: Meta, children: list[Token]) -> ast.Reach:
         return ast.Reach(self._int(children[0]), _pos(meta))
 
@@ -656,6 +689,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def take_coins(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("take_coins", _pos(meta), amount=children[1], whom=children[0])
 
+    def take_coins_from(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        players, amount = children
+        return ast.Effect("take_coins", _pos(meta), amount=amount, whom="opponents",
+                          players=players)
+
     def give_tokens(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("give_tokens", _pos(meta), amount=children[0], whom=children[1])
 
@@ -691,6 +729,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def exchange_pile(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("exchange", _pos(meta), amount=children[0], zone=str(children[1]))
+    def conquer_less(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("conquer_less", _pos(meta), amount=children[0])
+
+    def discount(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
+        return ast.Effect("discount", _pos(meta), amount=children[0])
 
     def event(self, meta: Meta, children: list[Token]) -> str:
         return str(children[0])
@@ -874,13 +917,55 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def compare(self, meta: Meta, children: list[Any]) -> ast.Compare:
         left, op, right = children
-        return ast.Compare(str(op), left, right, _pos(meta))
+        return ast.Compare(str(op), self._number(left), right, _pos(meta))
+
+    # A parenthesised group is a predicate or a number (see `group` in the grammar): a
+    # number standing alone where a condition belongs is kept as a _Value until its
+    # parentheses show whether it is compared (then it is a number) or not (refused).
+
+    def group(self, meta: Meta, children: list[Any]) -> Any:
+        return children[0]
+
+    def bare(self, meta: Meta, children: list[Any]) -> Any:
+        value = children[0]
+        if isinstance(value, ast.OptionValue):  # `option NAME` alone: is the option on?
+            return ast.OptionIs(value.name, value.pos)
+        if isinstance(value, _Value) or not isinstance(value, _EXPRESSIONS):
+            return value  # a parenthesised predicate, or a number in parentheses
+        return _Value(value, _pos(meta))
+
+    def _number(self, value: Any) -> ast.Expr:
+        """An operand of arithmetic or of a comparison's left side."""
+        if isinstance(value, _Value):
+            return value.expr
+        if not isinstance(value, _EXPRESSIONS):
+            pos = getattr(value, "pos", ast.Pos(1, 1))
+            raise self._not_a(pos, "a condition is not a number", "not-a-number")
+        number: ast.Expr = value
+        return number
+
+    def _condition(self, value: Any) -> ast.Pred:
+        if isinstance(value, _Value):
+            raise self._not_a(value.pos, "a number is not a condition", "not-a-condition")
+        pred: ast.Pred = value
+        return pred
+
+    def _not_a(self, pos: ast.Pos, message: str, label: str) -> RuleFileError:
+        hint = (
+            "compare it: e.g. 'count(own regions) >= 3'" if label == "not-a-condition"
+            else "a condition in parentheses cannot be counted or compared"
+        )
+        return RuleFileError(
+            message, path=self._path, line=pos.line, column=pos.column, label=label,
+            hint=hint, source=display_source(self._source),
+        )
 
     def compare_op(self, meta: Meta, children: list[Token]) -> str:
         return str(children[0])
 
     def _binop(self, op: str, meta: Meta, children: list[ast.Expr]) -> ast.BinOp:
-        return ast.BinOp(op, children[0], children[1], _pos(meta))
+        left, right = self._number(children[0]), self._number(children[1])
+        return ast.BinOp(op, left, right, _pos(meta))
 
     def plus(self, meta: Meta, children: list[ast.Expr]) -> ast.BinOp:
         return self._binop("+", meta, children)
@@ -908,13 +993,15 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     # ---- predicates
 
     def disjunction(self, meta: Meta, children: list[ast.Pred]) -> ast.Or:
-        return ast.Or(children[0], children[1], _pos(meta))
+        left, right = self._condition(children[0]), self._condition(children[1])
+        return ast.Or(left, right, _pos(meta))
 
     def conjunction(self, meta: Meta, children: list[ast.Pred]) -> ast.And:
-        return ast.And(children[0], children[1], _pos(meta))
+        left, right = self._condition(children[0]), self._condition(children[1])
+        return ast.And(left, right, _pos(meta))
 
     def negation(self, meta: Meta, children: list[ast.Pred]) -> ast.Not:
-        return ast.Not(children[0], _pos(meta))
+        return ast.Not(self._condition(children[0]), _pos(meta))
 
     def terrain(self, meta: Meta, children: list[Token]) -> ast.Terrain:
         return ast.Terrain(str(children[0]), _token_pos(children[0]))
@@ -925,6 +1012,10 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def has_piece(self, meta: Meta, children: list[Token]) -> ast.HasPiece:
         return ast.HasPiece(str(children[0]), _token_pos(children[0]))
 
+    def holds_tokens(self, meta: Meta, children: list[Any]) -> ast.HoldsTokens:
+        op, amount = children
+        return ast.HoldsTokens(str(op), amount, _pos(meta))
+
     def adjacent_to(self, meta: Meta, children: list[ast.RegionSet]) -> ast.AdjacentTo:
         return ast.AdjacentTo(children[0], _pos(meta))
 
@@ -932,6 +1023,8 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         self, meta: Meta, children: list[ast.RegionSet]
     ) -> ast.AdjacentTo:
         return ast.AdjacentTo(children[0], _pos(meta), links=True)
+    def distance(self, meta: Meta, children: list[Any]) -> ast.Distance:
+        return ast.Distance(self._int(children[0]), children[1], _pos(meta))
 
     def property(self, meta: Meta, children: list[Token]) -> ast.Property:
         return ast.Property(str(children[0]), _token_pos(children[0]))

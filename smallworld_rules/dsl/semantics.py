@@ -140,7 +140,7 @@ def _pred_nodes(pred: ast.Pred) -> Iterator[ast.Pred]:
             stack.append(node.operand)
         elif isinstance(node, ast.And | ast.Or):
             stack.extend((node.right, node.left))
-        elif isinstance(node, ast.AdjacentTo) and node.regions.filter is not None:
+        elif isinstance(node, ast.AdjacentTo | ast.Distance) and node.regions.filter is not None:
             stack.append(node.regions.filter)
 
 
@@ -161,6 +161,8 @@ def _describe_atom(atom: ast.Pred) -> str:
     """Return how an atomic predicate reads in the source, for messages."""
     if isinstance(atom, ast.AdjacentTo):
         return "conquest_adjacent_to …" if atom.links else "adjacent_to …"
+    if isinstance(atom, ast.Distance):
+        return f"distance {atom.steps} to …"
     if isinstance(atom, ast.Not | ast.And | ast.Or):
         return "this condition"
     return pred_source(atom)
@@ -781,6 +783,8 @@ class _Checker:
             )
         if effect.amount is not None:
             self.check_expr(effect.amount)
+        if effect.players is not None:  # opponents with PRED: a condition on each player
+            self.check_pred(effect.players, player=True)
         self.check_counter_ref(effect)
         if effect.zone is not None:
             piles = {st.name for st in self.file.statements if isinstance(st, ast.CollectLost)}
@@ -939,6 +943,8 @@ class _Checker:
         if target is not None and target.condition is not None:
             self.check_pred(target.condition, player=target.kind == "player")
         wanted = {EFFECTS[e.verb][0] for e in effects if EFFECTS[e.verb][0]}
+        if any(e.whom == "target" for e in effects):  # `target pays …` uses the player
+            wanted.add("player")
         if target is None:
             for effect in effects:
                 kind = EFFECTS[effect.verb][0]
@@ -964,7 +970,7 @@ class _Checker:
             fits = kind == target.kind or (kind == "region" and target.kind == "own region")
             if kind == "own region" and target.kind == "region":
                 fits = taken or self.placed_anywhere(effect.piece)
-            taken = taken or effect.verb in ("conquer", "convert")
+            taken = taken or effect.verb in ("conquer", "convert", "conquer_less")
             if kind and not fits:
                 self.error(
                     effect.pos,
@@ -1034,6 +1040,13 @@ class _Checker:
             elif isinstance(node, ast.Compare):
                 self.check_expr(node.left)
                 self.check_expr(node.right)
+            elif isinstance(node, ast.HoldsTokens):
+                self.check_expr(node.amount)
+            elif isinstance(node, ast.Distance) and not 1 <= node.steps <= MAX_REACH:
+                self.error(
+                    node.pos, "bad-reach", f"'distance {node.steps}' is out of range",
+                    f"write 'distance N to …' with 1 <= N <= {MAX_REACH}",
+                )
             elif isinstance(node, ast.Property) and node.name not in _PROPERTIES:
                 self.error(
                     node.pos,

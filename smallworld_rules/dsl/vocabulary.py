@@ -63,6 +63,7 @@ PIECE_PROPERTIES: dict[str, bool] = {
     "placed_anywhere": False,  # `place` may put it on any region its ability targets
     "stays": False,  # stays on its region whoever holds it; leaves when its holder declines
     "toll": True,  # the region's holder, another race than the piece's, scores N fewer coins
+    "loot": True,  # whoever conquers its region takes that many coins from the bank
 }
 
 #: Keyword predicates about a region.
@@ -80,6 +81,7 @@ REGION_PROPERTIES: dict[str, str] = {
     "lost_tribe": "holds a Lost Tribe token",
     "enemy": "is held by a race of another player, active or in decline",
     "marked": "is held by a race of a player the race has marked (the effect `mark WHOM`)",
+    "discounted": "a discount (the effect `discount N`) waits on it for the race this turn",
 }
 
 #: Region properties that describe a conquered region as it was just before the conquest,
@@ -98,6 +100,7 @@ CONTEXT_PROPERTIES: dict[str, str] = {
 #: Keyword predicates about a player (the target of a `target player` ability).
 PLAYER_PROPERTIES: dict[str, str] = {
     "attacked": "your active race attacked this player's active race this turn",
+    "neighbour": "this player's active race occupies a region bordering one of the race's",
 }
 
 #: Phases in which an ability may be used.
@@ -176,6 +179,12 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "hand_over": ("own region", "the target's tokens go back to the race's box and one token "
                   "of its owner's active race, from its hand (else its box), holds the region "
                   "(no conquest)"),
+    "discount": ("region", "this turn, the race's conquest of the target costs N tokens "
+                 "less (at least 1 still); several add up, the conquest spends them"),
+    "conquer_less": ("region", "conquer the target at its conquest cost less N tokens "
+                     "(clamped as any conquest), however far it is: the target condition "
+                     "says what it reaches (never the race's own, an immune region, water "
+                     "it may not enter or a truce's)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

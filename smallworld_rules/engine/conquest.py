@@ -18,7 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
-from smallworld_rules.language import events, flow, piles
+from smallworld_rules.language import discounts, events, flow, piles, values
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -41,9 +41,13 @@ def conquest_cost(self: Engine, s: State, race: str, region: int) -> Breakdown:
             parts.append(Contribution(name, "add", amount, piece.path, piece.line))
     if occupant is not None and occupant in s.races:
         parts += self._contributions(s, occupant, "defence", region)
-    parts += self._contributions(s, race, "conquest_cost", region)
-    if s.die_bonus >= 0 and race == s.acting:
-        parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
+    # immune to powers: the conqueror's modifiers, rolled die and discounts do not count
+    if not (self._shielding and (values.shielded_regions(self, s, race) >> region) & 1):
+        parts += self._contributions(s, race, "conquest_cost", region)
+        if s.die_bonus >= 0 and race == s.acting:
+            parts.append(Contribution("die roll", "sub", s.die_bonus, CORE))
+        if self._discounting and discounts.on(s, race, region):
+            parts.append(Contribution("discount", "sub", discounts.on(s, race, region), CORE))
     # At least 1 token, or the race's `region_tokens min N`.
     floor = self._combo_of(s, race).floor if self._floors else 1
     return fold(BASE_COST, parts, minimum=floor)
@@ -73,6 +77,11 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     with_defence: dict[str, _Applying] = {}
     defended = "defence" in self.hooks_used
     out = {}  # one dict rather than a tuple per region: fewer objects for the collector
+    # the discounts of `discount N` waiting for the acting race (few rule files say it)
+    cheaper = discounts.waiting(s) if self._discounting and race == s.acting else None
+    # immune to powers: those regions are costed in full, without the race's modifiers
+    shielded = values.shielded_regions(self, s, race) & regions if self._shielding else 0
+    regions &= ~shielded
     while regions:
         low = regions & -regions
         regions ^= low
@@ -94,11 +103,18 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
         for applies, amount in adds:
             if (applies >> region) & 1:
                 value += amount
+        if cheaper:
+            value -= cheaper.get(region, 0)
         if sets:
             lowest = [amount for applies, amount in sets if (applies >> region) & 1]
             if lowest:
                 value = min(lowest)
         out[region] = value if value >= floor else floor
+    if shielded:
+        for region in range(self.n):
+            if (shielded >> region) & 1:
+                out[region] = self.conquest_cost(s, race, region).value
+        out = dict(sorted(out.items()))
     return out
 
 
@@ -221,6 +237,8 @@ def _seize(
     returned = 0
     if self.records_facts:  # what the region held, for rules that read it afterwards
         events.record_conquest(self, s, r, rs)
+    if self._discounting and rs.race == s.acting:
+        discounts.spend(s, r)
     if occupant == LOST_TRIBE:
         lost = held  # ruling 10: Lost Tribes are simply discarded
         self._lose(s, occupant, lost, log)
@@ -243,6 +261,9 @@ def _seize(
             s.attacked |= 1 << drs.owner
     if occupant is not None and held:
         s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
+    if self._looting and s.pieces.get(r):  # pieces with `loot N`: coins for the conqueror
+        loot = sum(self.rules.pieces[name].loot * n for name, n in s.pieces[r].items())
+        s.own_player(rs.owner).coins += loot
     kept = self._remove_pieces(s, r, keep_survivors=False)
     for name, count in kept.items():  # ruling 25: placed again at the end of this turn
         s.regained = {**s.regained, name: s.regained.get(name, 0) + count}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.dsl.vocabulary import HOOKS
+from smallworld_rules.hooks import IntFn
 from smallworld_rules.language import values
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import CompiledModifier, CompiledTrigger, RuleDef
@@ -179,6 +181,9 @@ class _Ctx:
     def past_tokens(self, regions: int) -> int:
         return values.past_tokens(self, regions)
 
+    def holding_mask(self, test: Callable[[int], bool], past: bool) -> int:
+        return values.holding_mask(self, test, past)
+
 
 class _EventCtx(_Ctx):
     """The context of a trigger's condition and amounts: knows the event."""
@@ -255,19 +260,58 @@ class _Static:
     def past_tokens(self, regions: int) -> int:
         return 0
 
+    def holding_mask(self, test: Callable[[int], bool], past: bool) -> int:
+        return 0
+
 
 class _PlayerCtx(_Static):
     """The context a ``target player`` condition is evaluated in: masks are sets of players,
-    ``all_mask`` the acting player's opponents."""
+    ``all_mask`` the acting player's opponents. With ``about`` (one of them, see
+    :func:`players_matching`) the values of the moment are the game's, for the race the
+    rule belongs to, and ``count(coins)`` is that player's coins."""
 
-    def __init__(self, engine: Engine, state: State, player: int) -> None:
+    def __init__(
+        self, engine: Engine, state: State, player: int, race: str | None = None,
+        about: int = -1,
+    ) -> None:
         super().__init__(engine.map, engine.options)
+        self.engine = engine
         self.state = state
+        self.race = race
+        self.about = about
         self.all_mask = ((1 << engine.players) - 1) & ~(1 << player)
 
     def property_mask(self, name: str) -> int:
         if name == "attacked":
             return self.state.attacked
+        if name == "neighbour" and self.race is not None:
+            return values.neighbours(self.engine, self.state, self.race)
         return 0
 
+    def value(self, name: str) -> int:
+        if name == "coins" and self.about >= 0:
+            return min(self.state.players[self.about].coins, COUNT_LIMIT)
+        if self.race is None or self.race not in self.state.races:
+            return 0
+        return _Ctx(self.engine, self.state, self.race).value(name)
+
+    def counter(self, key: str, per_turn: bool) -> int:
+        if self.race is None:
+            return 0
+        return _Ctx(self.engine, self.state, self.race).counter(key, per_turn)
+
     terrain_mask = feature_mask = property_mask
+
+
+def players_matching(
+    engine: Engine, state: State, owner: int, race: str, condition: IntFn, players: int
+) -> int:
+    """The players of the mask ``players`` for whom a player condition holds, each tested
+    in a context of its own (so ``count(coins)`` is that player's coins)."""
+    out = 0
+    for p in range(engine.players):
+        if (players >> p) & 1 and (
+            condition(_PlayerCtx(engine, state, owner, race, p)) >> p
+        ) & 1:
+            out |= 1 << p
+    return out

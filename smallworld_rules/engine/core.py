@@ -51,7 +51,7 @@ from smallworld_rules.engine.basics import (
     _Occupied,
     _region_actions,
 )
-from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static
+from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static, players_matching
 from smallworld_rules.errors import RulesError
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import RoleDef, RuleDef
@@ -198,6 +198,14 @@ class Engine:
         self._collectors = tuple((d.id, d.collects) for d in every if d.collects)
         if self._collectors:
             self.pile_zones = sorted({*self.pile_zones, *(p for _, p in self._collectors)})
+        #: whether a piece gives coins to whoever conquers its region (``loot N``)
+        self._looting = any(p.loot for p in rules.pieces.values())
+        #: the rule files whose regions may be immune to other races' powers
+        self._shielding = frozenset(d.id for d in every if d.shielded)
+        #: whether an ability lowers one conquest's cost (``discount N``)
+        self._discounting = any(
+            e.verb == "discount" for d in every for a in d.abilities for e in a.effects
+        )
         #: the faces of the die (the rule language's ``roll`` rolls it too)
         self.die_faces = DIE_FACES
         #: flag -> the rule files that raise it in this game (see has_flag)
@@ -293,6 +301,7 @@ class Engine:
     immune_mask = reach.immune_mask
     guarded_mask = reach.guarded_mask
     enemy_active_mask = reach.enemy_active_mask
+    barred = reach.barred
     link_mask = reach.link_mask
     truce_mask = reach.truce_mask
     adjacent_mask = reach.adjacent_mask
@@ -368,6 +377,8 @@ class Engine:
     # use_ability.py: abilities (UseAbility)
     _use_key = use_ability._use_key
     _ability_targets = use_ability._ability_targets
+    #: the players a player condition holds for, each in a context of its own
+    players_matching = players_matching
     ability_problem = use_ability.ability_problem
     _effect_problem = use_ability._effect_problem
     _amount = use_ability._amount

@@ -64,6 +64,8 @@ def _do_effect(
         log(PieceMoved(name, target, source))
     elif verb == "conquer":
         cost = self._amount(s, rs, effect, target)
+        if self._floors:  # region_tokens min: it holds no region with fewer
+            cost = max(cost, self._keep(s, rs.race))
         self._take_region(s, rs, target, cost, cost, log)
     elif verb == "convert":
         s.to_box(rs.race, -1)

@@ -126,6 +126,23 @@ def target_problem(self: Engine, s: State, race: str, region: int) -> str | None
         return f"there is no region {region} on the {self.map.name} map"
     if (self.reach_mask(s, race) >> region) & 1:
         return None
+    barred = self.barred(s, race, region)
+    if barred is not None:
+        return barred
+    if not self.mask_of(s, race) and race == self.role_race:
+        name = self.race_defs[race].name
+        return f"region {region} is not a region where the {name} tokens enter the map"
+    if not self.mask_of(s, race):
+        return (
+            f"region {region} is not a border region: a race with no region on the map "
+            "must enter at the edge or on the shore of an edge Sea (rule 1.7)"
+        )
+    return f"region {region} is not adjacent to a region your race holds"
+
+
+def barred(self: Engine, s: State, race: str, region: int) -> str | None:
+    """Why ``race`` may not conquer ``region`` however near it were (its own, covered,
+    water, immune, under a truce), or ``None``."""
     if s.region_race[region] == race:
         return f"your {self.race_defs[race].name} already hold region {region}"
     if not (self.open_mask >> region) & 1:
@@ -147,12 +164,4 @@ def target_problem(self: Engine, s: State, race: str, region: int) -> str | None
             f"your {self.race_defs[race].name} abandoned region {region} this turn: they may "
             "not conquer it again before their next turn"
         )
-    if not self.mask_of(s, race) and race == self.role_race:
-        name = self.race_defs[race].name
-        return f"region {region} is not a region where the {name} tokens enter the map"
-    if not self.mask_of(s, race):
-        return (
-            f"region {region} is not a border region: a race with no region on the map "
-            "must enter at the edge or on the shore of an edge Sea (rule 1.7)"
-        )
-    return f"region {region} is not adjacent to a region your race holds"
+    return None

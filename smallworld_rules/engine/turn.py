@@ -59,7 +59,7 @@ def _reset_cycle(s: State) -> None:
     s.die_target = -1
     s.die_bonus = -1
     if s.lang:
-        memory.forget(s, "facts")
+        memory.forget(s, "facts", "discounts")
 
 
 def _acting_order(self: Engine, s: State) -> list[str]:

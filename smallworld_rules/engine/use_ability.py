@@ -14,7 +14,7 @@ from smallworld_rules.engine.basics import (
     _bits,
     _shared,
 )
-from smallworld_rules.engine.context import _Ctx, _PlayerCtx
+from smallworld_rules.engine.context import _Ctx, _PlayerCtx, players_matching
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import AbilityUsed
 from smallworld_rules.hooks import EvalContext
@@ -46,9 +46,13 @@ def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbi
     if ability.target == "player":
         ctx = _PlayerCtx(self, s, rs.owner)
         mask = ctx.all_mask
+        if ability.condition is not None:  # each player in a context of its own
+            return players_matching(self, s, rs.owner, rs.race, ability.condition, mask)
     else:
         ctx = _Ctx(self, s, rs.race)
         mask = self.mask_of(s, rs.race) if ability.target == "own region" else ctx.all_mask
+        if self._shielding:  # immune to powers: out of reach of other races' abilities
+            mask &= ~language_values.shielded_regions(self, s, rs.race)
     if ability.condition is not None:
         mask &= ability.condition(ctx)
     return mask
@@ -104,7 +108,7 @@ def ability_problem(
         problem = self._effect_problem(s, rs, effect, target, taken, reach)
         if problem:
             return problem
-        taken = taken or effect.verb in ("conquer", "convert")
+        taken = taken or effect.verb in ("conquer", "convert", "conquer_less")
     return None
 
 
@@ -141,7 +145,10 @@ def _effect_problem(
             problem = self.target_problem(s, rs.race, target)
             if problem:
                 return problem
-        if rs.hand < max(1, self._amount(s, rs, effect)):
+        least = self._keep(s, rs.race) if self._floors else 1  # region_tokens min
+        if rs.hand < max(least, self._amount(s, rs, effect)):
+            if least > 1:
+                return f"not enough tokens in hand (your race holds a region with {least})"
             return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
     elif verb == "convert":
         assert target is not None

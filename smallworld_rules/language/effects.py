@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.events import PieceMoved, TokensGained
-from smallworld_rules.language import memory, piles
+from smallworld_rules.language import discounts, memory, piles
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
 
@@ -45,10 +45,19 @@ def _always(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occas
     return None
 
 
-def _players(engine: Engine, s: State, rs: RaceState, whom: str | None, o: Occasion) -> list[int]:
-    """The players ``whom`` names at this moment."""
+def _players(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion) -> list[
+    int
+]:
+    """The players the effect's ``whom`` names at this moment (``opponents with PRED``:
+    those of them the predicate holds for)."""
+    whom = e.whom
     if whom == "opponents":
-        return [(rs.owner + i) % engine.players for i in range(1, engine.players)]
+        order = [(rs.owner + i) % engine.players for i in range(1, engine.players)]
+        if e.players is None:
+            return order
+        mask = sum(1 << p for p in order)
+        mask = engine.players_matching(s, rs.owner, rs.race, e.players, mask)
+        return [p for p in order if (mask >> p) & 1]
     return [o.other] if o.other >= 0 and o.other != rs.owner else []
 
 
@@ -67,7 +76,7 @@ def _take_coins(
     engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
 ) -> None:
     wanted = _amount(engine, s, rs, e, o)
-    for p in _players(engine, s, rs, e.whom, o):
+    for p in _players(engine, s, rs, e, o):
         payer = s.own_player(p)
         paid = min(payer.coins, wanted)
         payer.coins -= paid
@@ -78,7 +87,7 @@ def _give_tokens(
     engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
 ) -> None:
     wanted = _amount(engine, s, rs, e, o)
-    for p in _players(engine, s, rs, e.whom, o):
+    for p in _players(engine, s, rs, e, o):
         race = o.other_race if e.whom != "opponents" and o.other_race else s.players[p].active
         if race is None or race not in s.races or race not in s.box:
             continue
@@ -133,7 +142,7 @@ def _mark(
     engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
 ) -> None:
     marks = rs.uses.get(memory.MARKS, 0)
-    for p in _players(engine, s, rs, e.whom, o):
+    for p in _players(engine, s, rs, e, o):
         marks |= 1 << p
     if marks:
         rs.uses = {**rs.uses, memory.MARKS: marks}
@@ -213,6 +222,8 @@ EFFECTS: dict[str, Effect] = {
     "mark": Effect(_always, _mark),
     "gather": Effect(_gather_problem, _gather),
     "hand_over": Effect(_hand_over_problem, _hand_over),
+    "discount": Effect(discounts.problem, discounts.do),
+    "conquer_less": Effect(discounts.conquer_problem, discounts.conquer),
 }
 
 

@@ -22,7 +22,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
   before the turn is scored;
 * ``abandoned``: the regions each race that may not conquer them again abandoned this turn
   (flag ``no_return_to_abandoned``), as bitmasks;
-* ``second_round``: the race in its second round of conquests (``second_conquest_round``).
+* ``second_round``: the race in its second round of conquests (``second_conquest_round``);
+* ``discounts``: ``(region, tokens)`` pairs, what the acting race's conquest of each region
+  costs less this turn (``discount N``; see :mod:`~smallworld_rules.language.discounts`).
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         raise _bad("must be an object")
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
-        "declining", "choosing", "abandoned", "second_round",
+        "declining", "choosing", "abandoned", "second_round", "discounts",
     }
     unknown = set(data) - known
     if unknown:
@@ -158,6 +160,16 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         if not isinstance(swap, list) or len(swap) != 2:
             raise _bad("swap must be [race, coins taken]")
         out["swap"] = (_str(swap[0], "swap: race"), _int(swap[1], 0, 10**6, "swap: coins"))
+    if "discounts" in data:
+        pairs = []
+        for pair in _list(data["discounts"], "discounts"):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise _bad("discounts must be [region, tokens] pairs")
+            pairs.append((
+                _int(pair[0], 0, regions - 1, "discounts: region"),
+                _int(pair[1], 1, COUNT_LIMIT, "discounts: tokens"),
+            ))
+        out["discounts"] = tuple(sorted(dict(pairs).items()))
     for key in ("resume", "roller", "declining", "choosing", "second_round"):
         if key in data:
             out[key] = _str(data[key], key)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
-from smallworld_rules.language import crossing, memory
+from smallworld_rules.language import crossing, discounts, memory
 from smallworld_rules.state import LOST_TRIBE, State
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ REGION_PROPERTIES: dict[str, Callable[[_Ctx], int]] = {
     "lost_tribe": _lost_tribe,
     "enemy": _enemy,
     "marked": _marked,
+    "discounted": discounts.discounted_mask,
 }
 
 #: A conquered region's facts (occupant, owner, tokens) -> whether it had the property; the
@@ -156,6 +157,15 @@ def past_tokens(c: _Ctx, regions: int) -> int:
     return sum(tokens for r, _, _, tokens, _ in _facts(c) if (regions >> r) & 1)
 
 
+def holding_mask(c: _Ctx, test: Callable[[int], bool], past: bool) -> int:
+    """Regions whose tokens, anyone's, pass ``test`` (the predicate ``tokens OP N``);
+    ``past``: this turn's conquests, with what each held when conquered."""
+    if past:
+        return sum(1 << r for r, _, _, tokens, _ in _facts(c) if test(tokens))
+    tokens = c.state.region_tokens
+    return sum(1 << r for r in range(len(tokens)) if test(tokens[r]))
+
+
 def tokens_on(c: _Ctx, regions: int) -> int:
     """Tokens, anyone's, on the regions of the mask."""
     tokens = c.state.region_tokens
@@ -169,6 +179,18 @@ def counter(c: _Ctx, key: str, per_turn: bool) -> int:
         return int(counters.get(f"{c.race}|{key}", 0))
     rs = c.state.races.get(c.race)
     return 0 if rs is None else rs.uses.get("#" + key, 0)
+
+
+def neighbours(engine: Engine, s: State, race: str) -> int:
+    """The players whose active race occupies a region bordering one of ``race``'s (the
+    player property ``neighbour``): a mask of players."""
+    border = engine.adjacent_mask(s.race_masks.get(race, 0))
+    touching = border & engine.enemy_active_mask(s, race)
+    out = 0
+    for other, mask in s.race_masks.items():
+        if mask & touching and other in s.races:
+            out |= 1 << s.races[other].owner
+    return out
 
 
 def reach_within(engine: Engine, own: int, steps: int) -> int:
@@ -192,13 +214,27 @@ def far_reach(
 
 def immune_regions(engine: Engine, s: State) -> int:
     """Regions the ``immune`` statements of the races in play make immune now."""
+    return _covered(engine, s, engine._immunizing, "immune", None)
+
+
+def shielded_regions(engine: Engine, s: State, race: str) -> int:
+    """Regions the ``immune to powers`` statements of races other than ``race`` cover now:
+    ``race``'s abilities cannot target them and its modifiers do not change their cost."""
+    return _covered(engine, s, engine._shielding, "shielded", race)
+
+
+def _covered(
+    engine: Engine, s: State, files: frozenset[str], field: str, skip: str | None
+) -> int:
+    """The regions of the races in play (but ``skip``) that their statements ``field``
+    (``RuleDef.immune`` or ``.shielded``: conditions and statuses) cover now."""
     out = 0
     for race, rs in s.races.items():
         own = s.race_masks.get(race, 0)
-        if not own or engine._none_of(race, rs, engine._immunizing):
+        if race == skip or not own or engine._none_of(race, rs, files):
             continue
         for d in engine._combo_of(s, race).defs:
-            for where, status in d.immune:
+            for where, status in getattr(d, field):
                 if status != "always" and (status == "declined") != rs.declined:
                     continue
                 out |= own if where is None else own & where(engine.context(s, race))
