@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 import attrs
@@ -240,6 +242,85 @@ EVENT_TYPES: dict[str, type[Any]] = {
 for _cls in EVENT_TYPES.values():  # the engine makes ~150 events a game
     quick_init(_cls)
     _cls._field_names = tuple(f.name for f in attrs.fields(_cls))
+
+#: the JSON text of any value as a save writes it (``json.dumps`` with these settings)
+encode_json: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
+_escape: Callable[[str], str] = json.encoder.encode_basestring_ascii  # what encode_json uses
+
+
+def _value_json(value: Any) -> str:
+    """``encode_json(value)``, quicker for ``None`` and tuples of numbers and strings."""
+    kind = type(value)
+    if kind is str:
+        return _escape(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is tuple:
+        return "[" + ",".join([_value_json(item) for item in value]) + "]"
+    return encode_json(value)
+
+
+#: how a writer turns a field of each annotation into its text (``V`` the field's variable),
+#: quickly when the value is what the annotation says, else through ``_value_json``
+_FIELD_TEXT = {
+    "int": "if type(V) is not int: V = _value(V)",
+    "str": "V = _escape(V) if type(V) is str else _value(V)",
+    "bool": "V = 'true' if V is True else 'false' if V is False else _value(V)",
+}
+_FIELD_TEXT["int | None"] = _FIELD_TEXT["int"]
+_FIELD_TEXT["str | None"] = _FIELD_TEXT["str"]
+
+
+def _writer(cls: type[Any]) -> Callable[[Event], str]:
+    """A function giving ``encode_json(event.to_dict())`` for an event of exactly ``cls``.
+
+    A save holds ~100 events, and building each one's dict for the encoder to sort its keys
+    was most of the time of ``to_json``. The writer puts the keys, in their sorted order, in
+    one f-string; each field's text is the same as the encoder's for every value, including
+    whatever a loaded save put there (the events' fields are not checked on loading). Built
+    from the class's own field names, like :func:`~smallworld_rules.frozen.quick_init`.
+    """
+    fields = attrs.fields(cls)
+    names = [field.name for field in fields]
+    if "type" in names:
+        raise TypeError(f"{cls.__name__}: a field named 'type' would clash with the event type")
+    lines = ["def write(e):"]
+    for i, field in enumerate(fields):
+        lines.append(f"    v{i} = e.{field.name}")
+        text = _FIELD_TEXT.get(str(field.type), "V = _value(V)")
+        lines.append("    " + text.replace("V", f"v{i}"))
+    parts = [
+        f'"type":{_escape(cls.__name__)}' if key == "type" else f'"{key}":{{v{names.index(key)}}}'
+        for key in sorted([*names, "type"])
+    ]
+    lines.append("    return f'{{" + ",".join(parts) + "}}'")
+    namespace: dict[str, Any] = {"_value": _value_json, "_escape": _escape}
+    exec(compile("\n".join(lines), f"<event writer {cls.__qualname__}>", "exec"), namespace)
+    write: Callable[[Event], str] = namespace["write"]
+    return write
+
+
+_WRITERS: dict[type[Any], Callable[[Event], str]] = {
+    cls: _writer(cls) for cls in EVENT_TYPES.values()
+}
+
+
+def log_json(events: Iterable[Event]) -> str:
+    """The JSON text of a log: ``encode_json([e.to_dict() for e in events])``, written faster.
+
+    >>> log_json([TurnStarted(round=1, player=0)])
+    '[{"player":0,"readied":0,"round":1,"type":"TurnStarted"}]'
+    """
+    writers = _WRITERS
+    parts = []
+    for event in events:
+        write = writers.get(type(event))
+        parts.append(encode_json(event.to_dict()) if write is None else write(event))
+    return "[" + ",".join(parts) + "]"
 
 
 def _tupled(value: Any) -> Any:

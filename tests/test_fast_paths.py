@@ -7,6 +7,8 @@ games, with the official rules and with the test rule files.
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,74 @@ def test_check_depth_refuses_exactly_what_is_nested_too_deep(depth: int) -> None
     cyclic.append(cyclic)
     with pytest.raises(sw.RulesError, match="nested more than"):
         check_depth(cyclic, "test")
+
+
+def _finished_games(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
+    out = []
+    for seed in range(games):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+        out.append(game)
+    return out
+
+
+#: values a loaded save may put in any field of an event (the fields are not checked)
+ODD_VALUES: list[object] = [
+    True, False, None, 0, -3, 2**70, 1.5, "", "trolls", 'a"b\\c\n\u00e9\u2603', (), (1, "x"),
+    ((1, "x", None), (True,)), {"b": [1, (2,)], "a": None}, [1, [2, {"z": 0, "y": 1}]],
+]
+
+
+def test_log_json_is_the_encoder_text() -> None:
+    """A save writes its log faster than through each event's dict, and byte for byte the
+    same: for every event of seeded games with every expansion, and for every event type
+    with each field holding any value a loaded save may give it."""
+    import attrs
+
+    from smallworld_rules.events import EVENT_TYPES, encode_json, log_json
+
+    def expected(events: list[object]) -> str:
+        dicts = [e.to_dict() for e in events]  # type: ignore[attr-defined]
+        return json.dumps(dicts, sort_keys=True, separators=(",", ":"))
+
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    kinds = set()
+    for game in _finished_games(rules, 6, (3, 4, 5)):
+        assert log_json(game.log) == expected(list(game.log))
+        kinds.update(type(e).__name__ for e in game.log)
+    assert len(kinds) >= 12
+    odd = 0
+    for cls in EVENT_TYPES.values():
+        fields = attrs.fields(cls)
+        for i in range(len(fields)):
+            for value in ODD_VALUES:
+                args = [value if j == i else j for j in range(len(fields))]
+                event = cls(*args)
+                assert log_json([event]) == expected([event]) == f"[{encode_json(event.to_dict())}]"
+                odd += 1
+    assert odd > 1000
+    assert log_json([]) == "[]"
+
+
+def test_to_json_is_the_sorted_encoding_of_its_document(tmp_path: Path) -> None:
+    """A save is one JSON object with sorted keys and no spaces: written in pieces, it is
+    still what encoding its document gives, also with a log whose events hold odd values
+    (loaded from a save) and with a board that travels with the game."""
+    board = Path(sw.__file__).parent / "maps" / "2p.json"
+    (tmp_path / "mine.json").write_text(board.read_text())
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    own_board = sw.Game.new(players=2, seed=3, map=str(tmp_path / "mine.json"))
+    games = [*_finished_games(rules, 3, (3, 4, 5)), own_board]
+    for game in games:
+        text = game.to_json()
+        doc = json.loads(text)
+        assert text == json.dumps(doc, sort_keys=True, separators=(",", ":"))
+        with_player = [event for event in doc["log"] if "player" in event]
+        for event, value in zip(with_player, ODD_VALUES, strict=False):
+            event["player"] = value
+        odd = json.dumps(doc)  # not sorted: loading does not depend on the order
+        again = sw.Game.from_json(odd, rules=game.rules).to_json()
+        assert again == json.dumps(json.loads(odd), sort_keys=True, separators=(",", ":"))
