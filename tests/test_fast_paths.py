@@ -145,3 +145,38 @@ def test_to_json_is_the_sorted_encoding_of_its_document(tmp_path: Path) -> None:
         odd = json.dumps(doc)  # not sorted: loading does not depend on the order
         again = sw.Game.from_json(odd, rules=game.rules).to_json()
         assert again == json.dumps(json.loads(odd), sort_keys=True, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("depth", [23, 24, 25])
+def test_check_depth_searches_containers_of_any_kind(depth: int) -> None:
+    """The depth check looks inside every list and object, whatever their exact types: a
+    tuple, a subclass of dict or list, or one whose siblings are subclasses of str or int
+    (the quick test by exact types must not skip them)."""
+    from collections import OrderedDict
+
+    from smallworld_rules.saved import MAX_JSON_DEPTH, check_depth
+
+    class Text(str):
+        pass
+
+    class Number(int):
+        pass
+
+    class Items(list):  # type: ignore[type-arg]
+        pass
+
+    wrappers = [
+        lambda v: (1, Text("x"), v),
+        lambda v: OrderedDict(a=Number(1), b=v),
+        lambda v: Items([None, v, 2.5, True]),
+        lambda v: {"a": Text("y"), "b": v},
+    ]
+    for wrap in wrappers:
+        data: object = Text("leaf")
+        for _ in range(depth):
+            data = wrap(data)
+        if depth > MAX_JSON_DEPTH:
+            with pytest.raises(sw.RulesError, match="nested more than 24"):
+                check_depth(data, "test")
+        else:
+            check_depth(data, "test")
