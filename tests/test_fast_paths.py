@@ -166,6 +166,9 @@ def test_check_depth_searches_containers_of_any_kind(depth: int) -> None:
         pass
 
     wrappers = [
+        lambda v: (v,),
+        lambda v: Items([v]),
+        lambda v: OrderedDict(a=v),
         lambda v: (1, Text("x"), v),
         lambda v: OrderedDict(a=Number(1), b=v),
         lambda v: Items([None, v, 2.5, True]),
