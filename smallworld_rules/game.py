@@ -27,7 +27,7 @@ from smallworld_rules.events import (
     PositionEdited,
     TurnStarted,
     encode_json,
-    event_from_dict,
+    events_from_dicts,
     log_json,
 )
 from smallworld_rules.hidden import observe
@@ -664,7 +664,7 @@ class Game:
         state = state_from_dict(engine, doc["state"], doc["version"])
         if not isinstance(doc["log"], list):
             raise RulesError("saved game: 'log' must be a list")
-        log = [event_from_dict(e) for e in doc["log"]]
+        log = events_from_dicts(doc["log"])
         return cls(engine, state, seed, log)
 
     def __repr__(self) -> str:
