@@ -394,7 +394,8 @@ def events_from_dicts(items: Iterable[Any]) -> list[Event]:
         event = None
         if type(data) is dict:
             kind = data.get("type")
-            read = readers.get(types.get(kind)) if type(kind) is str else None
+            cls = types.get(kind) if type(kind) is str else None
+            read = None if cls is None else readers.get(cls)
             if read is not None:
                 event = read(data)
         out.append(event_from_dict(data) if event is None else event)
