@@ -247,3 +247,30 @@ def test_events_read_back_as_the_general_way_builds_them() -> None:
     for bad in ([], "x", {"type": "Nothing"}, {"type": ["TurnEnded"]}, {"player": 1}):
         with pytest.raises(sw.RulesError, match="not a log event"):
             events_from_dicts([bad])
+
+
+def test_invariants_count_each_races_tokens_on_the_map() -> None:
+    """The invariants sum each occupant's tokens on the map in one pass: one token too many
+    in any region is refused naming that race and its new count on the map; one Lost Tribe
+    token too many is refused too."""
+    from smallworld_rules.state import LOST_TRIBE
+
+    rules = sw.load_rules()
+    checked = 0
+    for game in random_positions(rules, 2, (2, 4))[::25]:
+        engine, state = game._engine, game._state
+        engine.check_invariants(state)
+        for r in range(engine.n):
+            race = state.region_race[r]
+            if race is None:
+                continue
+            s = state.copy()
+            s.region_tokens = list(s.region_tokens)
+            s.region_tokens[r] += 1 if race != LOST_TRIBE else 99
+            tokens = zip(s.region_race, s.region_tokens, strict=True)
+            on_map = sum(t for o, t in tokens if o == race)
+            expected = "Lost Tribe tokens" if race == LOST_TRIBE else f"{race}: .* map {on_map} "
+            with pytest.raises(sw.RulesError, match=expected):
+                engine.check_invariants(s)
+            checked += 1
+    assert checked > 50
