@@ -274,3 +274,30 @@ def test_invariants_count_each_races_tokens_on_the_map() -> None:
                 engine.check_invariants(s)
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("region_tokens", 5), -1, "region_tokens[5] must be from 0, not -1"),
+        (("box", "trolls"), "x", "box[trolls] must be an integer, not 'x'"),
+        (("market", 2), [1], "market[2] must be [race, power, coins]"),
+        (("players", 1, "declined"), [3], "players[1].declined[0] names an unknown race 3"),
+        (("truces",), [[0, 7]], "truces[0][1] must be from 0 to 1, not 7"),
+        (("piece_supply", "lair"), True, "piece_supply[lair] must be an integer, not True"),
+    ],
+)
+def test_a_corrupt_entry_is_named_by_its_place(
+    path: tuple[object, ...], value: object, message: str
+) -> None:
+    """A corrupt save names the entry that is wrong, down to its index or key (the place is
+    made into text only for the message)."""
+    game = sw.Game.new(players=2, seed=1)
+    doc = json.loads(game.to_json())
+    target = doc["state"]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(sw.RulesError) as refused:
+        sw.Game.from_json(json.dumps(doc))
+    assert str(refused.value) == f"corrupt saved game: {message}"
