@@ -301,3 +301,27 @@ def test_a_corrupt_entry_is_named_by_its_place(
     with pytest.raises(sw.RulesError) as refused:
         sw.Game.from_json(json.dumps(doc))
     assert str(refused.value) == f"corrupt saved game: {message}"
+
+
+def test_role_purchases_are_those_each_check_allows() -> None:
+    """The Necromancer's purchases in legal_actions work each item's price out once per
+    position: on every position of seeded games they are exactly the purchases whose own
+    check (pricing each alone) allows them, in the same order, and the same shared
+    instances from one call to the next."""
+    from smallworld_rules.actions import Purchase
+
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    offered = 0
+    for game in random_positions(rules, 6, (3, 4, 5)):
+        engine, state = game._engine, game._state
+        wanted = [("token", None)] + [("power", p) for p in state.role_reserve]
+        expected = [
+            Purchase(item, power)
+            for item, power in wanted
+            if not state.conquered and engine.purchase_problem(state, item, power) is None
+        ]
+        quick = engine._purchases(state)
+        assert quick == expected
+        assert all(a is b for a, b in zip(quick, engine._purchases(state), strict=True))
+        offered += len(quick)
+    assert offered > 100
