@@ -325,3 +325,30 @@ def test_role_purchases_are_those_each_check_allows() -> None:
         assert all(a is b for a, b in zip(quick, engine._purchases(state), strict=True))
         offered += len(quick)
     assert offered > 100
+
+
+def test_region_masks_of_the_rule_language_are_their_definitions() -> None:
+    """The masks rule files read (``piece P``, ``non_empty``, ``lone``) are, on every
+    position of seeded games with every expansion, the regions that hold such a piece, any
+    token, exactly one token."""
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    pieces = sorted(rules.pieces)
+    checked = 0
+    for game in random_positions(rules, 3, (3, 4, 5))[::5]:
+        engine, state = game._engine, game._state
+        for race in state.races:
+            ctx = engine.context(state, race)
+            tokens = state.region_tokens
+            assert ctx.property_mask("non_empty") == sum(
+                1 << r for r in range(engine.n) if tokens[r] > 0
+            )
+            assert ctx.property_mask("lone") == sum(
+                1 << r for r in range(engine.n) if tokens[r] == 1
+            )
+            for piece in pieces:
+                held = state.pieces
+                assert ctx.piece_mask(piece) == sum(
+                    1 << r for r in range(engine.n) if held.get(r, {}).get(piece, 0) > 0
+                )
+            checked += 1
+    assert checked > 100
