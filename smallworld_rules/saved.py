@@ -214,11 +214,12 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     for key, pieces in _dict(d["pieces"], "pieces").items():
         if not (key.isdigit() and len(key) <= 3 and int(key) < n):
             raise _bad("pieces", f"names a region {excerpt(key)} that does not exist")
-        counts = _dict(pieces, f"pieces[{key}]")
+        at: Where = ("pieces", key)
+        counts = _dict(pieces, at)
         for name, count in counts.items():
             if name not in rules.pieces:
-                raise _bad(f"pieces[{key}]", f"names an unknown piece {excerpt(name)}")
-            _int(count, f"pieces[{key}][{name}]", 1)
+                raise _bad(at, f"names an unknown piece {excerpt(name)}")
+            _int(count, (at, name), 1)
         s.pieces[int(key)] = dict(counts)
     s.box = {race_id(k, "box"): _int(v, ("box", k)) for k, v in _dict(d["box"], "box").items()}
     if set(s.box) != set(engine.race_defs):
