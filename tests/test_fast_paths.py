@@ -304,10 +304,10 @@ def test_a_corrupt_entry_is_named_by_its_place(
 
 
 def test_role_purchases_are_those_each_check_allows() -> None:
-    """The Necromancer's purchases in legal_actions work each item's price out once per
-    position: on every position of seeded games they are exactly the purchases whose own
-    check (pricing each alone) allows them, in the same order, and the same shared
-    instances from one call to the next."""
+    """The Necromancer's purchases in legal_actions work each price out once per position
+    (his token and power prices are one expression, compiled once): on every position of
+    seeded games they are exactly the purchases whose own check (pricing each alone)
+    allows them, in the same order, and the same shared instances from call to call."""
     from smallworld_rules.actions import Purchase
 
     rules = sw.load_rules(expansions=["necromancer_island"])
@@ -322,6 +322,7 @@ def test_role_purchases_are_those_each_check_allows() -> None:
         ]
         quick = engine._purchases(state)
         assert quick == expected
+        assert engine.role is not None and engine.role.buys["token"] is engine.role.buys["power"]
         assert all(a is b for a, b in zip(quick, engine._purchases(state), strict=True))
         offered += len(quick)
     assert offered > 100

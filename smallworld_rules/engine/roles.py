@@ -3,7 +3,7 @@ purchases, and what happens after every turn."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.actions import Action, ChoosePower, Purchase
 from smallworld_rules.engine.basics import _CONQUEST, _PICK, Log, _shared
@@ -46,10 +46,10 @@ def price(self: Engine, s: State, item: str) -> int | None:
 
 
 def purchase_problem(
-    self: Engine, s: State, item: str, power: str | None, prices: dict[str, int] | None = None
+    self: Engine, s: State, item: str, power: str | None, prices: dict[Any, int] | None = None
 ) -> str | None:
     """Why the role may not make that purchase now, or ``None`` (``prices``: the prices
-    worked out so far for this position, by item, filled in as they are)."""
+    worked out so far for this position, by price expression, filled in as they are)."""
     role = self.role
     if role is None or not role.buys:
         return "no role of this game makes purchases"
@@ -59,13 +59,13 @@ def purchase_problem(
         return "purchases come before the first conquest of the turn (rule 4.3)"
     if self.role_purchases and s.purchases >= self.role_purchases:
         return f"at most {self.role_purchases} purchase(s) a turn (option)"
-    price = None if prices is None else prices.get(item)
+    price = None if prices is None else prices.get(role.buys.get(item))
     if price is None:
         price = self.price(s, item)
         if price is None:
             return f"the {role.name} buys {', '.join(sorted(role.buys))}, not {item!r}"
         if prices is not None:
-            prices[item] = price
+            prices[role.buys[item]] = price
     if item == "token":
         if power is not None:
             return "a token purchase names no power"
@@ -85,9 +85,9 @@ def _purchases(self: Engine, s: State) -> list[Action]:
         return []
     wanted: list[tuple[str, str | None]] = [("token", None)]
     wanted += [("power", p) for p in s.role_reserve]
-    # One price per item, not per reserved power (the price names no power), and the
-    # actions shared like the others legal_actions hands out.
-    prices: dict[str, int] = {}
+    # One price per price expression, not per item and reserved power (a price names no
+    # power), and the actions shared like the others legal_actions hands out.
+    prices: dict[Any, int] = {}
     return [
         _shared(Purchase, item, power)
         for item, power in wanted
