@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 import attrs
@@ -255,9 +257,119 @@ for _cls in EVENT_TYPES.values():  # the engine makes ~150 events a game
     quick_init(_cls)
     _cls._field_names = tuple(f.name for f in attrs.fields(_cls))
 
+#: the JSON text of any value as a save writes it (``json.dumps`` with these settings)
+encode_json: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
+_escape: Callable[[str], str] = json.encoder.encode_basestring_ascii  # what encode_json uses
+
+
+def _value_json(value: Any) -> str:
+    """``encode_json(value)``, quicker for ``None`` and tuples of numbers and strings."""
+    kind = type(value)
+    if kind is str:
+        return _escape(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is tuple:
+        return "[" + ",".join([_value_json(item) for item in value]) + "]"
+    return encode_json(value)
+
+
+#: how a writer turns a field of each annotation into its text (``V`` the field's variable),
+#: quickly when the value is what the annotation says, else through ``_value_json``
+_FIELD_TEXT = {
+    "int": "if type(V) is not int: V = _value(V)",
+    "str": "V = _escape(V) if type(V) is str else _value(V)",
+    "bool": "V = 'true' if V is True else 'false' if V is False else _value(V)",
+}
+_FIELD_TEXT["int | None"] = _FIELD_TEXT["int"]
+_FIELD_TEXT["str | None"] = _FIELD_TEXT["str"]
+
+
+def _writer(cls: type[Any]) -> Callable[[Event], str]:
+    """A function giving ``encode_json(event.to_dict())`` for an event of exactly ``cls``.
+
+    A save holds ~100 events, and building each one's dict for the encoder to sort its keys
+    was most of the time of ``to_json``. The writer puts the keys, in their sorted order, in
+    one f-string; each field's text is the same as the encoder's for every value, including
+    whatever a loaded save put there (the events' fields are not checked on loading). Built
+    from the class's own field names, like :func:`~smallworld_rules.frozen.quick_init`.
+    """
+    fields = attrs.fields(cls)
+    names = [field.name for field in fields]
+    if "type" in names:
+        raise TypeError(f"{cls.__name__}: a field named 'type' would clash with the event type")
+    lines = ["def write(e):"]
+    for i, field in enumerate(fields):
+        lines.append(f"    v{i} = e.{field.name}")
+        text = _FIELD_TEXT.get(str(field.type), "V = _value(V)")
+        lines.append("    " + text.replace("V", f"v{i}"))
+    parts = [
+        f'"type":{_escape(cls.__name__)}' if key == "type" else f'"{key}":{{v{names.index(key)}}}'
+        for key in sorted([*names, "type"])
+    ]
+    lines.append("    return f'{{" + ",".join(parts) + "}}'")
+    namespace: dict[str, Any] = {"_value": _value_json, "_escape": _escape}
+    exec(compile("\n".join(lines), f"<event writer {cls.__qualname__}>", "exec"), namespace)
+    write: Callable[[Event], str] = namespace["write"]
+    return write
+
+
+_WRITERS: dict[type[Any], Callable[[Event], str]] = {
+    cls: _writer(cls) for cls in EVENT_TYPES.values()
+}
+
+
+def log_json(events: Iterable[Event]) -> str:
+    """The JSON text of a log: ``encode_json([e.to_dict() for e in events])``, written faster.
+
+    >>> log_json([TurnStarted(round=1, player=0)])
+    '[{"player":0,"readied":0,"round":1,"type":"TurnStarted"}]'
+    """
+    writers = _WRITERS
+    parts = []
+    for event in events:
+        write = writers.get(type(event))
+        parts.append(encode_json(event.to_dict()) if write is None else write(event))
+    return "[" + ",".join(parts) + "]"
+
 
 def _tupled(value: Any) -> Any:
-    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+    if not isinstance(value, list):
+        return value
+    return tuple([_tupled(v) if isinstance(v, list) else v for v in value])
+
+
+def _reader(cls: type[Any]) -> Callable[[dict[str, Any]], Event | None]:
+    """A function rebuilding an event of ``cls`` from a dict holding ``"type"`` and exactly
+    its fields, or giving ``None`` for any other dict (:func:`event_from_dict` then takes the
+    general way, which explains what is wrong). The same event as ``cls(**fields)``, lists as
+    tuples, without a keyword dict and an ``__init__`` call per event: a save holds ~100."""
+    fields = attrs.fields(cls)
+    lines = ["def read(data):", f"    if len(data) != {len(fields) + 1}:", "        return None"]
+    lines.append("    try:")
+    lines += [f"        v{i} = data[{field.name!r}]" for i, field in enumerate(fields)]
+    lines += ["    except KeyError:", "        return None"]
+    for i in range(len(fields)):
+        lines.append(f"    if isinstance(v{i}, list):")
+        lines.append(f"        v{i} = _tupled(v{i})")
+    lines.append("    e = _new(_cls)")
+    lines += [f"    _set{i}(e, v{i})" for i in range(len(fields))]
+    lines.append("    return e")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_tupled": _tupled}
+    for i, field in enumerate(fields):
+        namespace[f"_set{i}"] = cls.__dict__[field.name].__set__  # the slot's descriptor
+    exec(compile("\n".join(lines), f"<event reader {cls.__qualname__}>", "exec"), namespace)
+    read: Callable[[dict[str, Any]], Event | None] = namespace["read"]
+    return read
+
+
+_READERS: dict[type[Any], Callable[[dict[str, Any]], Event | None]] = {
+    cls: _reader(cls) for cls in EVENT_TYPES.values()
+}
 
 
 def event_from_dict(data: Any) -> Event:
@@ -270,6 +382,10 @@ def event_from_dict(data: Any) -> Event:
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise RulesError(f"not a log event: {excerpt(data)}")
+    read = _READERS.get(cls) if type(data) is dict else None
+    quick = None if read is None else read(data)
+    if quick is not None:
+        return quick
     try:
         event: Event = cls(
             **{k: _tupled(v) if isinstance(v, list) else v for k, v in data.items() if k != "type"}
@@ -277,3 +393,24 @@ def event_from_dict(data: Any) -> Event:
     except TypeError as exc:
         raise RulesError(f"bad log event {excerpt(data)}: {excerpt(str(exc))[1:-1]}") from None
     return event
+
+
+def events_from_dicts(items: Iterable[Any]) -> list[Event]:
+    """``[event_from_dict(data) for data in items]``, the quick way first for each (a save's
+    log).
+
+    Raises:
+        RulesError: as :func:`event_from_dict`, for the first item that is not an event.
+    """
+    types, readers = EVENT_TYPES, _READERS
+    out = []
+    for data in items:
+        event = None
+        if type(data) is dict:
+            kind = data.get("type")
+            cls = types.get(kind) if type(kind) is str else None
+            read = None if cls is None else readers.get(cls)
+            if read is not None:
+                event = read(data)
+        out.append(event_from_dict(data) if event is None else event)
+    return out

@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
@@ -23,7 +22,14 @@ from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import Action, Deploy, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
-from smallworld_rules.events import Event, PositionEdited, TurnStarted, event_from_dict
+from smallworld_rules.events import (
+    Event,
+    PositionEdited,
+    TurnStarted,
+    encode_json,
+    events_from_dicts,
+    log_json,
+)
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
 from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
@@ -590,22 +596,26 @@ class Game:
     def to_json(self) -> str:
         """The full state as JSON text; :meth:`from_json` restores it exactly."""
         engine = self._engine
-        doc = {
+        # The document is ``json.dumps(doc, sort_keys=True, separators=(",", ":"))``, written in
+        # three pieces: the keys before "log" in sorted order, the log (events.log_json, which
+        # writes each event's keys already sorted), and the keys after it.
+        head = {
+            "chance": "explicit" if engine.explicit_chance else "seeded",
+            "expansions": list(engine.rules.expansion_ids),
             "format": FORMAT,
-            "version": VERSION,
+        }
+        tail = {
             "map": engine.map.name,
             # A board that is not official travels with the game, so it can be restored.
             "map_data": None if engine.map.name in MAP_NAMES else engine.map.to_dict(),
+            "options": engine.options,
+            "packs": list(engine.rules.packs),
             "players": engine.players,
             "seed": self._seed,
-            "chance": "explicit" if engine.explicit_chance else "seeded",
-            "options": engine.options,
-            "expansions": list(engine.rules.expansion_ids),
-            "packs": list(engine.rules.packs),
             "state": state_to_dict(self._state),
-            "log": [e.to_dict() for e in self._log],
+            "version": VERSION,
         }
-        return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+        return f'{encode_json(head)[:-1]},"log":{log_json(self._log)},{encode_json(tail)[1:]}'
 
     @classmethod
     def from_json(cls, text: str, rules: Rules | None = None) -> Game:
@@ -654,7 +664,7 @@ class Game:
         state = state_from_dict(engine, doc["state"], doc["version"])
         if not isinstance(doc["log"], list):
             raise RulesError("saved game: 'log' must be a list")
-        log = [event_from_dict(e) for e in doc["log"]]
+        log = events_from_dicts(doc["log"])
         return cls(engine, state, seed, log)
 
     def __repr__(self) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from smallworld_rules.engine.basics import DIE_FACES
 from smallworld_rules.errors import RulesError, excerpt
@@ -37,6 +37,8 @@ _ADDED_IN_3: dict[str, Any] = {"zones": {}, "role_powers": [], "role_reserve": [
 T = TypeVar("T")
 #: The deepest nesting of lists and objects a saved game or record may hold (they need 6).
 MAX_JSON_DEPTH = 24
+#: the exact types of what JSON holds besides lists and objects (a subclass is searched)
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
 
 
 def load_json(text: Any, what: str) -> Any:
@@ -59,9 +61,11 @@ def load_json(text: Any, what: str) -> Any:
 def check_depth(data: Any, what: str) -> None:
     """Refuse lists and objects nested deeper than :data:`MAX_JSON_DEPTH` (also a cycle), without
     recursing: later steps that walk the data recursively are then safe."""
-    # Level by level, keeping only the containers: a save is ~2,000 numbers and strings in
-    # a few hundred lists, and looking at each scalar once in a comprehension is what is cheap.
+    # Level by level, keeping only the containers: a save is ~1,000 numbers and strings in
+    # ~200 lists and objects, most holding no container at all, which the types of their
+    # items show at once (a set test in C); only the others are searched item by item.
     containers = (dict, list, tuple)  # a tuple of types tests faster than ``dict | list``
+    scalars = _SCALAR_TYPES
     level = [data] if isinstance(data, containers) else []
     depth = 1
     while level:
@@ -70,7 +74,8 @@ def check_depth(data: Any, what: str) -> None:
         inner: list[Any] = []
         for value in level:
             items = value.values() if isinstance(value, dict) else value
-            inner += [item for item in items if isinstance(item, containers)]
+            if not scalars.issuperset(map(type, items)):
+                inner += [item for item in items if isinstance(item, containers)]
         level = inner
         depth += 1
 
@@ -102,11 +107,25 @@ def _too_deep(what: str) -> RulesError:
     return RulesError(f"{what}: lists and objects nested more than {MAX_JSON_DEPTH} levels deep")
 
 
-def _bad(where: str, what: str) -> RulesError:
-    return RulesError(f"corrupt saved game: {where} {what}")
+#: where a value sits in a save: a field's name, or (where its list or object sits, the
+#: entry's index or key), made into text only for a message (a save has a few hundred
+#: entries, all checked)
+Where: TypeAlias = "str | tuple[Where, int | str]"
 
 
-def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
+def _place(where: Where) -> str:
+    if isinstance(where, str):
+        return where
+    return f"{_place(where[0])}[{where[1]}]"
+
+
+def _bad(where: Where, what: str) -> RulesError:
+    return RulesError(f"corrupt saved game: {_place(where)} {what}")
+
+
+def _int(value: Any, where: Where, low: int = 0, high: int | None = None) -> int:
+    if type(value) is int and low <= value and (high is None or value <= high):
+        return value  # the common case, decided at once (a bool is not of type int)
     if isinstance(value, bool) or not isinstance(value, int):
         raise _bad(where, f"must be an integer, not {excerpt(value)}")
     if value < low or (high is not None and value > high):
@@ -116,28 +135,28 @@ def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
 
 
 def _list(
-    value: Any, where: str, item: Callable[[Any, str], T], length: int | None = None
+    value: Any, where: Where, item: Callable[[Any, Where], T], length: int | None = None
 ) -> list[T]:
     if not isinstance(value, list):
         raise _bad(where, "must be a list")
     if length is not None and len(value) != length:
         raise _bad(where, f"must have {length} entries, not {len(value)}")
-    return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return [item(v, (where, i)) for i, v in enumerate(value)]
 
 
-def _bool(value: Any, where: str) -> bool:
+def _bool(value: Any, where: Where) -> bool:
     if not isinstance(value, bool):
         raise _bad(where, f"must be true or false, not {excerpt(value)}")
     return value
 
 
-def _str(value: Any, where: str) -> str:
+def _str(value: Any, where: Where) -> str:
     if not isinstance(value, str) or not value:
         raise _bad(where, f"must be a non-empty string, not {excerpt(value)}")
     return value
 
 
-def _dict(value: Any, where: str) -> dict[str, Any]:
+def _dict(value: Any, where: Where) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _bad(where, "must be an object")
     return value
@@ -169,17 +188,17 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     if extra:
         raise _bad("state", f"has unknown fields {sorted(extra)}")
 
-    def race_id(value: Any, where: str) -> str:
+    def race_id(value: Any, where: Where) -> str:
         if not isinstance(value, str) or value not in engine.race_defs:
             raise _bad(where, f"names an unknown race {excerpt(value)}")
         return str(value)
 
-    def power_id(value: Any, where: str) -> str:
+    def power_id(value: Any, where: Where) -> str:
         if not isinstance(value, str) or value not in rules.powers:
             raise _bad(where, f"names an unknown power {excerpt(value)}")
         return str(value)
 
-    def occupant(value: Any, where: str) -> str | None:
+    def occupant(value: Any, where: Where) -> str | None:
         return None if value is None or value == LOST_TRIBE else race_id(value, where)
 
     s = State.__new__(State)
@@ -195,19 +214,20 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     for key, pieces in _dict(d["pieces"], "pieces").items():
         if not (key.isdigit() and len(key) <= 3 and int(key) < n):
             raise _bad("pieces", f"names a region {excerpt(key)} that does not exist")
-        counts = _dict(pieces, f"pieces[{key}]")
+        at: Where = ("pieces", key)
+        counts = _dict(pieces, at)
         for name, count in counts.items():
             if name not in rules.pieces:
-                raise _bad(f"pieces[{key}]", f"names an unknown piece {excerpt(name)}")
-            _int(count, f"pieces[{key}][{name}]", 1)
+                raise _bad(at, f"names an unknown piece {excerpt(name)}")
+            _int(count, (at, name), 1)
         s.pieces[int(key)] = dict(counts)
-    s.box = {race_id(k, "box"): _int(v, f"box[{k}]") for k, v in _dict(d["box"], "box").items()}
+    s.box = {race_id(k, "box"): _int(v, ("box", k)) for k, v in _dict(d["box"], "box").items()}
     if set(s.box) != set(engine.race_defs):
         raise _bad("box", "must list every race exactly once")
     supply = _dict(d["piece_supply"], "piece_supply")
     if set(supply) != set(rules.pieces):
         raise _bad("piece_supply", "must list every piece exactly once")
-    s.piece_supply = {k: _int(v, f"piece_supply[{k}]") for k, v in supply.items()}
+    s.piece_supply = {k: _int(v, ("piece_supply", k)) for k, v in supply.items()}
     s.races = {}
     for key, raw in _dict(d["races"], "races").items():
         race_id(key, "races")
@@ -232,20 +252,21 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             },
         )
 
-    def player(value: Any, where: str) -> PlayerState:
+    def player(value: Any, where: Where) -> PlayerState:
         pd = _dict(value, where)
         if set(pd) != {"coins", "active", "declined"}:
             raise _bad(where, "must have the fields active, coins, declined")
-        active = None if pd["active"] is None else race_id(pd["active"], f"{where}.active")
+        at = _place(where)
+        active = None if pd["active"] is None else race_id(pd["active"], f"{at}.active")
         return PlayerState(
-            _int(pd["coins"], f"{where}.coins"),
+            _int(pd["coins"], f"{at}.coins"),
             active,
-            tuple(_list(pd["declined"], f"{where}.declined", race_id)),
+            tuple(_list(pd["declined"], f"{at}.declined", race_id)),
         )
 
     s.players = tuple(_list(d["players"], "players", player, players))
 
-    def combo(value: Any, where: str) -> tuple[str, str, int]:
+    def combo(value: Any, where: Where) -> tuple[str, str, int]:
         if not isinstance(value, list) or len(value) != 3:
             raise _bad(where, "must be [race, power, coins]")
         return (race_id(value[0], where), power_id(value[1], where), _int(value[2], where))
@@ -265,7 +286,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.acted = _bool(d["acted"], "acted")
     s.picked = _bool(d["picked"], "picked")
 
-    def readied(value: Any, where: str) -> tuple[int, int]:
+    def readied(value: Any, where: Where) -> tuple[int, int]:
         if not isinstance(value, list) or len(value) != 2:
             raise _bad(where, "must be [region, tokens]")
         return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
@@ -279,7 +300,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.used = tuple(_list(d["used"], "used", _str))
     s.attacked = _int(d["attacked"], "attacked", 0, (1 << players) - 1)
 
-    def truce(value: Any, where: str) -> tuple[int, int]:
+    def truce(value: Any, where: Where) -> tuple[int, int]:
         pair = _list(value, where, lambda v, w: _int(v, w, 0, players - 1), 2)
         if pair[0] == pair[1]:
             raise _bad(where, "pairs a player with itself")
@@ -295,7 +316,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         regained[name] = _int(count, f"regained[{name}]", 0, rules.pieces[name].supply)
     s.regained = regained
 
-    def kind(value: Any, where: str) -> str:
+    def kind(value: Any, where: Where) -> str:
         if value in (LOST_TRIBE, SOUL):
             return str(value)
         return race_id(value, where)

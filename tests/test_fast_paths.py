@@ -7,6 +7,8 @@ games, with the official rules and with the test rule files.
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,282 @@ def test_check_depth_refuses_exactly_what_is_nested_too_deep(depth: int) -> None
     cyclic.append(cyclic)
     with pytest.raises(sw.RulesError, match="nested more than"):
         check_depth(cyclic, "test")
+
+
+def _finished_games(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
+    out = []
+    for seed in range(games):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+        out.append(game)
+    return out
+
+
+#: values a loaded save may put in any field of an event (the fields are not checked)
+ODD_VALUES: list[object] = [
+    True, False, None, 0, -3, 2**70, 1.5, "", "trolls", 'a"b\\c\n\u00e9\u2603', (), (1, "x"),
+    ((1, "x", None), (True,)), {"b": [1, (2,)], "a": None}, [1, [2, {"z": 0, "y": 1}]],
+]
+
+
+def test_log_json_is_the_encoder_text() -> None:
+    """A save writes its log faster than through each event's dict, and byte for byte the
+    same: for every event of seeded games with every expansion, and for every event type
+    with each field holding any value a loaded save may give it."""
+    import attrs
+
+    from smallworld_rules.events import EVENT_TYPES, encode_json, log_json
+
+    def expected(events: list[object]) -> str:
+        dicts = [e.to_dict() for e in events]  # type: ignore[attr-defined]
+        return json.dumps(dicts, sort_keys=True, separators=(",", ":"))
+
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    kinds = set()
+    for game in _finished_games(rules, 6, (3, 4, 5)):
+        assert log_json(game.log) == expected(list(game.log))
+        kinds.update(type(e).__name__ for e in game.log)
+    assert len(kinds) >= 12
+    odd = 0
+    for cls in EVENT_TYPES.values():
+        fields = attrs.fields(cls)
+        for i in range(len(fields)):
+            for value in ODD_VALUES:
+                args = [value if j == i else j for j in range(len(fields))]
+                event = cls(*args)
+                assert log_json([event]) == expected([event]) == f"[{encode_json(event.to_dict())}]"
+                odd += 1
+    assert odd > 1000
+    assert log_json([]) == "[]"
+
+
+def test_to_json_is_the_sorted_encoding_of_its_document(tmp_path: Path) -> None:
+    """A save is one JSON object with sorted keys and no spaces: written in pieces, it is
+    still what encoding its document gives, also with a log whose events hold odd values
+    (loaded from a save) and with a board that travels with the game."""
+    board = Path(sw.__file__).parent / "maps" / "2p.json"
+    (tmp_path / "mine.json").write_text(board.read_text())
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    own_board = sw.Game.new(players=2, seed=3, map=str(tmp_path / "mine.json"))
+    games = [*_finished_games(rules, 3, (3, 4, 5)), own_board]
+    for game in games:
+        text = game.to_json()
+        doc = json.loads(text)
+        assert text == json.dumps(doc, sort_keys=True, separators=(",", ":"))
+        with_player = [event for event in doc["log"] if "player" in event]
+        for event, value in zip(with_player, ODD_VALUES, strict=False):
+            event["player"] = value
+        odd = json.dumps(doc)  # not sorted: loading does not depend on the order
+        again = sw.Game.from_json(odd, rules=game.rules).to_json()
+        assert again == json.dumps(json.loads(odd), sort_keys=True, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("depth", [23, 24, 25])
+def test_check_depth_searches_containers_of_any_kind(depth: int) -> None:
+    """The depth check looks inside every list and object, whatever their exact types: a
+    tuple, a subclass of dict or list, or one whose siblings are subclasses of str or int
+    (the quick test by exact types must not skip them)."""
+    from collections import OrderedDict
+
+    from smallworld_rules.saved import MAX_JSON_DEPTH, check_depth
+
+    class Text(str):
+        pass
+
+    class Number(int):
+        pass
+
+    class Items(list):  # type: ignore[type-arg]
+        pass
+
+    wrappers = [
+        lambda v: (v,),
+        lambda v: Items([v]),
+        lambda v: OrderedDict(a=v),
+        lambda v: (1, Text("x"), v),
+        lambda v: OrderedDict(a=Number(1), b=v),
+        lambda v: Items([None, v, 2.5, True]),
+        lambda v: {"a": Text("y"), "b": v},
+    ]
+    for wrap in wrappers:
+        data: object = Text("leaf")
+        for _ in range(depth):
+            data = wrap(data)
+        if depth > MAX_JSON_DEPTH:
+            with pytest.raises(sw.RulesError, match="nested more than 24"):
+                check_depth(data, "test")
+        else:
+            check_depth(data, "test")
+
+
+def _event_the_general_way(data: dict[str, object]) -> object:
+    """What ``event_from_dict`` made before its quick readers: ``cls(**fields)``, lists as
+    tuples, or the refusal."""
+    from smallworld_rules.events import EVENT_TYPES, _tupled
+
+    cls = EVENT_TYPES[str(data["type"])]
+    fields = {k: _tupled(v) for k, v in data.items() if k != "type"}
+    try:
+        return cls(**fields)
+    except TypeError:
+        return "refused"
+
+
+def test_events_read_back_as_the_general_way_builds_them() -> None:
+    """A save's log is read by a quick reader per event type: for every event of seeded
+    games with every expansion, and for each with a field missing, one too many, a list (or
+    lists in lists) in any field, the event is the one ``cls(**fields)`` builds, of the same
+    class with the same field types, and a dict that is not an event is refused as before."""
+    import attrs
+
+    from smallworld_rules.events import event_from_dict, events_from_dicts
+
+    def same(a: object, b: object) -> bool:
+        return type(a) is type(b) and repr(a) == repr(b) and (
+            not attrs.has(type(a)) or all(
+                type(getattr(a, f.name)) is type(getattr(b, f.name))
+                for f in attrs.fields(type(a))
+            )
+        )
+
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    rng = random.Random(4)
+    checked = refused = 0
+    for game in _finished_games(rules, 4, (3, 4, 5)):
+        dicts = json.loads(game.to_json())["log"]
+        loaded = events_from_dicts(dicts)
+        assert [repr(e) for e in loaded] == [repr(e) for e in game.log]
+        for data in dicts[:60]:
+            names = [k for k in data if k != "type"]
+            variants = [dict(data)]
+            if names:
+                variants.append({k: v for k, v in data.items() if k != rng.choice(names)})
+                field = rng.choice(names)
+                for value in ([1, [2, ["x"]]], [], [[]], {"a": [1]}, None, 2.5):
+                    variants.append({**data, field: value})
+            variants.append({**data, "surplus": 1})
+            for variant in variants:
+                expected = _event_the_general_way(variant)
+                if expected == "refused":
+                    with pytest.raises(sw.RulesError, match="bad log event"):
+                        events_from_dicts([variant])
+                    with pytest.raises(sw.RulesError, match="bad log event"):
+                        event_from_dict(variant)
+                    refused += 1
+                else:
+                    assert same(events_from_dicts([variant])[0], expected)
+                    assert same(event_from_dict(variant), expected)
+                    checked += 1
+    assert checked > 1000 and refused > 200
+    for bad in ([], "x", {"type": "Nothing"}, {"type": ["TurnEnded"]}, {"player": 1}):
+        with pytest.raises(sw.RulesError, match="not a log event"):
+            events_from_dicts([bad])
+
+
+def test_invariants_count_each_races_tokens_on_the_map() -> None:
+    """The invariants sum each occupant's tokens on the map in one pass: one token too many
+    in any region is refused naming that race and its new count on the map; one Lost Tribe
+    token too many is refused too."""
+    from smallworld_rules.state import LOST_TRIBE
+
+    rules = sw.load_rules()
+    checked = 0
+    for game in random_positions(rules, 2, (2, 4))[::25]:
+        engine, state = game._engine, game._state
+        engine.check_invariants(state)
+        for r in range(engine.n):
+            race = state.region_race[r]
+            if race is None:
+                continue
+            s = state.copy()
+            s.region_tokens = list(s.region_tokens)
+            s.region_tokens[r] += 1 if race != LOST_TRIBE else 99
+            tokens = zip(s.region_race, s.region_tokens, strict=True)
+            on_map = sum(t for o, t in tokens if o == race)
+            expected = "Lost Tribe tokens" if race == LOST_TRIBE else f"{race}: .* map {on_map} "
+            with pytest.raises(sw.RulesError, match=expected):
+                engine.check_invariants(s)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("region_tokens", 5), -1, "region_tokens[5] must be from 0, not -1"),
+        (("box", "trolls"), "x", "box[trolls] must be an integer, not 'x'"),
+        (("market", 2), [1], "market[2] must be [race, power, coins]"),
+        (("players", 1, "declined"), [3], "players[1].declined[0] names an unknown race 3"),
+        (("truces",), [[0, 7]], "truces[0][1] must be from 0 to 1, not 7"),
+        (("piece_supply", "lair"), True, "piece_supply[lair] must be an integer, not True"),
+    ],
+)
+def test_a_corrupt_entry_is_named_by_its_place(
+    path: tuple[object, ...], value: object, message: str
+) -> None:
+    """A corrupt save names the entry that is wrong, down to its index or key (the place is
+    made into text only for the message)."""
+    game = sw.Game.new(players=2, seed=1)
+    doc = json.loads(game.to_json())
+    target = doc["state"]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(sw.RulesError) as refused:
+        sw.Game.from_json(json.dumps(doc))
+    assert str(refused.value) == f"corrupt saved game: {message}"
+
+
+def test_role_purchases_are_those_each_check_allows() -> None:
+    """The Necromancer's purchases in legal_actions work each price out once per position
+    (his token and power prices are one expression, compiled once): on every position of
+    seeded games they are exactly the purchases whose own check (pricing each alone)
+    allows them, in the same order, and the same shared instances from call to call."""
+    from smallworld_rules.actions import Purchase
+
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    offered = 0
+    for game in random_positions(rules, 6, (3, 4, 5)):
+        engine, state = game._engine, game._state
+        wanted = [("token", None)] + [("power", p) for p in state.role_reserve]
+        expected = [
+            Purchase(item, power)
+            for item, power in wanted
+            if not state.conquered and engine.purchase_problem(state, item, power) is None
+        ]
+        quick = engine._purchases(state)
+        assert quick == expected
+        assert engine.role is not None and engine.role.buys["token"] is engine.role.buys["power"]
+        assert all(a is b for a, b in zip(quick, engine._purchases(state), strict=True))
+        offered += len(quick)
+    assert offered > 100
+
+
+def test_region_masks_of_the_rule_language_are_their_definitions() -> None:
+    """The masks rule files read (``piece P``, ``non_empty``, ``lone``) are, on every
+    position of seeded games with every expansion, the regions that hold such a piece, any
+    token, exactly one token."""
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    pieces = sorted(rules.pieces)
+    checked = 0
+    for game in random_positions(rules, 3, (3, 4, 5))[::5]:
+        engine, state = game._engine, game._state
+        for race in state.races:
+            ctx = engine.context(state, race)
+            tokens = state.region_tokens
+            assert ctx.property_mask("non_empty") == sum(
+                1 << r for r in range(engine.n) if tokens[r] > 0
+            )
+            assert ctx.property_mask("lone") == sum(
+                1 << r for r in range(engine.n) if tokens[r] == 1
+            )
+            for piece in pieces:
+                held = state.pieces
+                assert ctx.piece_mask(piece) == sum(
+                    1 << r for r in range(engine.n) if held.get(r, {}).get(piece, 0) > 0
+                )
+            checked += 1
+    assert checked > 100

@@ -218,6 +218,19 @@ def compile_expr(expr: ast.Expr, scope: Scope | None = None, past: bool = False)
     raise TypeError(f"not an expression: {expr!r}")  # pragma: no cover
 
 
+def _prices(buys: list[ast.Buy]) -> dict[str, IntFn]:
+    """Each item's price; items priced by the same expression share one function, so the
+    engine works a position's price out once for them (see roles.purchase_problem)."""
+    compiled: dict[ast.Expr, IntFn] = {}
+    out: dict[str, IntFn] = {}
+    for st in buys:
+        price = compiled.get(st.price)
+        if price is None:
+            price = compiled[st.price] = compile_expr(st.price)
+        out[st.item] = price
+    return out
+
+
 def counter_key(scope: Scope, name: str) -> tuple[str, bool]:
     """The name a counter is kept under (its file's id and its name) and whether it starts
     afresh each turn."""
@@ -365,7 +378,7 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
             hand_zone.on
         ),
         draft=None if draft is None else (draft.count, draft.choose, draft.excluded),
-        buys={st.item: compile_expr(st.price) for st in role.statements if isinstance(st, ast.Buy)},
+        buys=_prices([st for st in role.statements if isinstance(st, ast.Buy)]),
         purchases_per_turn=None if limit is None else compile_expr(limit),
         harvest=None if harvest is None else (compile_expr(harvest.amount), harvest.zone),
         exchange=None if exchange is None else (exchange.count, exchange.zone, exchange.gain),

@@ -107,10 +107,10 @@ class _Ctx:
         s, engine = self.state, self.engine
         if name == "non_empty":
             tokens = s.region_tokens
-            return sum(1 << r for r in range(len(tokens)) if tokens[r])
+            return sum([1 << r for r in range(len(tokens)) if tokens[r]])
         if name == "lone":
             tokens = s.region_tokens
-            return sum(1 << r for r in range(len(tokens)) if tokens[r] == 1)
+            return sum([1 << r for r in range(len(tokens)) if tokens[r] == 1])
         if name == "first_turn":
             rs = s.races.get(self.race)
             return self.all_mask if rs is not None and rs.turns == 0 else 0
@@ -128,7 +128,11 @@ class _Ctx:
         return engine.property_masks[name]
 
     def piece_mask(self, name: str) -> int:
-        return sum(1 << r for r, p in self.state.pieces.items() if p.get(name))
+        mask = 0
+        for r, pieces in self.state.pieces.items():  # only regions with pieces are listed
+            if pieces.get(name):
+                mask |= 1 << r
+        return mask
 
     def own_mask(self) -> int:
         return self.engine.mask_of(self.state, self.race)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 def check_invariants(self: Engine, s: State) -> None:
     """Raise :class:`RulesError` if the state breaks a rule that always holds."""
+    on_map: dict[str | None, int] = {}  # each occupant's tokens on the map, summed once
     for r in range(self.n):
         race, tokens = s.region_race[r], s.region_tokens[r]
         if (race is None) != (tokens == 0):
@@ -25,10 +26,11 @@ def check_invariants(self: Engine, s: State) -> None:
             raise RulesError(f"region {r}: negative tokens")
         if race is not None and race != LOST_TRIBE and race not in s.races:
             raise RulesError(f"region {r}: race {race!r} is not in play")
+        on_map[race] = on_map.get(race, 0) + tokens
     masks = occupant_masks(s.region_race)
     if masks != s.race_masks:
         raise RulesError(f"the occupants' masks {dict(s.race_masks)} are not {masks}")
-    tribes = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == LOST_TRIBE)
+    tribes = on_map.get(LOST_TRIBE, 0)
     if tribes > LOST_TRIBE_TOKENS:
         raise RulesError(f"{tribes} Lost Tribe tokens on the map, more than the box's")
     in_zones: dict[str, int] = {}
@@ -36,17 +38,17 @@ def check_invariants(self: Engine, s: State) -> None:
         for kind in pile:
             in_zones[kind] = in_zones.get(kind, 0) + 1
     for race, rd in self.race_defs.items():
-        on_map = sum(s.region_tokens[r] for r in range(self.n) if s.region_race[r] == race)
+        mapped = on_map.get(race, 0)
         rs = s.races.get(race)
         hand, held = (rs.hand, rs.held) if rs else (0, 0)
         zoned = in_zones.get(race, 0)
         supply = self.role_supply if race == self.role_race else rd.box
         if self._own_tokens:
             supply += tokens_of.extra(s, race)
-        total = s.box[race] + hand + held + on_map + zoned
+        total = s.box[race] + hand + held + mapped + zoned
         if min(s.box[race], hand, held) < 0 or total != supply:
             raise RulesError(
-                f"{race}: box {s.box[race]} + hand {hand} + held {held} + map {on_map} "
+                f"{race}: box {s.box[race]} + hand {hand} + held {held} + map {mapped} "
                 f"+ zones {zoned} != supply {supply}"
             )
     for name, piece in self.rules.pieces.items():

@@ -3,10 +3,10 @@ purchases, and what happens after every turn."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.actions import Action, ChoosePower, Purchase
-from smallworld_rules.engine.basics import _CONQUEST, _PICK, Log
+from smallworld_rules.engine.basics import _CONQUEST, _PICK, Log, _shared
 from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Exchanged, PowerChosen, TokenBought, TokensToZone
@@ -46,8 +46,11 @@ def price(self: Engine, s: State, item: str) -> int | None:
     return max(0, self.role.buys[item](_Ctx(self, s, self.role_race)))
 
 
-def purchase_problem(self: Engine, s: State, item: str, power: str | None) -> str | None:
-    """Why the role may not make that purchase now, or ``None``."""
+def purchase_problem(
+    self: Engine, s: State, item: str, power: str | None, prices: dict[Any, int] | None = None
+) -> str | None:
+    """Why the role may not make that purchase now, or ``None`` (``prices``: the prices
+    worked out so far for this position, by price expression, filled in as they are)."""
     role = self.role
     if role is None or not role.buys:
         return "no role of this game makes purchases"
@@ -57,9 +60,13 @@ def purchase_problem(self: Engine, s: State, item: str, power: str | None) -> st
         return "purchases come before the first conquest of the turn (rule 4.3)"
     if self.role_purchases and s.purchases >= self.role_purchases:
         return f"at most {self.role_purchases} purchase(s) a turn (option)"
-    price = self.price(s, item)
+    price = None if prices is None else prices.get(role.buys.get(item))
     if price is None:
-        return f"the {role.name} buys {', '.join(sorted(role.buys))}, not {item!r}"
+        price = self.price(s, item)
+        if price is None:
+            return f"the {role.name} buys {', '.join(sorted(role.buys))}, not {item!r}"
+        if prices is not None:
+            prices[role.buys[item]] = price
     if item == "token":
         if power is not None:
             return "a token purchase names no power"
@@ -79,10 +86,13 @@ def _purchases(self: Engine, s: State) -> list[Action]:
         return []
     wanted: list[tuple[str, str | None]] = [("token", None)]
     wanted += [("power", p) for p in s.role_reserve]
+    # One price per price expression, not per item and reserved power (a price names no
+    # power), and the actions shared like the others legal_actions hands out.
+    prices: dict[Any, int] = {}
     return [
-        Purchase(item, power)
+        _shared(Purchase, item, power)
         for item, power in wanted
-        if item in self.role.buys and self.purchase_problem(s, item, power) is None
+        if item in self.role.buys and self.purchase_problem(s, item, power, prices) is None
     ]
 
 
