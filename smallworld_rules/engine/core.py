@@ -188,6 +188,8 @@ class Engine:
         self.explicit_chance = explicit_chance
         self.n = len(game_map.regions)
         self.mountain_mask = game_map.terrain_masks["mountain"]
+        #: 1 for a Mountain, else 0, by region (what a Mountain adds to a conquest's cost)
+        self.mountain_bonus = tuple((self.mountain_mask >> r) & 1 for r in range(self.n))
         self.land_mask = game_map.all_mask & ~game_map.water_mask
         self.property_masks = {
             "coastal": game_map.coastal_mask,
@@ -214,6 +216,8 @@ class Engine:
         self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
         #: see _occupied: mask -> (regions, mask, bordering mask)
         self._by_mask: dict[int, _Occupied] = {}
+        #: see regions_in: mask -> its regions
+        self._mask_regions: dict[int, tuple[int, ...]] = {}
 
     # The rules, by the module that holds them (see the package's docstring).
 
@@ -248,6 +252,7 @@ class Engine:
     regions_of = races.regions_of
     mask_of = races.mask_of
     _occupied = races._occupied
+    regions_in = races.regions_in
     powers_count = races.powers_count
     tokens_in = races.tokens_in
     seen_declined = races.seen_declined

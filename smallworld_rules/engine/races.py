@@ -114,6 +114,17 @@ def _occupied(self: Engine, s: State, race: str) -> _Occupied:
     return entry
 
 
+def regions_in(self: Engine, mask: int) -> tuple[int, ...]:
+    """The regions of ``mask``, in id order (kept per mask: the reach of a race and the
+    regions a modifier applies to recur from one position to the next)."""
+    found = self._mask_regions.get(mask)
+    if found is None:
+        if len(self._mask_regions) >= _MASKS_KEPT:  # a long-lived engine: start afresh
+            self._mask_regions.clear()
+        found = self._mask_regions[mask] = tuple(_bits(mask))
+    return found
+
+
 def powers_count(self: Engine, s: State, race: str) -> int:
     """Special powers working for the race: ``count(powers)``."""
     return len(self._powers(s, race))
