@@ -134,7 +134,7 @@ def tokens_in(self: Engine, s: State, race: str, place: str) -> int:
     """The race's tokens on the map, in its reserve (box), or in a zone."""
     if place == "map":  # the race's regions from its occupant mask, not a scan of the map
         tokens = s.region_tokens
-        return sum([tokens[r] for r in self.regions_of(s, race)])
+        return sum(map(tokens.__getitem__, self.regions_of(s, race)))
     if place == "reserve":
         return s.box.get(race, 0)
     pile = s.zones.get(place)
