@@ -66,6 +66,64 @@ _ENGINES_KEPT = 8
 class Engine:
     """Rules + map + options: everything about a game that never changes while it is played."""
 
+    # Slots, not an instance dict: past 30 attributes CPython 3.11 gives an instance a dict of
+    # its own, and then no ``self.rule(...)`` call of the engine's (several hundred per move)
+    # is specialised (each looks the name up in the instance dict, then in the class). A new
+    # attribute set in __init__ must be named here (else AttributeError at once).
+    __slots__ = (
+        "_abandons",
+        "_all_deploys",
+        "_badge_combos",
+        "_by_mask",
+        "_capping",
+        "_combos",
+        "_conquers",
+        "_die_conquers",
+        "_floors",
+        "_guard_pieces",
+        "_holding",
+        "_immune_cache",
+        "_immune_pieces",
+        "_immunizing",
+        "_mask_regions",
+        "_own_tokens",
+        "_raising",
+        "_role_combos",
+        "_single_deploys",
+        "_triggering",
+        "cover_name",
+        "defender_events",
+        "die_faces",
+        "explicit_chance",
+        "flags",
+        "hooks_used",
+        "keeps_die",
+        "land_mask",
+        "links",
+        "lost_zone",
+        "map",
+        "mountain_bonus",
+        "mountain_mask",
+        "n",
+        "open_mask",
+        "options",
+        "pile_zones",
+        "players",
+        "property_masks",
+        "race_defs",
+        "records_facts",
+        "role",
+        "role_coins",
+        "role_enter",
+        "role_purchases",
+        "role_race",
+        "role_seat",
+        "role_supply",
+        "rules",
+        "skip_pricing",
+        "trigger_events",
+    )
+
     @classmethod
     def shared(
         cls,
