@@ -45,14 +45,20 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
     """``_combo(race, _powers(s, race))``; a race with at most its own badge (all but a
     role's tokens) is looked up by (race, badge) directly: this is asked for many times per
     legal action."""
+    rs = s.races.get(race)
+    if rs is not None:  # the common case first: a race in play whose pairing is known
+        by_race = self._badge_combos.get(rs.power)  # by badge, then race: no key tuple
+        if by_race is not None:
+            combo = by_race.get(race)
+            if combo is not None:  # never a role's token kind: it is not kept here
+                return combo
     if race == self.role_race:  # by its powers (a tuple, replaced when they change)
         combo = self._role_combos.get(s.role_powers)
         if combo is None:
             combo = self._role_combos[s.role_powers] = self._combo(race, s.role_powers)
         return combo
-    rs = s.races.get(race)
     badge = None if rs is None else rs.power
-    by_race = self._badge_combos.get(badge)  # by badge, then race: no key tuple to build
+    by_race = self._badge_combos.get(badge)
     if by_race is None:
         by_race = self._badge_combos[badge] = {}
     combo = by_race.get(race)
