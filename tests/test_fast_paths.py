@@ -116,3 +116,22 @@ def test_check_depth_refuses_exactly_what_is_nested_too_deep(depth: int) -> None
     cyclic.append(cyclic)
     with pytest.raises(sw.RulesError, match="nested more than"):
         check_depth(cyclic, "test")
+
+
+def test_shuffle_draws_what_randbelow_draws() -> None:
+    """The seeded shuffle (Fisher–Yates with the game's generator written out) leaves the
+    items and the generator exactly as drawing each position with ``randbelow`` does."""
+    import random
+
+    from smallworld_rules import rng
+
+    source = random.Random(5)
+    for _ in range(2000):
+        state, n = source.getrandbits(64), source.randrange(0, 40)
+        drawn, shuffled = list(range(n)), list(range(n))
+        expected = state
+        for i in range(n - 1, 0, -1):
+            expected, j = rng.randbelow(expected, i + 1)
+            drawn[i], drawn[j] = drawn[j], drawn[i]
+        assert rng.shuffle(state, shuffled) == expected
+        assert shuffled == drawn
