@@ -331,7 +331,9 @@ class State:
         occupants = self.region_race
         old = occupants[region]
         if old != race:
-            self.region_race = (*occupants[:region], race, *occupants[region + 1 :])
+            changed = list(occupants)  # one copy and one tuple (cheaper than two slices)
+            changed[region] = race
+            self.region_race = tuple(changed)
             bit = 1 << region
             masks = dict(self.race_masks)
             if old is not None:
@@ -378,8 +380,9 @@ class State:
         ps = self.players[player]
         if ps.gen != self.gen:
             ps = ps.copy(self.gen)
-            players = self.players  # a tuple shared with earlier states: replaced
-            self.players = (*players[:player], ps, *players[player + 1 :])
+            players = list(self.players)  # a tuple shared with earlier states: replaced
+            players[player] = ps
+            self.players = tuple(players)
         return ps
 
 
