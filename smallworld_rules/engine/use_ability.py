@@ -199,12 +199,16 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
             s.players[rs.owner].coins < language_effects.price(self, s, rs, price)
         ):
             continue
+        effects = ability.effects
+        if effects and effects[0].verb == "place":
+            piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
+            if not s.piece_supply[piece.name]:
+                continue  # none left: the first effect fails on every target (_effect_problem)
         targets = self._ability_targets(s, rs, ability)
         if not targets:
             continue
         if reach is None and any(e.verb == "conquer" for e in ability.effects):
             reach = self.reach_mask(s, rs.race)
-        effects = ability.effects
         for target in self.regions_in(targets):
             if per_player and self._use_key(ability, s, target) in s.used:
                 continue
