@@ -37,7 +37,19 @@ def randbelow(state: int, n: int) -> tuple[int, int]:
 
 def shuffle(state: int, items: list[T]) -> int:
     """Shuffle ``items`` in place (Fisher–Yates); return the new state."""
+    # randbelow(state, i + 1) and next_u64 written out: every new game shuffles the races
+    # and the powers (some 30 draws), two calls per draw otherwise.
+    mask = _MASK
     for i in range(len(items) - 1, 0, -1):
-        state, j = randbelow(state, i + 1)
+        n = i + 1
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            x = z ^ (z >> 31)
+            if x < limit:
+                break
+        j = x % n
         items[i], items[j] = items[j], items[i]
     return state

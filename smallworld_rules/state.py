@@ -51,6 +51,9 @@ from itertools import count
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+#: object.__new__ as a global: ``Cls.__new__(Cls)`` is an unspecialised look-up on the class
+#: (CPython 3.11), and every fork and copy on write makes one
+_new = object.__new__
 
 #: Generation numbers: every state made by fork, copy or construction gets its own, and the
 #: RaceState / PlayerState objects it may change in place carry it (see the module doc).
@@ -137,7 +140,7 @@ class RaceState:
     def copy(self, gen: int) -> RaceState:
         """A copy owned by the state of generation ``gen``."""
         # Slot by slot rather than through __init__ (the copy is made often).
-        new = RaceState.__new__(RaceState)
+        new = _new(RaceState)
         new.gen = gen
         new.race = self.race
         new.power = self.power
@@ -169,7 +172,7 @@ class PlayerState:
         self.declined = declined  #: a tuple, shared by the copies (it seldom changes)
 
     def copy(self, gen: int) -> PlayerState:
-        new = PlayerState.__new__(PlayerState)  # as RaceState.copy
+        new = _new(PlayerState)  # as RaceState.copy
         new.gen = gen
         new.coins = self.coins
         new.active = self.active
@@ -283,7 +286,7 @@ class State:
         """A copy to change, sharing the races, players and piece tables of
         ``self`` until it changes them, and its immutable values (copy on write: see the
         module doc)."""
-        new = State.__new__(State)
+        new = _new(State)
         new.gen = next(_generations)
         new.region_race = self.region_race
         new.race_masks = self.race_masks
@@ -331,7 +334,9 @@ class State:
         occupants = self.region_race
         old = occupants[region]
         if old != race:
-            self.region_race = (*occupants[:region], race, *occupants[region + 1 :])
+            changed = list(occupants)  # one copy and one tuple (cheaper than two slices)
+            changed[region] = race
+            self.region_race = tuple(changed)
             bit = 1 << region
             masks = dict(self.race_masks)
             if old is not None:
@@ -378,8 +383,9 @@ class State:
         ps = self.players[player]
         if ps.gen != self.gen:
             ps = ps.copy(self.gen)
-            players = self.players  # a tuple shared with earlier states: replaced
-            self.players = (*players[:player], ps, *players[player + 1 :])
+            players = list(self.players)  # a tuple shared with earlier states: replaced
+            players[player] = ps
+            self.players = tuple(players)
         return ps
 
 

@@ -18,6 +18,7 @@ import smallworld_rules as sw
 from smallworld_rules.state import Phase
 
 TEST_RULES = Path(__file__).parent / "rules"
+TEST_RULES_V3 = Path(__file__).parent / "rules_v3"
 
 
 @pytest.mark.parametrize("paths", [[], [TEST_RULES]], ids=["official", "test_rules"])
@@ -34,6 +35,49 @@ def test_conquest_cost_value_is_the_breakdown_value(paths: list[Path]) -> None:
                 assert engine.conquest_cost_value(state, race, region) == expected
                 checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize(
+    "how",
+    [{}, {"paths": [TEST_RULES]}, {"paths": [TEST_RULES_V3]}, {"expansions": "all"}],
+    ids=["official", "test_rules", "rules_v3", "expansions"],
+)
+def test_listed_abilities_are_those_ability_problem_allows(how: dict[str, object]) -> None:
+    """A race's abilities are listed as legal exactly when they may be used on that target
+    now: the listing (which makes the checks that do not depend on the target once per
+    ability) gives, in the same order, every UseAbility that ``ability_problem`` accepts
+    among all targets."""
+    if how.get("expansions") == "all":
+        rules = sw.load_rules(expansions=sw.available_expansions())
+    else:
+        rules = sw.load_rules(**how)  # type: ignore[arg-type]
+    listed = 0
+    players = (3, 4, 5) if how.get("expansions") else (2, 3, 4, 5)
+    for game in random_positions(rules, 12, players):
+        engine, state = game._engine, game._state
+        phase = state.phase
+        if phase is Phase.WITHDRAWAL:
+            acting = state.withdrawals[0]
+        elif phase in (Phase.CONQUEST, Phase.REDEPLOY) and state.acting is not None:
+            acting = state.acting
+        else:
+            continue
+        rs = state.races[acting]
+        expected = []
+        for ability in engine.abilities(state, acting):
+            if phase.value not in ability.phases:
+                continue
+            if not ability.target:
+                targets: list[int | None] = [None]
+            else:
+                top = engine.players if ability.target == "player" else engine.n
+                targets = list(range(top))
+            for target in targets:
+                if engine.ability_problem(state, rs, ability, target) is None:
+                    expected.append(sw.UseAbility(ability.name, target))
+        assert engine._ability_actions(state, rs, phase) == expected
+        listed += len(expected)
+    assert listed > 20
 
 
 def test_event_to_dict_is_what_attrs_asdict_gives() -> None:
@@ -353,3 +397,22 @@ def test_region_masks_of_the_rule_language_are_their_definitions() -> None:
                 )
             checked += 1
     assert checked > 100
+
+
+def test_shuffle_draws_what_randbelow_draws() -> None:
+    """The seeded shuffle (Fisher–Yates with the game's generator written out) leaves the
+    items and the generator exactly as drawing each position with ``randbelow`` does."""
+    import random
+
+    from smallworld_rules import rng
+
+    source = random.Random(5)
+    for _ in range(2000):
+        state, n = source.getrandbits(64), source.randrange(0, 40)
+        drawn, shuffled = list(range(n)), list(range(n))
+        expected = state
+        for i in range(n - 1, 0, -1):
+            expected, j = rng.randbelow(expected, i + 1)
+            drawn[i], drawn[j] = drawn[j], drawn[i]
+        assert rng.shuffle(state, shuffled) == expected
+        assert shuffled == drawn

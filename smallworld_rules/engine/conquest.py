@@ -68,14 +68,47 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     :func:`~smallworld_rules.hooks.fold`); each modifier is worked out once for all regions
     (``_applying``). The two must stay in step: a test compares them on many positions.
     """
-    race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
-    pieces, on_map, races = self.rules.pieces, s.pieces, s.races
     floor = self._combo_of(s, race).floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
     own = self._applying(s, race, "conquest_cost")
-    # with each defender's defence modifiers (no official file has one), by defender
+    if "defence" in self.hooks_used:  # defenders' modifiers too: region by region
+        return _costs_defended(self, s, race, regions, base, floor, own)
+    # Region by region only what differs per region; each piece table and each modifier
+    # is then applied to the regions it concerns (the same sums, in the same region order).
+    tokens, mountains = s.region_tokens, self.mountain_bonus
+    order = self.regions_in(regions)
+    out = {r: base + tokens[r] + mountains[r] for r in order}
+    on_map = s.pieces
+    if on_map:
+        pieces = self.rules.pieces
+        for r, held in on_map.items():
+            if (regions >> r) & 1:
+                value = out[r]
+                for name, count in held.items():
+                    value += pieces[name].defence * count
+                out[r] = value
+    adds, sets = own
+    for applies, amount in adds:
+        for r in self.regions_in(applies & regions):
+            out[r] += amount
+    if sets:
+        for r in order:
+            lowest = [amount for applies, amount in sets if (applies >> r) & 1]
+            if lowest:
+                out[r] = min(lowest)
+    if out and min(out.values()) < floor:
+        out = {r: value if value >= floor else floor for r, value in out.items()}
+    return out
+
+
+def _costs_defended(
+    self: Engine, s: State, race: str, regions: int, base: int, floor: int, own: _Applying
+) -> dict[int, int]:
+    """conquest_costs when some rule file of the game modifies ``defence``."""
+    race_of, tokens, mountains = s.region_race, s.region_tokens, self.mountain_mask
+    pieces, on_map, races = self.rules.pieces, s.pieces, s.races
+    # with each defender's defence modifiers, by defender
     with_defence: dict[str, _Applying] = {}
-    defended = "defence" in self.hooks_used
     out = {}  # one dict rather than a tuple per region: fewer objects for the collector
     # the discounts of `discount N` waiting for the acting race (few rule files say it)
     cheaper = discounts.waiting(s) if self._discounting and race == s.acting else None
@@ -94,7 +127,7 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
                     value += pieces[name].defence * count
         adds, sets = own
         occupant = race_of[region]
-        if defended and occupant is not None and occupant in races:
+        if occupant is not None and occupant in races:
             both = with_defence.get(occupant)
             if both is None:
                 defence = self._applying(s, occupant, "defence")

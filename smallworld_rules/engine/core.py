@@ -66,6 +66,78 @@ _ENGINES_KEPT = 8
 class Engine:
     """Rules + map + options: everything about a game that never changes while it is played."""
 
+    # Slots, not an instance dict: past 30 attributes CPython 3.11 gives an instance a dict of
+    # its own, and then no ``self.rule(...)`` call of the engine's (several hundred per move)
+    # is specialised (each looks the name up in the instance dict, then in the class). A new
+    # attribute set in __init__ must be named here (else AttributeError at once).
+    __slots__ = (
+        "_abandons",
+        "_all_deploys",
+        "_badge_combos",
+        "_banner_tokens",
+        "_by_mask",
+        "_capping",
+        "_collectors",
+        "_combos",
+        "_conquers",
+        "_die_conquers",
+        "_discounting",
+        "_floors",
+        "_guard_pieces",
+        "_holding",
+        "_immune_cache",
+        "_immune_pieces",
+        "_immunizing",
+        "_looting",
+        "_mask_regions",
+        "_no_redeploy",
+        "_own_tokens",
+        "_penniless",
+        "_raising",
+        "_role_combos",
+        "_shielding",
+        "_single_deploys",
+        "_staying",
+        "_swapping",
+        "_tolling",
+        "_triggering",
+        "cover_name",
+        "decline_choices",
+        "declined_abilities",
+        "defender_events",
+        "die_faces",
+        "explicit_chance",
+        "flags",
+        "hooks_used",
+        "keeps_die",
+        "keeps_out",
+        "land_mask",
+        "links",
+        "lost_zone",
+        "map",
+        "mountain_bonus",
+        "mountain_mask",
+        "n",
+        "open_mask",
+        "options",
+        "pile_zones",
+        "players",
+        "property_masks",
+        "race_defs",
+        "records_facts",
+        "role",
+        "role_coins",
+        "role_enter",
+        "role_purchases",
+        "role_race",
+        "role_seat",
+        "role_supply",
+        "rules",
+        "second_rounds",
+        "skip_pricing",
+        "trigger_events",
+    )
+
     @classmethod
     def shared(
         cls,
@@ -224,6 +296,8 @@ class Engine:
         self.explicit_chance = explicit_chance
         self.n = len(game_map.regions)
         self.mountain_mask = game_map.terrain_masks["mountain"]
+        #: 1 for a Mountain, else 0, by region (what a Mountain adds to a conquest's cost)
+        self.mountain_bonus = tuple((self.mountain_mask >> r) & 1 for r in range(self.n))
         self.land_mask = game_map.all_mask & ~game_map.water_mask
         self.property_masks = {
             "coastal": game_map.coastal_mask,
@@ -253,6 +327,8 @@ class Engine:
         self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
         #: see _occupied: mask -> (regions, mask, bordering mask)
         self._by_mask: dict[int, _Occupied] = {}
+        #: see regions_in: mask -> its regions
+        self._mask_regions: dict[int, tuple[int, ...]] = {}
 
     # The rules, by the module that holds them (see the package's docstring).
 
@@ -288,6 +364,7 @@ class Engine:
     regions_of = races.regions_of
     mask_of = races.mask_of
     _occupied = races._occupied
+    regions_in = races.regions_in
     powers_count = races.powers_count
     tokens_in = races.tokens_in
     seen_declined = races.seen_declined

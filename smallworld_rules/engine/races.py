@@ -46,14 +46,20 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
     """``_combo(race, _powers(s, race))``; a race with at most its own badge (all but a
     role's tokens) is looked up by (race, badge) directly: this is asked for many times per
     legal action."""
+    rs = s.races.get(race)
+    if rs is not None:  # the common case first: a race in play whose pairing is known
+        by_race = self._badge_combos.get(rs.power)  # by badge, then race: no key tuple
+        if by_race is not None:
+            combo = by_race.get(race)
+            if combo is not None:  # never a role's token kind: it is not kept here
+                return combo
     if race == self.role_race:  # by its powers (a tuple, replaced when they change)
         combo = self._role_combos.get(s.role_powers)
         if combo is None:
             combo = self._role_combos[s.role_powers] = self._combo(race, s.role_powers)
         return combo
-    rs = s.races.get(race)
     badge = None if rs is None else rs.power
-    by_race = self._badge_combos.get(badge)  # by badge, then race: no key tuple to build
+    by_race = self._badge_combos.get(badge)
     if by_race is None:
         by_race = self._badge_combos[badge] = {}
     combo = by_race.get(race)
@@ -115,6 +121,17 @@ def _occupied(self: Engine, s: State, race: str) -> _Occupied:
     return entry
 
 
+def regions_in(self: Engine, mask: int) -> tuple[int, ...]:
+    """The regions of ``mask``, in id order (kept per mask: the reach of a race and the
+    regions a modifier applies to recur from one position to the next)."""
+    found = self._mask_regions.get(mask)
+    if found is None:
+        if len(self._mask_regions) >= _MASKS_KEPT:  # a long-lived engine: start afresh
+            self._mask_regions.clear()
+        found = self._mask_regions[mask] = tuple(_bits(mask))
+    return found
+
+
 def powers_count(self: Engine, s: State, race: str) -> int:
     """Special powers working for the race: ``count(powers)``."""
     return len(self._powers(s, race))
@@ -124,7 +141,7 @@ def tokens_in(self: Engine, s: State, race: str, place: str) -> int:
     """The race's tokens on the map, in its reserve (box), or in a zone."""
     if place == "map":  # the race's regions from its occupant mask, not a scan of the map
         tokens = s.region_tokens
-        return sum([tokens[r] for r in self.regions_of(s, race)])
+        return sum(map(tokens.__getitem__, self.regions_of(s, race)))
     if place == "reserve":
         return s.box.get(race, 0)
     pile = s.zones.get(place)

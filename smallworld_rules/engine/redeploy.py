@@ -21,7 +21,7 @@ def _surplus(s: State, regions: tuple[int, ...], keep: int = 1) -> int:
     beyond ``keep`` for a race that keeps more (``region_tokens min``)."""
     tokens = s.region_tokens
     if keep == 1:
-        return sum([tokens[r] for r in regions]) - len(regions)
+        return sum(map(tokens.__getitem__, regions)) - len(regions)  # no Python frame
     return sum([max(0, tokens[r] - keep) for r in regions])
 
 
@@ -47,8 +47,7 @@ def _hold(self: Engine, s: State, rs: RaceState) -> int:
 
 def _held_back(s: State, rs: RaceState, wanted: int, own: tuple[int, ...]) -> int:
     """``_hold`` for a race that has conquest-only tokens (``wanted``) on ``own``."""
-    tokens = s.region_tokens
-    return min(wanted, rs.hand + sum([tokens[r] for r in own]))
+    return min(wanted, rs.hand + sum(map(s.region_tokens.__getitem__, own)))
 
 
 def _may_end_conquest(

@@ -66,7 +66,8 @@ def _acting_order(self: Engine, s: State) -> list[str]:
     """The races of the active player that act this turn, in order: declined races that
     act in decline first (flag ``acts_in_decline``, A11), then the active race."""
     player = s.players[s.active]
-    order = [r for r in player.declined if self.has_flag(s, r, "acts_in_decline")]
+    declined = player.declined
+    order = [r for r in declined if self.has_flag(s, r, "acts_in_decline")] if declined else []
     if player.active is not None:
         order.append(player.active)
     return order

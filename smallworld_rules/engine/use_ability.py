@@ -11,7 +11,6 @@ from smallworld_rules.engine.basics import (
     _REDEPLOY,
     _WITHDRAWAL,
     Log,
-    _bits,
     _shared,
 )
 from smallworld_rules.engine.context import _Ctx, _PlayerCtx, players_matching
@@ -196,11 +195,40 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
             if self.ability_problem(s, rs, ability, None) is None:
                 acts.append(_shared(UseAbility, ability.name))
             continue
+        # ability_problem's checks are pure tests joined by "and" (only their message
+        # depends on their order): those that do not depend on the target are made once
+        # here, then only the rest for each target of the mask (which, being the
+        # ability's own target mask, holds only targets in range that the clause allows).
+        limit = ability.limit
+        if limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
+            continue
+        per_player = limit == "once_per_player_per_turn"
+        if limit and limit != "times" and not per_player and ability.name in s.used:
+            continue
+        price = ability.price
+        if price is not None and (
+            s.players[rs.owner].coins < language_effects.price(self, s, rs, price)
+        ):
+            continue
+        effects = ability.effects
+        if effects and effects[0].verb == "place":
+            piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
+            if not s.piece_supply[piece.name]:
+                continue  # none left: the first effect fails on every target (_effect_problem)
         targets = self._ability_targets(s, rs, ability)
+        if not targets:
+            continue
         if reach is None and any(e.verb == "conquer" for e in ability.effects):
             reach = self.reach_mask(s, rs.race)
-        for target in _bits(targets):
-            if self.ability_problem(s, rs, ability, target, targets, reach) is None:
+        for target in self.regions_in(targets):
+            if per_player and self._use_key(ability, s, target) in s.used:
+                continue
+            taken = False
+            for effect in effects:
+                if self._effect_problem(s, rs, effect, target, taken, reach):
+                    break
+                taken = taken or effect.verb in ("conquer", "convert")
+            else:
                 acts.append(_shared(UseAbility, ability.name, target))
     return acts
 
