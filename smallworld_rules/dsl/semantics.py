@@ -27,6 +27,7 @@ from smallworld_rules.dsl.vocabulary import (
     PIECE_PROPERTIES,
     PLAYER_PROPERTIES,
     REGION_PROPERTIES,
+    TAKES_TARGET,
     TRIGGER_EFFECTS,
 )
 from smallworld_rules.errors import RuleFileError
@@ -970,7 +971,7 @@ class _Checker:
             fits = kind == target.kind or (kind == "region" and target.kind == "own region")
             if kind == "own region" and target.kind == "region":
                 fits = taken or self.placed_anywhere(effect.piece)
-            taken = taken or effect.verb in ("conquer", "convert", "conquer_less")
+            taken = taken or effect.verb in TAKES_TARGET
             if kind and not fits:
                 self.error(
                     effect.pos,

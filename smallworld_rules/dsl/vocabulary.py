@@ -221,3 +221,7 @@ VALUES: dict[str, str] = {
 
 #: Region sets: ``own`` / ``all`` regions, and this turn's ``conquests``.
 REGION_SET_BASES = ("own", "all", "conquests")
+
+#: The effects that take an ability's target region for the race: the later effects of the
+#: same ability act on a region the race then holds.
+TAKES_TARGET = frozenset({"conquer", "convert", "conquer_less"})

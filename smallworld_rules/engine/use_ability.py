@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import Action, UseAbility
+from smallworld_rules.dsl.vocabulary import TAKES_TARGET
 from smallworld_rules.engine.basics import (
     _CONQUEST,
     _PHASE_NAMES,
@@ -57,6 +58,7 @@ def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbi
     return mask
 
 
+
 def ability_problem(
     self: Engine,
     s: State,
@@ -107,7 +109,7 @@ def ability_problem(
         problem = self._effect_problem(s, rs, effect, target, taken, reach)
         if problem:
             return problem
-        taken = taken or effect.verb in ("conquer", "convert", "conquer_less")
+        taken = taken or effect.verb in TAKES_TARGET
     return None
 
 
@@ -227,7 +229,7 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
             for effect in effects:
                 if self._effect_problem(s, rs, effect, target, taken, reach):
                     break
-                taken = taken or effect.verb in ("conquer", "convert")
+                taken = taken or effect.verb in TAKES_TARGET
             else:
                 acts.append(_shared(UseAbility, ability.name, target))
     return acts
