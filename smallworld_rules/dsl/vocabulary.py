@@ -112,12 +112,15 @@ EVENTS: dict[str, str] = {
     "tokens_lost": "it has just lost tokens to a conquest of one of its regions (the target; "
     "count(tokens lost) says how many)",
     "die_roll": "its owner has just rolled the reinforcement die (die is the face)",
+    "any_lost": "another race has just conquered a region of one of its owner's races, this "
+    "race or another (the target; the other player is the conqueror)",
 }
 
 #: The events whose target is a region, and the events that know another player.
-EVENT_TARGETS = frozenset({"conquest", "abandon", "lost", "tokens_lost"})
+EVENT_TARGETS = frozenset({"conquest", "abandon", "lost", "tokens_lost", "any_lost"})
 EVENT_OTHERS: dict[str, str] = {
-    "conquest": "defender", "lost": "conqueror", "tokens_lost": "conqueror"
+    "conquest": "defender", "lost": "conqueror", "tokens_lost": "conqueror",
+    "any_lost": "conqueror",
 }
 
 #: Limits on how often an ability or trigger works.
@@ -157,12 +160,14 @@ EFFECTS: dict[str, tuple[str, str]] = {
                  "(written `exchange N in PILE`)"),
     "mark": ("", "the other player (written `mark WHOM`) is marked by the race for the rest of "
              "its life: the regions of that player's races are then `marked` for it"),
+    "unmark": ("", "the other player (written `unmark WHOM`, `opponents` for all) is no "
+               "longer marked by the race"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).
 TRIGGER_EFFECTS = (
     "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add",
-    "exchange", "mark",
+    "exchange", "mark", "unmark",
 )
 
 #: Who ``WHOM pays N coins`` and ``give N tokens to WHOM`` name.

@@ -157,7 +157,7 @@ class Engine:
         self._triggering = frozenset(d.id for d in every if d.triggers)
         #: the events some trigger of this game fires on
         self.trigger_events = frozenset(t.event for d in every for t in d.triggers)
-        self.defender_events = bool(self.trigger_events & {"lost", "tokens_lost"})
+        self.defender_events = bool(self.trigger_events & {"lost", "tokens_lost", "any_lost"})
         # The rule language's constructs of version 3 the rule files of this game use.
         needs = frozenset().union(*(d.needs for d in every))
         #: what each conquest took is recorded (``conquests with enemy_active`` …)

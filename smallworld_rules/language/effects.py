@@ -139,6 +139,19 @@ def _mark(
         rs.uses = {**rs.uses, memory.MARKS: marks}
 
 
+def _unmark(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    marks = rs.uses.get(memory.MARKS, 0)
+    for p in _players(engine, s, rs, e.whom, o):
+        marks &= ~(1 << p)
+    if marks != rs.uses.get(memory.MARKS, 0):
+        uses = {k: v for k, v in rs.uses.items() if k != memory.MARKS}
+        if marks:
+            uses[memory.MARKS] = marks
+        rs.uses = uses
+
+
 def _counted(value: int) -> int:
     """A counter stays between 0 and COUNT_LIMIT (what the checker's bound of an expression
     takes any count to be at most)."""
@@ -154,6 +167,7 @@ EFFECTS: dict[str, Effect] = {
     "add": Effect(_always, _add),
     "exchange": Effect(_always, piles.exchange),
     "mark": Effect(_always, _mark),
+    "unmark": Effect(_always, _unmark),
 }
 
 

@@ -1,0 +1,94 @@
+"""Rule-language constructs for the expansions, tested with invented races and powers
+(tests/rules_finish/): the event ``any_lost`` and the effect ``unmark WHOM``.
+
+2-player map: Farmland 1 (edge), Forest 2 (edge, next to 1 and 6), Hill 6, Forest 21 (edge).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import deploy_all_and_end, new_game, place_withdrawals
+
+import smallworld_rules as sw
+
+HERE = Path(__file__).parent
+FINISH, TEST_RULES = HERE / "rules_finish", HERE / "rules"
+
+
+@pytest.fixture(scope="module")
+def rules() -> sw.Rules:
+    return sw.load_rules(paths=[FINISH, TEST_RULES])
+
+
+def marks(game: sw.Game, race: str) -> int:
+    uses: dict[str, int] = json.loads(game.to_json())["state"]["races"][race]["uses"]
+    return uses.get("@marked", 0)
+
+
+def declined_humans_attacked(rules: sw.Rules) -> sw.Game:
+    """Player 0's Humans hold Forest 2 in decline, his Ratmen with Avenging hold Forest 21;
+    player 1's Crowd (Farmland 1, Hill 6) has just conquered Forest 2 from the declined
+    Humans, and it is player 0's turn again."""
+    combos = [("humans", "plain"), ("crowd", "plain2"), ("ratmen", "avenging"),
+              ("giants", "bulky")]
+    game = new_game(rules, combos)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    game.apply(sw.Conquer(6))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(21))
+    deploy_all_and_end(game)
+    game.apply(sw.Conquer(2))  # the Crowd take the declined Humans' Forest
+    deploy_all_and_end(game)
+    place_withdrawals(game)
+    assert game.to_move == 0 and game.active_race(0) == "ratmen"
+    return game
+
+
+def test_any_lost_fires_for_a_region_of_another_race_of_the_owner(rules: sw.Rules) -> None:
+    """any_lost: a conquest of a region of the player's declined race fires the trigger of
+    his active race, with the conqueror as the other player (here: marked)."""
+    game = declined_humans_attacked(rules)
+    assert marks(game, "ratmen") == 1 << 1
+    breakdown = game.explain_conquest_cost(1)
+    assert [(c.op, c.amount) for c in breakdown.contributions][-1] == ("sub", 1)
+    assert breakdown.value == 2 + game.region(1).tokens - 1
+
+
+def test_unmark_lifts_the_mark_at_the_end_of_the_turn_edge(rules: sw.Rules) -> None:
+    """unmark (edge): ``on turn_end do unmark opponents`` clears every mark when the owner's
+    turn ends, so the discount lasts one turn; nothing is left in the save."""
+    game = declined_humans_attacked(rules)
+    game.apply(sw.Conquer(20))
+    deploy_all_and_end(game)
+    assert marks(game, "ratmen") == 0
+    assert "@marked" not in json.loads(game.to_json())["state"]["races"]["ratmen"]["uses"]
+
+
+def test_a_player_conquering_his_own_declined_race_marks_nobody_edge(rules: sw.Rules) -> None:
+    """any_lost (edge): the player's active race taking a region of his own declined race
+    is no attack by another player: nobody is marked."""
+    combos = [("humans", "plain"), ("crowd", "plain2"), ("ratmen", "avenging"),
+              ("giants", "bulky")]
+    game = new_game(rules, combos)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(21))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    game.apply(sw.Conquer(6))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(21))  # his own declined Humans
+    assert marks(game, "ratmen") == 0
