@@ -79,3 +79,56 @@ def test_vengeful_markers_come_back_at_the_end_of_your_turn_edge(underground: sw
     assert game.to_move == 0
     breakdown = game.explain_conquest_cost(2)
     assert all(c.op != "sub" for c in breakdown.contributions)
+
+
+# --------------------------------------------------------------------------- Royal
+
+
+def royal_dealt_again(rules: sw.Rules) -> sw.Game:
+    """Player 0's Ratmen with Royal left the Queen on Hill 9 and declined; the Royal badge
+    is dealt again (with the Humans, at the top of the market) and player 0 picks it."""
+    game = new_game(rules, [("ratmen", "royal"), ("crowd", "plain2"), ("humans", "bulky")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(4))
+    game.apply(sw.Conquer(9))
+    game.apply(sw.Deploy(9, 1))
+    game.apply(sw.UseAbility("place_queen", 9))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(21))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    data = json.loads(game.to_json())
+    assert data["state"]["power_discard"] == ["royal"]
+    data["state"]["market"][0] = ["humans", "royal", 0]  # the discarded badge comes back
+    data["state"]["power_discard"] = ["bulky"]
+    game = sw.Game.from_json(json.dumps(data), rules=rules)
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    assert (game.active_race(0), game.region(9).pieces) == ("humans", {"queen": 1})
+    return game
+
+
+def test_royal_queen_stays_with_the_declined_race_when_the_badge_returns(
+    underground: sw.Rules,
+) -> None:
+    """Royal: once the race is in decline the Queen stays where she is and moves no more:
+    the Royal badge dealt again to another race of the player does not lift her at that
+    race's redeployment; her region stays immune."""
+    game = royal_dealt_again(underground)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Deploy(1, 1))  # the conquests end: the redeployment begins
+    assert game.phase is sw.Phase.REDEPLOY
+    assert game.region(9).pieces == {"queen": 1}
+
+
+def test_royal_one_queen_none_for_the_new_holder_edge(underground: sw.Rules) -> None:
+    """Royal (edge): there is one Queen; while she sits with the declined race, the new
+    holder of the badge has none to place."""
+    game = royal_dealt_again(underground)
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Deploy(1, 1))
+    assert not any(isinstance(a, sw.UseAbility) for a in game.legal_actions())
+    with pytest.raises(sw.IllegalAction):
+        game.apply(sw.UseAbility("place_queen", 1))
+    assert game.region(1).pieces == {}
