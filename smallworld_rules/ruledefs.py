@@ -62,6 +62,7 @@ class PieceDef:
     placed_anywhere: bool = False  #: ``place`` may put it on a region its race does not hold
     stays: bool = False  #: stays on its region until its holder declines or leaves the game
     toll: int = 0  #: coins fewer for the region's holder, another race than the piece's
+    lifted_at_turn_start: bool = False  #: back to the supply when its holder's turn begins
 
 
 @attrs.frozen

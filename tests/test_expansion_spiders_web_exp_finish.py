@@ -1,9 +1,12 @@
-"""A Spider's Web (expansions/spiders_web/): the Ice Witches.
+"""A Spider's Web (expansions/spiders_web/): the Ice Witches and Lava.
 
 Ice Witches (5, box 10): at each redeployment 1 Winter marker per Magic Source held, placed
 on a region of theirs or next to one (one a region): +1 defence, 1 coin less for any other
 race holding it; the markers stay until the Ice Witches decline; at most the game option
 winter_markers (6) on the map.
+Lava (5): at redeployment 1 Lava marker per Mountain held (4 in the box), placed next to one
+of them: the tokens there go back to their owner's hand and nobody may conquer the region
+until the Lava player's next turn begins.
 
 2-player map: Farmland 1 (edge, Magic), Forest 2 (edge), Mountain 5 (edge), Hill 6 (Lost
 Tribe; next to 1, 2 and 5).
@@ -14,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import deploy_all_and_end, new_game, place_withdrawals
 
 import smallworld_rules as sw
 from smallworld_rules.events import Scored
@@ -92,3 +95,61 @@ def test_winter_markers_capped_by_the_option_and_gone_at_decline_edge(
     game.apply(sw.Decline())
     assert all(game.region(r).pieces.get("winter", 0) == 0
                for r in range(len(game.map.regions)))
+
+
+# --------------------------------------------------------------------------- Lava
+
+
+def lava_poured(rules: sw.Rules) -> sw.Game:
+    """Player 0's Humans hold Farmland 1 (4 tokens) and Forest 2; player 1's Ratmen with
+    Lava take Mountain 5 (next to Farmland 1 and Hill 6) and pour their Lava on Farmland 1."""
+    game = new_game(rules, [("humans", "plain"), ("ratmen", "lava"), ("crowd", "bulky")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    game.apply(sw.Deploy(1, 1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(5))
+    game.apply(sw.Deploy(5, 1))
+    assert {a.target for a in game.legal_actions() if isinstance(a, sw.UseAbility)} == {1}
+    game.apply(sw.UseAbility("pour_lava", 1))
+    return game
+
+
+def test_lava_badge_and_markers(spiders_web: sw.Rules) -> None:
+    """Lava: the badge gives 5 tokens; the box holds 4 Lava markers, which make their
+    region immune."""
+    assert spiders_web.powers["lava"].tokens == 5
+    piece = spiders_web.pieces["lava"]
+    assert (piece.supply, piece.immune) == (4, True)
+
+
+def test_lava_empties_the_region_beside_a_mountain_until_the_next_turn(
+    spiders_web: sw.Rules,
+) -> None:
+    """Lava: one Lava marker per Mountain held, placed next to it (never on a Lost Tribe's
+    Hill 6 or the Sea): the tokens there go back to their owner, none lost, and nobody may
+    conquer the region."""
+    game = lava_poured(spiders_web)
+    assert game.region(1).pieces == {"lava": 1} and game.region(1).race is None
+    assert not any(isinstance(a, sw.UseAbility) for a in game.legal_actions())  # 1 Mountain
+    deploy_all_and_end(game)
+    place_withdrawals(game)
+    assert game.to_move == 0
+    assert game.region(2).tokens + game.hand(0) == 5  # the Humans lost none
+    with pytest.raises(sw.IllegalAction, match="immune"):
+        game.apply(sw.Conquer(1))
+
+
+def test_lava_lifted_when_its_holders_turn_begins_edge(spiders_web: sw.Rules) -> None:
+    """Lava (edge): the markers are lifted when the Lava player's next turn begins: the
+    region may be conquered again, and the marker is back in the supply."""
+    game = lava_poured(spiders_web)
+    deploy_all_and_end(game)
+    place_withdrawals(game)
+    game.apply(sw.Conquer(3))
+    deploy_all_and_end(game)
+    assert game.to_move == 1
+    assert game.region(1).pieces == {}
+    assert sw.Conquer(1) in game.legal_actions()

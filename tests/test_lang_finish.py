@@ -92,3 +92,76 @@ def test_a_player_conquering_his_own_declined_race_marks_nobody_edge(rules: sw.R
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(21))  # his own declined Humans
     assert marks(game, "ratmen") == 0
+
+
+# --------------------------------------------------------------------------- evict
+
+
+def blasted(rules: sw.Rules) -> sw.Game:
+    """Player 0's Humans hold Farmland 1 (4 tokens) and Forest 2; player 1's Ratmen with
+    Eruptive take Mountain 5 (next to Farmland 1) and have begun redeploying."""
+    game = new_game(rules, [("humans", "plain"), ("ratmen", "eruptive"), ("crowd", "bulky")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    game.apply(sw.Deploy(1, 1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(5))
+    game.apply(sw.Deploy(5, 1))
+    assert game.region(1).tokens == 4
+    return game
+
+
+def test_evict_sends_the_tokens_back_to_their_owner(rules: sw.Rules) -> None:
+    """evict: the target's tokens go back to their owner's hand, none lost; he places them
+    as after losing a region; the piece placed after makes the region immune."""
+    game = blasted(rules)
+    game.apply(sw.UseAbility("blast", 1))
+    assert (game.region(1).race, game.region(1).pieces) == (None, {"cinders": 1})
+    assert game.hand(0) == 4
+    deploy_all_and_end(game)
+    assert game.phase is sw.Phase.WITHDRAWAL and game.to_move == 0
+    place_withdrawals(game)  # all four on Forest 2; his turn readies them again
+    assert game.region(2).tokens + game.hand(0) == 5  # none lost
+    assert sw.Conquer(1) not in game.legal_actions()
+    with pytest.raises(sw.IllegalAction, match="immune"):
+        game.apply(sw.Conquer(1))
+
+
+def test_lifted_at_turn_start_and_a_lost_tribe_evicted_edge(rules: sw.Rules) -> None:
+    """lifted_at_turn_start (edge): the piece goes back to its supply when its holder's
+    next turn begins; evict (edge): a Lost Tribe's token leaves the game."""
+    game = blasted(rules)
+    game.apply(sw.UseAbility("blast", 1))
+    deploy_all_and_end(game)
+    place_withdrawals(game)
+    game.apply(sw.Conquer(3))
+    deploy_all_and_end(game)
+    assert game.to_move == 1
+    assert game.region(1).pieces == {}
+    assert json.loads(game.to_json())["state"]["piece_supply"]["cinders"] == 2
+    game = blasted(rules)
+    assert game.region(6).lost_tribe
+    game.apply(sw.UseAbility("blast", 6))
+    assert (game.region(6).lost_tribe, game.region(6).tokens) == (False, 0)
+    assert game.region(6).pieces == {"cinders": 1}
+
+
+def test_random_games_with_the_invented_files_keep_every_invariant(rules: sw.Rules) -> None:
+    """any_lost, unmark, evict and lifted_at_turn_start in random games: the invariants
+    hold after every action and saves load back to the same game."""
+    import random
+
+    for seed in range(12):
+        combos = [("ratmen", "eruptive"), ("humans", "avenging"), ("crowd", "bulky"),
+                  ("giants", "plain")]
+        game = new_game(rules, combos, players=2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+            game._engine.check_invariants(game._state)
+            if len(game.log) % 9 == 0:
+                text = game.to_json()
+                assert sw.Game.from_json(text, rules=rules).to_json() == text

@@ -674,6 +674,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def mark_player(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("mark", _pos(meta), whom=children[0])
 
+    def evict(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("evict", _pos(meta))
+
     def unmark_player(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("unmark", _pos(meta), whom=children[0])
 

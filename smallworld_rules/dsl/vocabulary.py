@@ -52,6 +52,7 @@ PIECE_PROPERTIES: dict[str, bool] = {
     "placed_anywhere": False,  # `place` may put it on any region its ability targets
     "stays": False,  # stays on its region whoever holds it; leaves when its holder declines
     "toll": True,  # the region's holder, another race than the piece's, scores N fewer coins
+    "lifted_at_turn_start": False,  # back to the supply when its holder's next turn begins
 }
 
 #: Keyword predicates about a region.
@@ -162,6 +163,8 @@ EFFECTS: dict[str, tuple[str, str]] = {
              "its life: the regions of that player's races are then `marked` for it"),
     "unmark": ("", "the other player (written `unmark WHOM`, `opponents` for all) is no "
                "longer marked by the race"),
+    "evict": ("region", "the tokens on the target go back to their owner's hand, none lost (he "
+              "places them as after losing a region); a Lost Tribe's leave the game"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

@@ -212,6 +212,10 @@ class Engine:
         #: pieces that stay with their region (``stays``) and pieces with a ``toll``
         self._staying = frozenset(n for n, p in rules.pieces.items() if p.stays)
         self._tolling = frozenset(n for n, p in rules.pieces.items() if p.toll)
+        #: pieces lifted when their holder's turn begins (``lifted_at_turn_start``)
+        self._turn_lifted = frozenset(
+            n for n, p in rules.pieces.items() if p.lifted_at_turn_start
+        )
         # Filled lazily (see _combo); they depend only on the rules and options.
         self._combos: dict[tuple[str, tuple[str, ...]], _Combo] = {}
         #: The shared actions naming one region, by region: legal_actions lists them for many
