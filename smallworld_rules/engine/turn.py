@@ -118,8 +118,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     if s.truces:
         s.truces = tuple(t for t in s.truces if t[0] != s.active)
     player = s.players[s.active]
-    if self._turn_lifted and player.active is not None:
-        markers.lift_at_turn_start(self, s, player.active, log)
+    if self._turn_lifted:
+        markers.lift_at_turn_start(self, s, s.active, log)
     readied = 0
     if player.active is None:
         s.phase = _PICK

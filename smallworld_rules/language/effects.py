@@ -180,6 +180,9 @@ def _evict(
         engine._empty_region(s, r)
         return
     drs = s.own_race(occupant)
+    if occupant == engine.role_race:  # as in a conquest: its hand zone's tokens wait aside
+        drs.held += drs.hand
+        drs.hand = 0
     for name, count in engine._remove_pieces(s, r, keep_survivors=False).items():
         s.regained = {**s.regained, name: s.regained.get(name, 0) + count}  # ruling 25
     s.occupy(r, None, 0)

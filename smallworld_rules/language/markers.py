@@ -26,38 +26,41 @@ if TYPE_CHECKING:
 def leave(engine: Engine, s: State, race: str, in_decline: bool) -> None:
     """The race declines (``in_decline``) or leaves: its staying pieces go back to their
     supply from every region."""
+    names = {
+        name for name in engine._staying
+        if not (in_decline and engine.rules.pieces[name].survives_decline)
+    }
+    _take_back(engine, s, race, names, None)
+
+
+def lift_at_turn_start(engine: Engine, s: State, player: int, log: Log) -> None:
+    """The player's turn begins: the pieces ``lifted_at_turn_start`` of his races go back
+    to their supply from every region."""
+    ps = s.players[player]
+    for race in ((ps.active,) if ps.active else ()) + ps.declined:
+        if race in s.races:
+            _take_back(engine, s, race, engine._turn_lifted, log)
+
+
+def _take_back(
+    engine: Engine, s: State, race: str, names: frozenset[str] | set[str], log: Log | None
+) -> None:
+    """The race's pieces among ``names`` go back to their supply, wherever they lie (each
+    move logged, with a ``log``)."""
     holders = {d.id for d in engine.defs(s, race)}
     for r in sorted(s.pieces):
         held = s.pieces[r]
         gone = [
             name for name in held
-            if name in engine._staying and engine.rules.pieces[name].holder in holders
-            and not (in_decline and engine.rules.pieces[name].survives_decline)
+            if name in names and engine.rules.pieces[name].holder in holders
         ]
         if not gone:
             continue
         left = dict(held)  # piece tables are replaced, not changed (copy on write)
         for name in gone:
             s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + left.pop(name)}
-        s.set_pieces(r, left)
-
-
-def lift_at_turn_start(engine: Engine, s: State, race: str, log: Log) -> None:
-    """The turn of the race's owner begins: its pieces ``lifted_at_turn_start`` go back to
-    their supply from every region."""
-    holders = {d.id for d in engine.defs(s, race)}
-    for r in sorted(s.pieces):
-        held = s.pieces[r]
-        gone = [
-            name for name in held
-            if name in engine._turn_lifted and engine.rules.pieces[name].holder in holders
-        ]
-        if not gone:
-            continue
-        left = dict(held)  # piece tables are replaced, not changed (copy on write)
-        for name in gone:
-            s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + left.pop(name)}
-            log(PieceMoved(name, -1, r))
+            if log is not None:
+                log(PieceMoved(name, -1, r))
         s.set_pieces(r, left)
 
 
