@@ -165,3 +165,30 @@ def test_random_games_with_the_invented_files_keep_every_invariant(rules: sw.Rul
             if len(game.log) % 9 == 0:
                 text = game.to_json()
                 assert sw.Game.from_json(text, rules=rules).to_json() == text
+
+
+# --------------------------------------------------------------------------- misuse
+
+
+def _power_errors(*body: str) -> list[tuple[str, int, int]]:
+    from smallworld_rules.dsl.parser import parse
+    from smallworld_rules.dsl.semantics import check
+
+    lines = ("tokens 1", 'text "Test."', *body)
+    source = 'power oops "Oops" {\n' + "".join(f"    {line}\n" for line in lines) + "}\n"
+    official = sw.load_rules()
+    return [(e.label, e.line, e.column)
+            for e in check(parse(source), source, set(official.pieces), set(official.options))]
+
+
+def test_misused_constructs_are_refused_with_their_place() -> None:
+    """evict, unmark and any_lost (edge): evict in a trigger or without a target region,
+    and unmark of a player the event does not know, are refused at their line and column;
+    the correct forms pass."""
+    assert _power_errors("on any_lost do mark conqueror", "on turn_end do unmark opponents",
+                         "ability a { during redeploy target region evict }") == []
+    assert _power_errors("on conquest do evict") == [("effect-not-in-trigger", 4, 20)]
+    assert _power_errors("ability a { during redeploy evict }") == [
+        ("ability-without-target", 4, 33)
+    ]
+    assert _power_errors("on redeploy do unmark conqueror") == [("unknown-player", 4, 20)]
