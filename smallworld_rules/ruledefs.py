@@ -63,6 +63,7 @@ class PieceDef:
     stays: bool = False  #: stays on its region until its holder declines or leaves the game
     toll: int = 0  #: coins fewer for the region's holder, another race than the piece's
     loot: int = 0  #: coins from the bank for whoever conquers its region
+    lifted_at_turn_start: bool = False  #: back to the supply when its holder's turn begins
 
 
 @attrs.frozen

@@ -18,7 +18,7 @@ import pytest
 from helpers import deploy_all_and_end, new_game
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored
+from smallworld_rules.events import Scored, TokensGained
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -175,14 +175,17 @@ def test_scoring_power_in_decline_edge(underground: sw.Rules, power: str) -> Non
 
 
 def mudmen_on_a_swamp(rules: sw.Rules, **kwargs: object) -> sw.Game:
-    """Player 0's Mudmen take Swamp 3 (3 tokens) and Forest 2 (2 tokens), 0 left in hand;
-    player 1's Crowd take Mountain 19; player 0's second turn begins."""
+    """Player 0's Mudmen take Swamp 3 (3 tokens) and Forest 2 (2 tokens), 0 left in hand
+    (and redeploy the new Mudman, if any); player 1's Crowd take Mountain 19; player 0's
+    second turn begins."""
     game = new_game(rules, [("mudmen", "plain"), ("crowd", "plain2")], **kwargs)
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(3))
     game.apply(sw.Conquer(2))
     assert game.hand(0) == 0
     deploy_all_and_end(game)
+    if game.phase is sw.Phase.REDEPLOY:
+        deploy_all_and_end(game)
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(19))
     deploy_all_and_end(game)
@@ -195,22 +198,25 @@ def test_mudmen_banner_and_box(underground: sw.Rules) -> None:
     assert (race.tokens, race.box) == (5, 12)
 
 
-def test_mudmen_gain_one_per_swamp_when_the_turn_begins(underground: sw.Rules) -> None:
-    """Mudmen: at the start of the turn, 1 new Mudman per Swamp held: readying leaves 1 per
-    region (3 in hand), the Swamp adds 1: 4 tokens for the conquests."""
-    game = mudmen_on_a_swamp(underground)
+def test_mudmen_option_gives_them_when_the_turn_begins(underground: sw.Rules) -> None:
+    """Mudmen: with the option mudmen_at_turn_start, 1 new Mudman per Swamp held at the
+    start of the turn: readying leaves 1 per region (3 in hand), the Swamp adds 1: 4 tokens
+    for the conquests (by default the turn begins with the 3 readied)."""
+    game = mudmen_on_a_swamp(underground, options={"mudmen_at_turn_start": True})
     assert game.to_move == 0 and game.hand(0) == 2 + 1 + 1
+    assert isinstance(game.log[-1], TokensGained)  # after readying, before any conquest
 
 
-def test_mudmen_option_gives_them_at_redeployment_edge(underground: sw.Rules) -> None:
-    """Mudmen (edge): with the option mudmen_at_redeployment the new Mudman comes when the
-    conquests end: with 0 tokens left after taking Swamp 3 and Forest 2, ending the
-    conquests leads to a redeployment of 1 Mudman (by default the turn just ends)."""
-    for option, phase, hand in ((True, sw.Phase.REDEPLOY, 1), (False, sw.Phase.PICK, 0)):
+def test_mudmen_gain_one_per_swamp_at_redeployment_edge(underground: sw.Rules) -> None:
+    """Mudmen (edge): during the redeployment, 1 new Mudman per Swamp held (the Underground
+    rules booklet): with 0 tokens left after taking Swamp 3 and Forest 2, ending the
+    conquests leads to a redeployment of 1 Mudman (with the option mudmen_at_turn_start
+    the turn just ends)."""
+    for option, phase, hand in ((False, sw.Phase.REDEPLOY, 1), (True, sw.Phase.PICK, 0)):
         game = new_game(
             underground,
             [("mudmen", "plain"), ("crowd", "plain2")],
-            options={"mudmen_at_redeployment": option},
+            options={"mudmen_at_turn_start": option},
         )
         game.apply(sw.PickCombo(0))
         game.apply(sw.Conquer(3))

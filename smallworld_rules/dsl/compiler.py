@@ -35,7 +35,7 @@ from smallworld_rules.ruledefs import (
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
     {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark",
-     "gather", "hand_over", "discount", "conquer_less"}
+     "gather", "hand_over", "discount", "conquer_less", "unmark", "evict"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -453,6 +453,7 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                     lifted_at_redeploy="lifted_at_redeploy" in props,
                     placed_anywhere="placed_anywhere" in props,
                     stays="stays" in props,
+                    lifted_at_turn_start="lifted_at_turn_start" in props,
                     toll=props.get("toll") or 0,
                     loot=props.get("loot") or 0,
                 )

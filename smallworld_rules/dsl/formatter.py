@@ -312,8 +312,8 @@ def effect(st: ast.Effect) -> str:
         return words[st.verb].format(expr(st.amount))
     if st.verb == "remove":
         return f"remove {st.piece}"
-    if st.verb == "mark":
-        return f"mark {st.whom}"
+    if st.verb in ("mark", "unmark"):
+        return f"{st.verb} {st.whom}"
     return st.verb
 
 

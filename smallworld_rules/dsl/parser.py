@@ -727,6 +727,12 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def mark_player(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("mark", _pos(meta), whom=children[0])
 
+    def evict(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("evict", _pos(meta))
+
+    def unmark_player(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("unmark", _pos(meta), whom=children[0])
+
     def exchange_pile(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("exchange", _pos(meta), amount=children[0], zone=str(children[1]))
     def conquer_less(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:

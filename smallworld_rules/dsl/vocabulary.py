@@ -64,6 +64,7 @@ PIECE_PROPERTIES: dict[str, bool] = {
     "stays": False,  # stays on its region whoever holds it; leaves when its holder declines
     "toll": True,  # the region's holder, another race than the piece's, scores N fewer coins
     "loot": True,  # whoever conquers its region takes that many coins from the bank
+    "lifted_at_turn_start": False,  # back to the supply when its holder's next turn begins
 }
 
 #: Keyword predicates about a region.
@@ -128,12 +129,15 @@ EVENTS: dict[str, str] = {
     "tokens_lost": "it has just lost tokens to a conquest of one of its regions (the target; "
     "count(tokens lost) says how many)",
     "die_roll": "its owner has just rolled the reinforcement die (die is the face)",
+    "any_lost": "another race has just conquered a region of one of its owner's races, this "
+    "race or another (the target; the other player is the conqueror)",
 }
 
 #: The events whose target is a region, and the events that know another player.
-EVENT_TARGETS = frozenset({"conquest", "abandon", "lost", "tokens_lost"})
+EVENT_TARGETS = frozenset({"conquest", "abandon", "lost", "tokens_lost", "any_lost"})
 EVENT_OTHERS: dict[str, str] = {
-    "conquest": "defender", "lost": "conqueror", "tokens_lost": "conqueror"
+    "conquest": "defender", "lost": "conqueror", "tokens_lost": "conqueror",
+    "any_lost": "conqueror",
 }
 
 #: Limits on how often an ability or trigger works.
@@ -185,12 +189,16 @@ EFFECTS: dict[str, tuple[str, str]] = {
                      "(clamped as any conquest), however far it is: the target condition "
                      "says what it reaches (never the race's own, an immune region, water "
                      "it may not enter or a truce's)"),
+    "unmark": ("", "the other player (written `unmark WHOM`, `opponents` for all) is no "
+               "longer marked by the race"),
+    "evict": ("region", "the tokens on the target go back to their owner's hand, none lost (he "
+              "places them as after losing a region); a Lost Tribe's leave the game"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).
 TRIGGER_EFFECTS = (
     "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add",
-    "exchange", "mark",
+    "exchange", "mark", "unmark",
 )
 
 #: Who ``WHOM pays N coins`` and ``give N tokens to WHOM`` name.

@@ -326,6 +326,9 @@ def _seize(
         if lost and occupant in s.races and events.triggers(self, s, occupant, "tokens_lost"):
             occasion = events.Occasion("tokens_lost", r, attacker, rs.race, lost)
             events.fire(self, s, s.own_race(occupant), "tokens_lost", log, occasion)
+        if "any_lost" in self.trigger_events:
+            occasion = events.Occasion("any_lost", r, attacker, rs.race)
+            events.fire_player(self, s, defender, "any_lost", log, occasion)
     if retiring is not None and retiring in s.races and not self.mask_of(s, retiring):
         self._retire(s, retiring, log)
 

@@ -101,6 +101,7 @@ class Engine:
         "_swapping",
         "_tolling",
         "_triggering",
+        "_turn_lifted",
         "cover_name",
         "decline_choices",
         "declined_abilities",
@@ -245,7 +246,7 @@ class Engine:
         self._triggering = frozenset(d.id for d in every if d.triggers)
         #: the events some trigger of this game fires on
         self.trigger_events = frozenset(t.event for d in every for t in d.triggers)
-        self.defender_events = bool(self.trigger_events & {"lost", "tokens_lost"})
+        self.defender_events = bool(self.trigger_events & {"lost", "tokens_lost", "any_lost"})
         # The rule language's constructs of version 3 the rule files of this game use.
         needs = frozenset().union(*(d.needs for d in every))
         #: what each conquest took is recorded (``conquests with enemy_active`` …)
@@ -310,6 +311,10 @@ class Engine:
         #: pieces that stay with their region (``stays``) and pieces with a ``toll``
         self._staying = frozenset(n for n, p in rules.pieces.items() if p.stays)
         self._tolling = frozenset(n for n, p in rules.pieces.items() if p.toll)
+        #: pieces lifted when their holder's turn begins (``lifted_at_turn_start``)
+        self._turn_lifted = frozenset(
+            n for n, p in rules.pieces.items() if p.lifted_at_turn_start
+        )
         # Filled lazily (see _combo); they depend only on the rules and options.
         self._combos: dict[tuple[str, tuple[str, ...]], _Combo] = {}
         #: The shared actions naming one region, by region: legal_actions lists them for many

@@ -79,6 +79,12 @@ def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool 
         if self._combo_of(s, rs.race).lifts_pieces:
             holders = {d.id for d in self.defs(s, rs.race)}
             for r in sorted(s.pieces):
+                if s.region_race[r] != rs.race:
+                    # another race's piece of the same file (a badge dealt again while the
+                    # piece stays with its declined holder) is not this race's to lift
+                    if not s.pieces[r]:
+                        s.set_pieces(r, {})
+                    continue
                 held = dict(s.pieces[r])  # piece tables are replaced (copy on write)
                 for name in sorted(held):
                     piece = self.rules.pieces[name]

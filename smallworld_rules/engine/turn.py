@@ -16,7 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
-from smallworld_rules.language import events, flow, limits, memory
+from smallworld_rules.language import events, flow, limits, markers, memory
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -121,6 +121,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     if s.truces:
         s.truces = tuple(t for t in s.truces if t[0] != s.active)
     player = s.players[s.active]
+    if self._turn_lifted:
+        markers.lift_at_turn_start(self, s, s.active, log)
     readied = 0
     if player.active is None:
         s.phase = _PICK

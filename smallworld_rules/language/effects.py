@@ -15,10 +15,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
-from smallworld_rules.events import PieceMoved, TokensGained
+from smallworld_rules.events import Abandoned, PieceMoved, TokensGained
 from smallworld_rules.language import discounts, memory, piles
+from smallworld_rules.language.values import immune_regions
 from smallworld_rules.ruledefs import CompiledEffect
-from smallworld_rules.state import RaceState, State
+from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.basics import Log
@@ -148,6 +149,62 @@ def _mark(
         rs.uses = {**rs.uses, memory.MARKS: marks}
 
 
+def _unmark(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    marks = rs.uses.get(memory.MARKS, 0)
+    for p in _players(engine, s, rs, e, o):
+        marks &= ~(1 << p)
+    if marks != rs.uses.get(memory.MARKS, 0):
+        uses = {k: v for k, v in rs.uses.items() if k != memory.MARKS}
+        if marks:
+            uses[memory.MARKS] = marks
+        rs.uses = uses
+
+
+def _evict_problem(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
+) -> str | None:
+    r = o.target
+    if r < 0 or s.region_race[r] in (None, rs.race):
+        return None
+    if engine.immune_piece(s, r) is not None or (
+        engine._immunizing and (immune_regions(engine, s) >> r) & 1
+    ):
+        return f"region {r} is immune"
+    return None
+
+
+def _evict(
+    engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log
+) -> None:
+    """The target's tokens go back to their owner's hand, none lost, as after losing the
+    region (he places them at his withdrawal); a Lost Tribe's leave the game."""
+    r = o.target
+    occupant, held = s.region_race[r], s.region_tokens[r]
+    if r < 0 or occupant is None:
+        return
+    if occupant == LOST_TRIBE:
+        engine._lose(s, occupant, held, log)
+        engine._empty_region(s, r)
+        return
+    drs = s.own_race(occupant)
+    if occupant == engine.role_race:  # as in a conquest: its hand zone's tokens wait aside
+        drs.held += drs.hand
+        drs.hand = 0
+    for name, count in engine._remove_pieces(s, r, keep_survivors=False).items():
+        s.regained = {**s.regained, name: s.regained.get(name, 0) + count}  # ruling 25
+    s.occupy(r, None, 0)
+    drs.hand += held
+    log(Abandoned(drs.owner, occupant, r, held))
+    if occupant == rs.race:
+        return  # its own tokens: back in hand for its redeployment
+    if drs.declined and not engine.mask_of(s, occupant):
+        engine._retire(s, occupant, log)  # a declined race cannot re-enter the map
+    elif occupant not in s.withdrawals:
+        s.withdrawals = (*s.withdrawals, occupant)
+
+
 def _counted(value: int) -> int:
     """A counter stays between 0 and COUNT_LIMIT (what the checker's bound of an expression
     takes any count to be at most)."""
@@ -224,6 +281,8 @@ EFFECTS: dict[str, Effect] = {
     "hand_over": Effect(_hand_over_problem, _hand_over),
     "discount": Effect(discounts.problem, discounts.do),
     "conquer_less": Effect(discounts.conquer_problem, discounts.conquer),
+    "unmark": Effect(_always, _unmark),
+    "evict": Effect(_evict_problem, _evict),
 }
 
 

@@ -33,6 +33,7 @@ EVENTS: dict[str, str] = {
     "any_decline": "decline._go_into_decline, for every race in play, after 'decline'",
     "abandon": "conquest._abandon, after Abandoned",
     "die_roll": "die._resolve_die, after DieRolled (the reinforcement die)",
+    "any_lost": "conquest._seize, for each race of the defender's owner, after 'lost'",
 }
 
 
@@ -223,12 +224,15 @@ def fire_all(engine: Engine, s: State, event: str, log: Log) -> None:
             fire(engine, s, s.own_race(race), event, log)
 
 
-def fire_player(engine: Engine, s: State, player: int, event: str, log: Log) -> None:
+def fire_player(
+    engine: Engine, s: State, player: int, event: str, log: Log,
+    occasion: Occasion | None = None,
+) -> None:
     """Fire ``event`` for each race of ``player``: its active race, then its declined ones."""
     ps = s.players[player]
     for race in ((ps.active,) if ps.active else ()) + ps.declined:
         if race in s.races and triggers(engine, s, race, event):
-            fire(engine, s, s.own_race(race), event, log)
+            fire(engine, s, s.own_race(race), event, log, occasion)
 
 
 def triggers(engine: Engine, s: State, race: str, event: str) -> bool:

@@ -6,36 +6,61 @@ the region, whoever holds it, and goes back to its supply only when its holder â
 the rule file that declares it â€” declines (unless it ``survives_decline``) or leaves the
 game, wherever it lies then. A piece with ``toll N`` makes the race holding its region score
 N coins fewer for it, unless that race is its holder (one contribution per piece kind,
-shown in the score's breakdown).
+shown in the score's breakdown). A piece ``lifted_at_turn_start`` goes back to its supply,
+wherever it lies, when its holder's owner begins a turn.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from smallworld_rules.events import PieceMoved
 from smallworld_rules.hooks import Contribution
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
+    from smallworld_rules.engine.basics import Log
     from smallworld_rules.engine.core import Engine
 
 
 def leave(engine: Engine, s: State, race: str, in_decline: bool) -> None:
     """The race declines (``in_decline``) or leaves: its staying pieces go back to their
     supply from every region."""
+    names = {
+        name for name in engine._staying
+        if not (in_decline and engine.rules.pieces[name].survives_decline)
+    }
+    _take_back(engine, s, race, names, None)
+
+
+def lift_at_turn_start(engine: Engine, s: State, player: int, log: Log) -> None:
+    """The player's turn begins: the pieces ``lifted_at_turn_start`` of his races go back
+    to their supply from every region."""
+    ps = s.players[player]
+    for race in ((ps.active,) if ps.active else ()) + ps.declined:
+        if race in s.races:
+            _take_back(engine, s, race, engine._turn_lifted, log)
+
+
+def _take_back(
+    engine: Engine, s: State, race: str, names: frozenset[str] | set[str], log: Log | None
+) -> None:
+    """The race's pieces among ``names`` go back to their supply, wherever they lie (each
+    move logged, with a ``log``)."""
     holders = {d.id for d in engine.defs(s, race)}
     for r in sorted(s.pieces):
         held = s.pieces[r]
         gone = [
             name for name in held
-            if name in engine._staying and engine.rules.pieces[name].holder in holders
-            and not (in_decline and engine.rules.pieces[name].survives_decline)
+            if name in names and engine.rules.pieces[name].holder in holders
         ]
         if not gone:
             continue
         left = dict(held)  # piece tables are replaced, not changed (copy on write)
         for name in gone:
             s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + left.pop(name)}
+            if log is not None:
+                log(PieceMoved(name, -1, r))
         s.set_pieces(r, left)
 
 
