@@ -314,6 +314,8 @@ def effect(st: ast.Effect) -> str:
         return f"remove {st.piece}"
     if st.verb == "mark":
         return f"mark {st.whom}"
+    if st.verb == "conquer_with_die":
+        return "conquer with die"
     return st.verb
 
 

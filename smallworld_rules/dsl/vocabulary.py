@@ -185,6 +185,10 @@ EFFECTS: dict[str, tuple[str, str]] = {
                      "(clamped as any conquest), however far it is: the target condition "
                      "says what it reaches (never the race's own, an immune region, water "
                      "it may not enter or a truce's)"),
+    "conquer_with_die": ("region", "roll the reinforcement die for the target, then conquer it "
+                         "at its cost less the face (at least 1 token) with the tokens in "
+                         "hand, whatever the roll; if they fall short, the conquests end "
+                         "(the ability's last effect; offered while the best face would do)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

@@ -9,7 +9,7 @@ from smallworld_rules.actions import ConquerWithDie, RollDie
 from smallworld_rules.engine.basics import _CONQUEST, _DIE_ROLL, DIE_FACES, DIE_REACH, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import DieRolled
-from smallworld_rules.language import events, flow, memory
+from smallworld_rules.language import die_conquest, events, flow, memory
 from smallworld_rules.state import ABILITY_ROLL, EFFECT_ROLL, State
 
 if TYPE_CHECKING:
@@ -78,6 +78,9 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
     r = s.die_target
     s.die_target = -1
     s.phase = _CONQUEST
+    if r >= 0 and die_conquest.pending(s):  # `conquer with die`, not a final attempt
+        die_conquest.resolve(self, s, rs, r, face, log)
+        return
     if r == ABILITY_ROLL:
         s.die_bonus = face
         reach = self.reach_mask(s, rs.race)

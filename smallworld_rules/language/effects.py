@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.events import PieceMoved, TokensGained
-from smallworld_rules.language import discounts, memory, piles
+from smallworld_rules.language import die_conquest, discounts, memory, piles
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
 
@@ -224,6 +224,7 @@ EFFECTS: dict[str, Effect] = {
     "hand_over": Effect(_hand_over_problem, _hand_over),
     "discount": Effect(discounts.problem, discounts.do),
     "conquer_less": Effect(discounts.conquer_problem, discounts.conquer),
+    "conquer_with_die": Effect(die_conquest.problem, die_conquest.do),
 }
 
 

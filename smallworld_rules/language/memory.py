@@ -88,6 +88,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
         "declining", "choosing", "abandoned", "second_round", "discounts",
+        "die_conquest",
     }
     unknown = set(data) - known
     if unknown:
@@ -170,7 +171,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(pair[1], 1, COUNT_LIMIT, "discounts: tokens"),
             ))
         out["discounts"] = tuple(sorted(dict(pairs).items()))
-    for key in ("resume", "roller", "declining", "choosing", "second_round"):
+    for key in ("resume", "roller", "declining", "choosing", "second_round", "die_conquest"):
         if key in data:
             out[key] = _str(data[key], key)
     if "resume" in out and out["resume"] not in {p.value for p in Phase}:
