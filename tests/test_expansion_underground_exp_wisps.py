@@ -140,3 +140,48 @@ def test_will_o_wisps_seeded_roll(underground: sw.Rules) -> None:
     assert games[0].to_json() == games[1].to_json()
     face = last_roll(games[0]).face
     assert games[0].region(10).tokens == max(1, 3 - face)
+
+
+def test_will_o_wisps_option_roll_again(underground: sw.Rules) -> None:
+    """Will-o'-Wisps, game option wisps_roll_again (one implementation's reading): a roll that
+    falls short takes nothing and the conquests go on, so the die may be rolled again for
+    the same region; the booklet's reading (the default) offers the other ability only."""
+    game = new_game(
+        underground, [("will_o_wisps", "plain"), ("crowd", "plain2")], chance="explicit",
+        options={"wisps_roll_again": True},
+    )
+    game.apply(sw.PickCombo(0))
+    assert targets(game) == []  # the default's ability is off
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(5))  # 1 token left
+    again = [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
+    assert sw.UseAbility("wisp_light_again", 6) in again
+    game.apply(sw.UseAbility("wisp_light_again", 6))
+    game.apply(sw.RollDie(1))
+    assert (last_roll(game).region, last_roll(game).success) == (6, False)
+    assert game.phase == "conquest" and game.region(6).lost_tribe and game.hand(0) == 1
+    game.apply(sw.UseAbility("wisp_light_again", 6))
+    game.apply(sw.RollDie(2))
+    assert (game.region(6).race, game.region(6).tokens, game.hand(0)) == (
+        "will_o_wisps", 1, 0
+    )
+    assert "wisp_light_again" not in {
+        a.name for a in wisps(underground).legal_actions() if isinstance(a, sw.UseAbility)
+    }
+
+
+def test_will_o_wisps_saved_while_the_roll_waits(underground: sw.Rules) -> None:
+    """Will-o'-Wisps: a game saved while the die rolled for a named region waits resumes at
+    the same chance node, for the same region; a save whose pending roll is corrupt is
+    refused with a short message."""
+    game = wisps(underground)
+    game.apply(sw.UseAbility("wisp_light", 10))
+    saved = game.to_json()
+    copy = sw.Game.from_json(saved, rules=underground)
+    for g in (game, copy):
+        g.apply(sw.RollDie(1))
+    assert game.to_json() == copy.to_json() and copy.region(10).tokens == 2
+    bad = saved.replace('"die_conquest":"end"', '"die_conquest":"maybe"')
+    assert bad != saved
+    with pytest.raises(sw.RulesError, match="die_conquest"):
+        sw.Game.from_json(bad, rules=underground)

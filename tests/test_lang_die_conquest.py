@@ -137,20 +137,44 @@ def test_misuse_is_a_rule_file_error() -> None:
     assert [e.label for e in when] == ["die-conquest-phase"]
     aimless = _errors(_race("ability a { during conquest conquer with die }"))
     assert [e.label for e in aimless] == ["ability-without-target"]
+    again = _errors(_race(
+        "ability a { during conquest target region conquer with die not final gain 1 coins }"
+    ))
+    assert [e.label for e in again] == ["die-conquest-not-last"]
 
 
 def test_the_formatter_keeps_the_effect() -> None:
-    """conquer with die: `smallworld fmt` writes the effect back as it is read."""
-    source = (DIE_RULES / "lampbearers.swr").read_text()
-    assert "conquer with die" in format_source(source)
-    assert format_source(format_source(source)) == format_source(source)
+    """conquer with die (and again): `smallworld fmt` writes the effect back as it is read."""
+    for name, words in (("lampbearers", "conquer with die\n"),
+                        ("wanderlights", "conquer with die not final\n")):
+        source = (DIE_RULES / f"{name}.swr").read_text()
+        assert words in format_source(source) and format_source(source) == source
 
 
-def test_random_games_keep_every_invariant(rules: sw.Rules) -> None:
-    """conquer with die: whole random games with the invented race keep every invariant,
-    and its rolls for a conquest happen in them."""
+@pytest.mark.parametrize(("race", "ability"), [("lampbearers", "lantern"),
+                                              ("wanderlights", "glimmer")])
+def test_random_games_keep_every_invariant(rules: sw.Rules, race: str, ability: str) -> None:
+    """conquer with die (and again): whole random games with the invented races keep every
+    invariant, and their rolls for a conquest happen in them."""
     used = 0
     for seed in range(6):
-        game = play_pair_at_random(rules, "lampbearers", "plain", seed)
-        used += sum(isinstance(e, AbilityUsed) and e.ability == "lantern" for e in game.log)
+        game = play_pair_at_random(rules, race, "plain", seed)
+        used += sum(isinstance(e, AbilityUsed) and e.ability == ability for e in game.log)
     assert used > 0
+
+
+def test_again_a_roll_that_falls_short_lets_the_conquests_go_on(rules: sw.Rules) -> None:
+    """conquer with die not final: Hill 4 holding 3 Lost Tribe tokens (5) with 3 in hand and a
+    roll of 0 takes nothing, and the conquests go on: the same region may be rolled for
+    again, and a 2 then takes it with the 3 tokens."""
+    game = new_game(rules, [("wanderlights", "plain"), ("crowd", "plain2")], chance="explicit")
+    game.put(4, None, 3)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(3))  # Swamp 3: 2 + 1 Lost Tribe, 3 left
+    game.apply(sw.UseAbility("glimmer", 4))
+    game.apply(sw.RollDie(0))
+    assert [e for e in game.log if isinstance(e, DieRolled)][-1].success is False
+    assert game.phase == "conquest" and game.region(4).lost_tribe and game.hand(0) == 3
+    game.apply(sw.UseAbility("glimmer", 4))
+    game.apply(sw.RollDie(2))
+    assert (game.region(4).race, game.region(4).tokens, game.hand(0)) == ("wanderlights", 3, 0)

@@ -314,8 +314,8 @@ def effect(st: ast.Effect) -> str:
         return f"remove {st.piece}"
     if st.verb == "mark":
         return f"mark {st.whom}"
-    if st.verb == "conquer_with_die":
-        return "conquer with die"
+    if st.verb in ("conquer_with_die", "conquer_with_die_not_final"):
+        return st.verb.replace("_", " ")
     return st.verb
 
 

@@ -940,8 +940,9 @@ class _Checker:
                 f"the ability {ability.name!r} does nothing",
                 "add an effect: " + ", ".join(EFFECTS),
             )
+        dice = ("conquer_with_die", "conquer_with_die_not_final")
         for effect in effects[:-1]:
-            if effect.verb == "conquer_with_die":  # what follows would run before the roll
+            if effect.verb in dice:  # what follows would run before the roll
                 self.error(
                     effect.pos,
                     "die-conquest-not-last",
@@ -950,7 +951,7 @@ class _Checker:
                     "move it to the end, or make the other effects a trigger "
                     "'on conquest do …'",
                 )
-        rolls = any(e.verb == "conquer_with_die" for e in effects)
+        rolls = any(e.verb in dice for e in effects)
         if rolls and set(ability.phases) != {"conquest"}:
             self.error(
                 ability.pos,

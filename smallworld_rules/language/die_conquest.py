@@ -1,16 +1,19 @@
-"""A conquest with the reinforcement die: the rule language's effect ``conquer with die``.
+"""A conquest with the reinforcement die: the rule language's effects ``conquer with die``
+and ``conquer with die not final``.
 
 An ability aimed at a region with ``conquer with die`` names the region first, then rolls
 the reinforcement die for it: the region costs the face less (clamped as any conquest, so
 at least 1 token, or the race's ``region_tokens min``). If the tokens in hand pay that, the
 race conquers the region at once with them, whatever it rolled, and its conquests go on; if
 they do not, the attempt failed and the race's conquests end, as after a final die attempt
-that falls short. The ability is offered only for a region the race may conquer now and
-could pay with the die's best face.
+that falls short. With ``conquer with die not final`` a roll that falls short takes nothing
+and the conquests go on, so the die may be rolled again. The ability is offered only for a
+region the race may conquer now and could pay with the die's best face.
 
 The roll comes from the game's seeded generator, or as a chance node (``RollDie``) with
-``chance="explicit"``; while it waits, ``State.lang`` holds the rolling race (key
-``die_conquest``), so a game saved then resumes with the same roll. A game whose rule files
+``chance="explicit"``; while it waits, ``State.lang`` holds what a roll that falls short
+does (key ``die_conquest``: ``end`` or ``again``), so a game saved then resumes with the
+same roll. A game whose rule files
 never say ``conquer with die`` keeps nothing and saves exactly as before.
 """
 
@@ -59,7 +62,7 @@ def problem(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occas
 
 
 def do(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log) -> None:
-    memory.put(s, KEY, rs.race)
+    memory.put(s, KEY, "again" if e.verb == "conquer_with_die_not_final" else "end")
     engine._roll_die(s, o.target, log)
 
 
@@ -70,6 +73,7 @@ def pending(s: State) -> bool:
 
 def resolve(engine: Engine, s: State, rs: RaceState, r: int, face: int, log: Log) -> None:
     """The face is known: conquer ``r`` at its cost less the face, or end the conquests."""
+    again = memory.get(s, KEY) == "again"
     memory.forget(s, KEY)
     pay = discounts.cost_less(engine, s, rs, r, face)
     success = pay <= rs.hand
@@ -78,5 +82,5 @@ def resolve(engine: Engine, s: State, rs: RaceState, r: int, face: int, log: Log
         events.fire(engine, s, rs, "die_roll", log)
     if success:
         engine._take_region(s, rs, r, pay, pay, log)
-    else:
+    elif not again:
         engine._enter_redeploy(s, rs, log)  # the attempt fell short: conquests end

@@ -225,6 +225,7 @@ EFFECTS: dict[str, Effect] = {
     "discount": Effect(discounts.problem, discounts.do),
     "conquer_less": Effect(discounts.conquer_problem, discounts.conquer),
     "conquer_with_die": Effect(die_conquest.problem, die_conquest.do),
+    "conquer_with_die_not_final": Effect(die_conquest.problem, die_conquest.do),
 }
 
 
