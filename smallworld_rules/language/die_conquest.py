@@ -19,11 +19,12 @@ never say ``conquer with die`` keeps nothing and saves exactly as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _CONQUEST, DIE_FACES
 from smallworld_rules.events import DieRolled
-from smallworld_rules.language import discounts, events, memory
+from smallworld_rules.language import discounts, memory
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
 
@@ -71,15 +72,18 @@ def pending(s: State) -> bool:
     return bool(s.lang) and KEY in s.lang
 
 
-def resolve(engine: Engine, s: State, rs: RaceState, r: int, face: int, log: Log) -> None:
-    """The face is known: conquer ``r`` at its cost less the face, or end the conquests."""
+def resolve(
+    engine: Engine, s: State, rs: RaceState, r: int, face: int, log: Log,
+    rolled: Callable[[], None],
+) -> None:
+    """The face is known: conquer ``r`` at its cost less the face, or end the conquests
+    (``rolled``: what a roll of the reinforcement die sets off, once it is logged)."""
     again = memory.get(s, KEY) == "again"
     memory.forget(s, KEY)
     pay = discounts.cost_less(engine, s, rs, r, face)
     success = pay <= rs.hand
     log(DieRolled(s.active, r, face, engine.conquest_cost_value(s, rs.race, r), rs.hand, success))
-    if "die_roll" in engine.trigger_events:
-        events.fire(engine, s, rs, "die_roll", log)
+    rolled()
     if success:
         engine._take_region(s, rs, r, pay, pay, log)
     elif not again:
