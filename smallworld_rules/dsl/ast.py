@@ -383,7 +383,8 @@ class Effect:
     ``gain EXPR coins`` (verb ``gain_coins``), ``pay EXPR coins`` (``pay``), ``WHOM pays EXPR
     coins`` (``take_coins``), ``give EXPR tokens to WHOM`` (``give_tokens``), ``remove
     PIECE`` (``remove``), ``roll``, ``add EXPR to COUNTER`` (``add``) and ``discount
-    EXPR`` and ``conquer less EXPR`` (``conquer_less``)."""
+    EXPR``, ``conquer less EXPR`` (``conquer_less``), ``conquer with die``
+    (``conquer_with_die``) and ``conquer with die not final`` (``conquer_with_die_not_final``)."""
 
     verb: str
     pos: Pos = attrs.field(eq=False)

@@ -651,4 +651,19 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "added to, multiplied or compared: `(first_turn) + 1 > 2` means nothing.",
         _basic("score add 1 when (first_turn) + 1 > 2"), 5, 23,
     ),
+    CatalogueEntry(
+        "die-conquest-not-last", "an effect after a conquest with the die",
+        "`conquer with die` rolls the die first, so an effect written after it would happen "
+        "before the conquest: make it the ability's last effect, or make the rest a trigger "
+        "(`on conquest do …`).",
+        _basic("ability lantern {", "    during conquest", "    target region",
+               "    conquer with die", "    gain 1 coins", "}"), 8, 9,
+    ),
+    CatalogueEntry(
+        "die-conquest-phase", "a conquest with the die outside the conquests",
+        "An ability that conquers with the die is used during the conquests only: write "
+        "`during conquest`.",
+        _basic("ability lantern {", "    during redeploy", "    target region",
+               "    conquer with die", "}"), 5, 13,
+    ),
 )

@@ -314,6 +314,8 @@ def effect(st: ast.Effect) -> str:
         return f"remove {st.piece}"
     if st.verb in ("mark", "unmark"):
         return f"{st.verb} {st.whom}"
+    if st.verb in ("conquer_with_die", "conquer_with_die_not_final"):
+        return st.verb.replace("_", " ")
     return st.verb
 
 

@@ -738,6 +738,12 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def conquer_less(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
         return ast.Effect("conquer_less", _pos(meta), amount=children[0])
 
+    def conquer_with_die(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("conquer_with_die", _pos(meta))
+
+    def conquer_with_die_not_final(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("conquer_with_die_not_final", _pos(meta))
+
     def discount(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
         return ast.Effect("discount", _pos(meta), amount=children[0])
 

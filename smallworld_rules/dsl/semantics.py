@@ -941,6 +941,26 @@ class _Checker:
                 f"the ability {ability.name!r} does nothing",
                 "add an effect: " + ", ".join(EFFECTS),
             )
+        dice = ("conquer_with_die", "conquer_with_die_not_final")
+        for effect in effects[:-1]:
+            if effect.verb in dice:  # what follows would run before the roll
+                self.error(
+                    effect.pos,
+                    "die-conquest-not-last",
+                    f"'conquer with die' must be the last effect of the ability "
+                    f"{ability.name!r}",
+                    "move it to the end, or make the other effects a trigger "
+                    "'on conquest do …'",
+                )
+        rolls = any(e.verb in dice for e in effects)
+        if rolls and set(ability.phases) != {"conquest"}:
+            self.error(
+                ability.pos,
+                "die-conquest-phase",
+                f"the ability {ability.name!r} conquers with the die, so it is used during "
+                "the conquests only",
+                "write 'during conquest'",
+            )
         if target is not None and target.condition is not None:
             self.check_pred(target.condition, player=target.kind == "player")
         wanted = {EFFECTS[e.verb][0] for e in effects if EFFECTS[e.verb][0]}

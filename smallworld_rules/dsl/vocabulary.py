@@ -193,6 +193,13 @@ EFFECTS: dict[str, tuple[str, str]] = {
                "longer marked by the race"),
     "evict": ("region", "the tokens on the target go back to their owner's hand, none lost (he "
               "places them as after losing a region); a Lost Tribe's leave the game"),
+    "conquer_with_die": ("region", "roll the reinforcement die for the target, then conquer it "
+                         "at its cost less the face (at least 1 token) with the tokens in "
+                         "hand, whatever the roll; if they fall short, the conquests end "
+                         "(the ability's last effect; offered while the best face would do)"),
+    "conquer_with_die_not_final": ("region", "as `conquer with die`, but a roll that falls short "
+                               "takes nothing and the conquests go on: the die may be rolled "
+                               "again (written `conquer with die not final`)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

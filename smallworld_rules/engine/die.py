@@ -9,7 +9,7 @@ from smallworld_rules.actions import ConquerWithDie, RollDie
 from smallworld_rules.engine.basics import _CONQUEST, _DIE_ROLL, DIE_FACES, DIE_REACH, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import DieRolled
-from smallworld_rules.language import events, flow, memory
+from smallworld_rules.language import die_conquest, events, flow, memory
 from smallworld_rules.state import ABILITY_ROLL, EFFECT_ROLL, State
 
 if TYPE_CHECKING:
@@ -78,6 +78,14 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
     r = s.die_target
     s.die_target = -1
     s.phase = _CONQUEST
+
+    def rolled() -> None:  # the rule language's `on die_roll` triggers, once it is logged
+        if "die_roll" in self.trigger_events:
+            events.fire(self, s, rs, "die_roll", log)
+
+    if r >= 0 and die_conquest.pending(s):  # `conquer with die`, not a final attempt
+        die_conquest.resolve(self, s, rs, r, face, log, rolled)
+        return
     if r == ABILITY_ROLL:
         s.die_bonus = face
         reach = self.reach_mask(s, rs.race)
@@ -86,16 +94,14 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
         )
         success = cheapest is not None and cheapest <= rs.hand
         log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
-        if "die_roll" in self.trigger_events:
-            events.fire(self, s, rs, "die_roll", log)
+        rolled()
         if not success:
             self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
         return
     cost = self.conquest_cost_value(s, rs.race, r)
     success = rs.hand + face >= cost
     log(DieRolled(s.active, r, face, cost, rs.hand, success))
-    if "die_roll" in self.trigger_events:
-        events.fire(self, s, rs, "die_roll", log)
+    rolled()
     if success:
         self._take_region(s, rs, r, cost, rs.hand, log)
     self._enter_redeploy(s, rs, log)

@@ -78,11 +78,15 @@ def discounted_mask(c: _Ctx) -> int:
 def _far_cost(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion) -> int:
     """What ``conquer less N`` pays: the target's cost less N, clamped as any conquest."""
     assert e.amount is not None
-    less = max(0, e.amount(engine.context(s, rs.race, o.target, o)))
-    cost = engine.conquest_cost(s, rs.race, o.target)
+    return cost_less(engine, s, rs, o.target, e.amount(engine.context(s, rs.race, o.target, o)))
+
+
+def cost_less(engine: Engine, s: State, rs: RaceState, region: int, less: int) -> int:
+    """What ``rs``'s conquest of ``region`` costs ``less`` tokens cheaper, clamped as any
+    conquest (at least 1, or the race's ``region_tokens min``)."""
+    cost = engine.conquest_cost(s, rs.race, region)
     before = cost.value if cost.clamped_from is None else cost.clamped_from
-    floor = engine._keep(s, rs.race)
-    return max(floor, before - less)
+    return max(engine._keep(s, rs.race), before - max(0, less))
 
 
 def conquer_problem(

@@ -24,7 +24,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
   (flag ``no_return_to_abandoned``), as bitmasks;
 * ``second_round``: the race in its second round of conquests (``second_conquest_round``);
 * ``discounts``: ``(region, tokens)`` pairs, what the acting race's conquest of each region
-  costs less this turn (``discount N``; see :mod:`~smallworld_rules.language.discounts`).
+  costs less this turn (``discount N``; see :mod:`~smallworld_rules.language.discounts`);
+* ``die_conquest``: ``end`` or ``again``, while a roll of ``conquer with die`` (``again``:
+  ``conquer with die not final``) waits (see :mod:`~smallworld_rules.language.die_conquest`).
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
         "declining", "choosing", "abandoned", "second_round", "discounts",
+        "die_conquest",
     }
     unknown = set(data) - known
     if unknown:
@@ -170,9 +173,11 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(pair[1], 1, COUNT_LIMIT, "discounts: tokens"),
             ))
         out["discounts"] = tuple(sorted(dict(pairs).items()))
-    for key in ("resume", "roller", "declining", "choosing", "second_round"):
+    for key in ("resume", "roller", "declining", "choosing", "second_round", "die_conquest"):
         if key in data:
             out[key] = _str(data[key], key)
+    if out.get("die_conquest", "end") not in ("end", "again"):
+        raise _bad("die_conquest must be end or again")
     if "resume" in out and out["resume"] not in {p.value for p in Phase}:
         raise _bad("resume must be a phase")
     return out
