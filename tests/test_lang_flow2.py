@@ -1,0 +1,72 @@
+"""The rule language: ``hand_over from box``, the hand-over of a region of a race in decline
+to its owner's active race with a new token (from the active race's box, else its hand).
+
+Written for invented powers in temporary files; Farmland 1, Forest 2 and Swamp 3 (2-player
+map) border one another in a chain.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import deploy_all_and_end
+
+import smallworld_rules as sw
+
+_EMBERS = (
+    'power embers "Embers" {\n    tokens 4\n    text "In decline, hand regions over."\n'
+    "    ability kindle {\n        during conquest\n        while declined\n"
+    "        target own region\n        hand_over from box\n    }\n}\n"
+)
+
+
+def _kindled(tmp_path: Path) -> sw.Game:
+    """Player 0's Ratmen with the invented Embers hold Farmland 1, Forest 2 and Swamp 3 and
+    decline; in player 0's next turn the Humans are picked."""
+    (tmp_path / "embers.swr").write_text(_EMBERS, encoding="utf-8")
+    rules = sw.load_rules(paths=[tmp_path])
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[
+        ("ratmen", "embers"), ("amazons", "commando"), ("humans", "forest")])
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 3):
+        game.apply(sw.Conquer(region))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    deploy_all_and_end(game)  # player 1
+    game.apply(sw.PickCombo(0))  # the Humans
+    return game
+
+
+def test_hand_over_from_box_takes_a_new_token(tmp_path: Path) -> None:
+    """`hand_over from box`: the region is held by a token of the active race taken from
+    its box; the player's hand is untouched."""
+    game = _kindled(tmp_path)
+    hand, boxed = game.hand(0), game._state.box["humans"]
+    game.apply(sw.UseAbility("kindle", 1))
+    assert (game.region(1).race, game.region(1).tokens) == ("humans", 1)
+    assert (game.hand(0), game._state.box["humans"]) == (hand, boxed - 1)
+
+
+def test_hand_over_from_box_falls_back_on_the_hand_edge(tmp_path: Path) -> None:
+    """`hand_over from box` (edge): with the active race's box empty, the token comes from
+    the hand; with neither, the ability is not offered."""
+    game = _kindled(tmp_path)
+    game._state.box["humans"] = 0
+    hand = game.hand(0)
+    game.apply(sw.UseAbility("kindle", 1))
+    assert game.region(1).race == "humans" and game.hand(0) == hand - 1
+    game._state.races["humans"].hand = 0
+    assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
+
+
+def test_hand_over_from_box_misspelt_is_a_rule_file_error_edge(tmp_path: Path) -> None:
+    """`hand_over from` without `box` (edge): a RuleFileError at the closing brace, with the
+    hint naming `box`."""
+    (tmp_path / "embers.swr").write_text(_EMBERS.replace("from box", "from"), encoding="utf-8")
+    with pytest.raises(sw.RuleFileError, match="expected 'box'") as caught:
+        sw.load_rules(paths=[tmp_path])
+    assert caught.value.line == 9
