@@ -98,10 +98,12 @@ def test_expansion_ids_are_the_files_and_folders() -> None:
     files, sorted."""
     assert available_expansions() == (
         "be_not_afraid", "cursed", "grand_dames", "necromancer_island", "royal_bonus",
-        "underground",
+        "spiders_web", "underground",
     )
     boxes = {box for box, item in ITEMS if item["status"] == "rule file"}
-    assert boxes == {"be_not_afraid", "cursed", "grand_dames", "royal_bonus", "underground"}
+    assert boxes == {
+        "be_not_afraid", "cursed", "grand_dames", "royal_bonus", "spiders_web", "underground",
+    }
 
 
 def test_a_box_loads_its_races_and_powers_by_id() -> None:
@@ -178,8 +180,8 @@ def test_show_help_lists_the_expansion_ids(capsys: pytest.CaptureFixture[str]) -
         cli.main(["show", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert (
-        "be_not_afraid, cursed, grand_dames, necromancer_island, royal_bonus, underground"
-        in out
+        "be_not_afraid, cursed, grand_dames, necromancer_island, royal_bonus, spiders_web,"
+        " underground" in out
     )
 
 
