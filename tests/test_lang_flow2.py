@@ -70,3 +70,57 @@ def test_hand_over_from_box_misspelt_is_a_rule_file_error_edge(tmp_path: Path) -
     with pytest.raises(sw.RuleFileError, match="expected 'box'") as caught:
         sw.load_rules(paths=[tmp_path])
     assert caught.value.line == 9
+
+
+# ------------------------------------------------------- flag revives_previous_decline
+
+_LAZARUS = (
+    'power lazarus "Lazarus" {\n    tokens 3\n    text "Declining, bring back the race before."\n'
+    "    flag revives_previous_decline\n}\n"
+)
+
+
+def _revived(tmp_path: Path) -> sw.Game:
+    """Player 0's Amazons (Commando) hold Farmland 1 and decline; his Humans with the
+    invented Lazarus take Hill 4 and decline in turn."""
+    (tmp_path / "lazarus.swr").write_text(_LAZARUS, encoding="utf-8")
+    rules = sw.load_rules(paths=[tmp_path])
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[
+        ("amazons", "commando"), ("ratmen", "mounted"), ("humans", "lazarus")])
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    deploy_all_and_end(game)  # player 1
+    game.apply(sw.PickCombo(0))  # the Humans
+    game.apply(sw.Conquer(4))
+    deploy_all_and_end(game)
+    deploy_all_and_end(game)  # player 1
+    game.apply(sw.Decline())
+    return game
+
+
+def test_revives_previous_decline_brings_the_race_back(tmp_path: Path) -> None:
+    """`flag revives_previous_decline`: the previous race in decline stays as the race
+    declines and is the active race when its owner's turn starts, its banner's tokens
+    (Amazons: 6) less its token on the map in hand."""
+    game = _revived(tmp_path)
+    assert game.declined_races(0) == ["amazons", "humans"]
+    deploy_all_and_end(game)  # player 1
+    assert game.active_race(0) == "amazons" and game.active_power(0) is None
+    assert game.hand(0) == 6 - 1 and game.declined_races(0) == ["humans"]
+
+
+def test_revives_previous_decline_spares_only_the_previous_race_edge(tmp_path: Path) -> None:
+    """`flag revives_previous_decline` (edge): the next decline of the revived race is an
+    ordinary one: the race with the flag, now the previous race in decline, leaves."""
+    game = _revived(tmp_path)
+    deploy_all_and_end(game)  # player 1
+    deploy_all_and_end(game)  # player 0's revived Amazons
+    deploy_all_and_end(game)  # player 1
+    game.apply(sw.Decline())
+    assert game.declined_races(0) == ["amazons"]
+    assert game.region(4).race is None

@@ -49,6 +49,9 @@ FLAGS: dict[str, str] = {
     "second_conquest_round": "its first EndTurn during its conquests ends a first round: every "
     "token but one per region goes back into hand and a second round begins (the final die "
     "attempt belongs to the second round)",
+    "revives_previous_decline": "as it goes into decline, its owner's previous race in decline "
+    "stays on the map instead of leaving, and becomes the active race again when its owner's "
+    "next turn starts: its banner's tokens, less those on the map, in hand; no badge",
 }
 
 #: Piece properties: name -> whether it takes an integer value.

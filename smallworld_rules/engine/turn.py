@@ -16,7 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
-from smallworld_rules.language import events, flow, limits, memory
+from smallworld_rules.language import events, flow, limits, memory, revival
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -119,6 +119,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     # A truce lasts until the turn of the player who made it.
     if s.truces:
         s.truces = tuple(t for t in s.truces if t[0] != s.active)
+    if self.revives and s.lang:  # revives_previous_decline: before anything else
+        revival.revive(self, s, log)
     player = s.players[s.active]
     readied = 0
     if player.active is None:

@@ -23,6 +23,8 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``abandoned``: the regions each race that may not conquer them again abandoned this turn
   (flag ``no_return_to_abandoned``), as bitmasks;
 * ``second_round``: the race in its second round of conquests (``second_conquest_round``).
+* ``reviving``: the races in decline that become active again when their owner's next turn
+  starts (``revives_previous_decline``).
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         raise _bad("must be an object")
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
-        "declining", "choosing", "abandoned", "second_round",
+        "declining", "choosing", "abandoned", "second_round", "reviving",
     }
     unknown = set(data) - known
     if unknown:
@@ -158,6 +160,10 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         if not isinstance(swap, list) or len(swap) != 2:
             raise _bad("swap must be [race, coins taken]")
         out["swap"] = (_str(swap[0], "swap: race"), _int(swap[1], 0, 10**6, "swap: coins"))
+    if "reviving" in data:
+        out["reviving"] = tuple(
+            _str(race, "reviving: a race") for race in _list(data["reviving"], "reviving")
+        )
     for key in ("resume", "roller", "declining", "choosing", "second_round"):
         if key in data:
             out[key] = _str(data[key], key)
