@@ -1,4 +1,4 @@
-"""The rule language: ``hand_over from box``, the hand-over of a region of a race in decline
+"""The rule language: ``hand_over new``, the hand-over of a region of a race in decline
 to its owner's active race with a new token (from the active race's box, else its hand).
 
 Written for invented powers in temporary files; Farmland 1, Forest 2 and Swamp 3 (2-player
@@ -17,7 +17,7 @@ import smallworld_rules as sw
 _EMBERS = (
     'power embers "Embers" {\n    tokens 4\n    text "In decline, hand regions over."\n'
     "    ability kindle {\n        during conquest\n        while declined\n"
-    "        target own region\n        hand_over from box\n    }\n}\n"
+    "        target own region\n        hand_over new\n    }\n}\n"
 )
 
 
@@ -41,8 +41,8 @@ def _kindled(tmp_path: Path) -> sw.Game:
     return game
 
 
-def test_hand_over_from_box_takes_a_new_token(tmp_path: Path) -> None:
-    """`hand_over from box`: the region is held by a token of the active race taken from
+def test_hand_over_new_takes_a_new_token(tmp_path: Path) -> None:
+    """`hand_over new`: the region is held by a token of the active race taken from
     its box; the player's hand is untouched."""
     game = _kindled(tmp_path)
     hand, boxed = game.hand(0), game._state.box["humans"]
@@ -51,8 +51,8 @@ def test_hand_over_from_box_takes_a_new_token(tmp_path: Path) -> None:
     assert (game.hand(0), game._state.box["humans"]) == (hand, boxed - 1)
 
 
-def test_hand_over_from_box_falls_back_on_the_hand_edge(tmp_path: Path) -> None:
-    """`hand_over from box` (edge): with the active race's box empty, the token comes from
+def test_hand_over_new_falls_back_on_the_hand_edge(tmp_path: Path) -> None:
+    """`hand_over new` (edge): with the active race's box empty, the token comes from
     the hand; with neither, the ability is not offered."""
     game = _kindled(tmp_path)
     game._state.box["humans"] = 0
@@ -63,13 +63,19 @@ def test_hand_over_from_box_falls_back_on_the_hand_edge(tmp_path: Path) -> None:
     assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
 
 
-def test_hand_over_from_box_misspelt_is_a_rule_file_error_edge(tmp_path: Path) -> None:
-    """`hand_over from` without `box` (edge): a RuleFileError at the closing brace, with the
-    hint naming `box`."""
-    (tmp_path / "embers.swr").write_text(_EMBERS.replace("from box", "from"), encoding="utf-8")
-    with pytest.raises(sw.RuleFileError, match="expected 'box'") as caught:
+def test_hand_over_new_in_a_trigger_is_a_rule_file_error_edge(tmp_path: Path) -> None:
+    """`hand_over new` in a trigger (edge): a RuleFileError at the effect, the hint saying to
+    write it as an ability."""
+    text = _EMBERS.replace(
+        "    ability kindle {\n        during conquest\n        while declined\n"
+        "        target own region\n        hand_over new\n    }\n",
+        "    on conquest do hand_over new\n",
+    )
+    (tmp_path / "embers.swr").write_text(text, encoding="utf-8")
+    with pytest.raises(sw.RuleFileError, match="a trigger cannot") as caught:
         sw.load_rules(paths=[tmp_path])
-    assert caught.value.line == 9
+    assert (caught.value.line, caught.value.column) == (4, 20)
+    assert "write it as an ability" in str(caught.value)
 
 
 # ------------------------------------------------------- flag revives_previous_decline

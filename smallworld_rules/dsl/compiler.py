@@ -35,7 +35,7 @@ from smallworld_rules.ruledefs import (
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
     {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark",
-     "gather", "hand_over", "hand_over_from_box"}
+     "gather", "hand_over", "hand_over_new"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.

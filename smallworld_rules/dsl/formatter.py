@@ -305,8 +305,8 @@ def effect(st: ast.Effect) -> str:
         return words[st.verb].format(expr(st.amount))
     if st.verb == "remove":
         return f"remove {st.piece}"
-    if st.verb == "hand_over_from_box":
-        return "hand_over from box"
+    if st.verb == "hand_over_new":
+        return "hand_over new"
     if st.verb == "mark":
         return f"mark {st.whom}"
     return st.verb

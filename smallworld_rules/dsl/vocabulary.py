@@ -179,8 +179,8 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "hand_over": ("own region", "the target's tokens go back to the race's box and one token "
                   "of its owner's active race, from its hand (else its box), holds the region "
                   "(no conquest)"),
-    "hand_over_from_box": ("own region", "as `hand_over`, the active race's token taken from "
-                           "its box (else its hand): written `hand_over from box`"),
+    "hand_over_new": ("own region", "as `hand_over`, with a new token: the active race's token "
+                      "comes from its box (else its hand); written `hand_over new`"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

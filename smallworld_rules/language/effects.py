@@ -175,7 +175,7 @@ def _heir(s: State, rs: RaceState) -> str | None:
 
 def _hand_over_problem(
     engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
-) -> str | None:  # also hand_over_from_box's: either source of the token will do
+) -> str | None:  # also hand_over_new's: either source of the token will do
     if o.target < 0 or s.region_race[o.target] != rs.race:
         return f"region {o.target} is not held by your race"
     heir = _heir(s, rs)
@@ -193,8 +193,8 @@ def _hand_over(
     assert heir is not None
     s.to_box(rs.race, s.region_tokens[o.target])
     engine._empty_region(s, o.target)
-    # `hand_over`: a token of its hand, else of its box; `hand_over from box` the other way.
-    from_box = e.verb == "hand_over_from_box" and s.box.get(heir, 0) > 0
+    # `hand_over`: a token of its hand, else of its box; `hand_over new` the other way.
+    from_box = e.verb == "hand_over_new" and s.box.get(heir, 0) > 0
     if s.races[heir].hand and not from_box:
         s.own_race(heir).hand -= 1
     else:
@@ -215,7 +215,7 @@ EFFECTS: dict[str, Effect] = {
     "mark": Effect(_always, _mark),
     "gather": Effect(_gather_problem, _gather),
     "hand_over": Effect(_hand_over_problem, _hand_over),
-    "hand_over_from_box": Effect(_hand_over_problem, _hand_over),
+    "hand_over_new": Effect(_hand_over_problem, _hand_over),
 }
 
 
