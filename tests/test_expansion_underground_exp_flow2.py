@@ -142,6 +142,19 @@ def test_reborn_takes_the_token_from_the_hand_when_the_box_is_empty_edge(
     assert game.region(3).race == "humans" and game.hand(0) == hand - 1
 
 
+def test_reborn_hands_over_only_at_the_start_of_the_turn_edge(underground: sw.Rules) -> None:
+    """Reborn (edge): the regions are handed over at the start of the turn: once the active
+    race has made its first conquest no rebirth is offered, and one is refused with the
+    reason, the game unchanged."""
+    game = reborn(underground)
+    game.apply(sw.Conquer(4))
+    assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="used during turn_start, not now"):
+        game.apply(sw.UseAbility("rebirth", 1))
+    assert game.to_json() == before
+
+
 def test_reborn_is_not_offered_while_the_race_is_active_edge(underground: sw.Rules) -> None:
     """Reborn (edge): only a race in decline hands its regions over; while the Ratmen are
     active, no rebirth is offered."""

@@ -1,5 +1,6 @@
 """The rule language: ``hand_over new``, the hand-over of a region of a race in decline
-to its owner's active race with a new token (from the active race's box, else its hand).
+to its owner's active race with a new token (from the active race's box, else its hand);
+the flag ``revives_previous_decline``; abilities ``during turn_start``.
 
 Written for invented powers in temporary files; Farmland 1, Forest 2 and Swamp 3 (2-player
 map) border one another in a chain.
@@ -130,3 +131,42 @@ def test_revives_previous_decline_spares_only_the_previous_race_edge(tmp_path: P
     game.apply(sw.Decline())
     assert game.declined_races(0) == ["amazons"]
     assert game.region(4).race is None
+
+
+# ------------------------------------------------------------------ during turn_start
+
+_HERALDS = (
+    'power heralds "Heralds" {\n    tokens 3\n    text "Coins as the turn starts."\n'
+    "    ability herald {\n        during turn_start\n        once_per_turn\n"
+    "        gain 1 coin\n    }\n}\n"
+)
+
+
+def _heralded(tmp_path: Path) -> sw.Game:
+    (tmp_path / "heralds.swr").write_text(_HERALDS, encoding="utf-8")
+    rules = sw.load_rules(paths=[tmp_path])
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("ratmen", "heralds")])
+    game.apply(sw.PickCombo(0))
+    return game
+
+
+def test_an_ability_during_turn_start_comes_before_the_first_conquest(tmp_path: Path) -> None:
+    """`during turn_start`: the ability is offered in the conquests while the turn has no
+    conquest yet."""
+    game = _heralded(tmp_path)
+    assert sw.UseAbility("herald") in game.legal_actions()
+    coins = game.coins(0)
+    game.apply(sw.UseAbility("herald"))
+    assert game.coins(0) == coins + 1
+
+
+def test_an_ability_during_turn_start_is_over_after_a_conquest_edge(tmp_path: Path) -> None:
+    """`during turn_start` (edge): after the turn's first conquest the ability is not
+    offered, and using it is refused with the reason, the game unchanged."""
+    game = _heralded(tmp_path)
+    game.apply(sw.Conquer(1))
+    assert sw.UseAbility("herald") not in game.legal_actions()
+    before = game.to_json()
+    with pytest.raises(sw.IllegalAction, match="used during turn_start, not now"):
+        game.apply(sw.UseAbility("herald"))
+    assert game.to_json() == before

@@ -110,6 +110,8 @@ PHASES: dict[str, str] = {
     "withdrawal": "its owner places survivors after losing a region in another player's turn",
     "decline": "right after the race went into decline in place of expanding, before that "
     "turn is scored (every such ability that may be used must be, before EndTurn)",
+    "turn_start": "the start of its owner's turn: the conquests, before the turn's first "
+    "conquest",
 }
 
 #: Events a trigger may fire on.
