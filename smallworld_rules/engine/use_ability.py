@@ -189,7 +189,9 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
         name = "decline"
     reach = None  # the race's reach, once an ability that conquers needs it
     for ability in abilities:
-        if name not in ability.phases and not _starting(s, name, ability):
+        if name not in ability.phases and (  # inline _starting: this runs per legal action
+            name != "conquest" or s.conquered or "turn_start" not in ability.phases
+        ):
             continue
         if not ability.target:
             if self.ability_problem(s, rs, ability, None) is None:
