@@ -316,6 +316,8 @@ def effect(st: ast.Effect) -> str:
         return f"{st.verb} {st.whom}"
     if st.verb in ("conquer_with_die", "conquer_with_die_not_final"):
         return st.verb.replace("_", " ")
+    if st.verb == "hand_over_new":
+        return "hand_over new"
     return st.verb
 
 

@@ -49,6 +49,9 @@ FLAGS: dict[str, str] = {
     "second_conquest_round": "its first EndTurn during its conquests ends a first round: every "
     "token but one per region goes back into hand and a second round begins (the final die "
     "attempt belongs to the second round)",
+    "revives_previous_decline": "as it goes into decline, its owner's previous race in decline "
+    "stays on the map instead of leaving, and becomes the active race again when its owner's "
+    "next turn starts: its banner's tokens, less those on the map, in hand; no badge",
 }
 
 #: Piece properties: name -> whether it takes an integer value.
@@ -111,6 +114,8 @@ PHASES: dict[str, str] = {
     "withdrawal": "its owner places survivors after losing a region in another player's turn",
     "decline": "right after the race went into decline in place of expanding, before that "
     "turn is scored (every such ability that may be used must be, before EndTurn)",
+    "turn_start": "the start of its owner's turn: the conquests, before the turn's first "
+    "conquest",
 }
 
 #: Events a trigger may fire on.
@@ -200,6 +205,8 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "conquer_with_die_not_final": ("region", "as `conquer with die`, but a roll that falls short "
                                "takes nothing and the conquests go on: the die may be rolled "
                                "again (written `conquer with die not final`)"),
+    "hand_over_new": ("own region", "as `hand_over`, with a new token: the active race's token "
+                      "comes from its box (else its hand); written `hand_over new`"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

@@ -126,6 +126,7 @@ class Engine:
         "property_masks",
         "race_defs",
         "records_facts",
+        "revives",
         "role",
         "role_coins",
         "role_enter",
@@ -237,6 +238,8 @@ class Engine:
         self.keeps_out = any("no_return_to_abandoned" in f for f in self.flags.values())
         #: whether a race conquers in two rounds (the flag ``second_conquest_round``)
         self.second_rounds = any("second_conquest_round" in f for f in self.flags.values())
+        #: whether a race revives its owner's previous race in decline as it declines
+        self.revives = any("revives_previous_decline" in f for f in self.flags.values())
         #: whether an ability works for a race in decline (``while declined``, ``always``)
         self.declined_abilities = any(
             a.status != "active" for d in every for a in d.abilities

@@ -8,7 +8,7 @@ from smallworld_rules.actions import Decline
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Declined
-from smallworld_rules.language import events, flow, markers
+from smallworld_rules.language import events, flow, markers, revival
 from smallworld_rules.state import RaceState, State
 
 if TYPE_CHECKING:
@@ -91,9 +91,11 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     # Rule 1.12.1: the previous declined race leaves, unless it is exempt from the limit; a
     # race that is exempt itself displaces nobody (A12: at most one non-exempt race).
     removed = []
+    # revives_previous_decline: the previous race in decline stays, to be revived.
+    spared = revival.spared(self, s, rs) if self.revives else None
     if not self._exempt(s, rs.race):
         for old in list(player.declined):
-            if not self._exempt(s, old):
+            if not self._exempt(s, old) and old != spared:
                 self._retire(s, old, log)
                 removed.append(old)
     if self._staying:  # its pieces that stay with their regions leave as it declines

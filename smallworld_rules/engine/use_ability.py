@@ -58,6 +58,11 @@ def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbi
     return mask
 
 
+def _starting(s: State, phase: str, ability: CompiledAbility) -> bool:
+    """Whether an ability ``during turn_start`` may be used now: in the conquests, before the
+    turn's first conquest."""
+    return phase == "conquest" and not s.conquered and "turn_start" in ability.phases
+
 
 def ability_problem(
     self: Engine,
@@ -73,7 +78,7 @@ def ability_problem(
     phase = _PHASE_NAMES[s.phase]
     if rs.declined and flow.choosing(s) == rs.race:
         phase = "decline"
-    if phase not in ability.phases:
+    if phase not in ability.phases and not _starting(s, phase, ability):
         when = " or ".join(sorted(ability.phases))
         return f"{ability.name} is used during {when}, not now ({phase})"
     if ability.limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
@@ -191,7 +196,9 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
         name = "decline"
     reach = None  # the race's reach, once an ability that conquers needs it
     for ability in abilities:
-        if name not in ability.phases:
+        if name not in ability.phases and (  # inline _starting: this runs per legal action
+            name != "conquest" or s.conquered or "turn_start" not in ability.phases
+        ):
             continue
         if not ability.target:
             if self.ability_problem(s, rs, ability, None) is None:

@@ -241,7 +241,7 @@ def _heir(s: State, rs: RaceState) -> str | None:
 
 def _hand_over_problem(
     engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion
-) -> str | None:
+) -> str | None:  # also hand_over_new's: either source of the token will do
     if o.target < 0 or s.region_race[o.target] != rs.race:
         return f"region {o.target} is not held by your race"
     heir = _heir(s, rs)
@@ -259,7 +259,9 @@ def _hand_over(
     assert heir is not None
     s.to_box(rs.race, s.region_tokens[o.target])
     engine._empty_region(s, o.target)
-    if s.races[heir].hand:  # a token of its hand, else of its box
+    # `hand_over`: a token of its hand, else of its box; `hand_over new` the other way.
+    from_box = e.verb == "hand_over_new" and s.box.get(heir, 0) > 0
+    if s.races[heir].hand and not from_box:
         s.own_race(heir).hand -= 1
     else:
         s.to_box(heir, -1)
@@ -285,6 +287,7 @@ EFFECTS: dict[str, Effect] = {
     "evict": Effect(_evict_problem, _evict),
     "conquer_with_die": Effect(die_conquest.problem, die_conquest.do),
     "conquer_with_die_not_final": Effect(die_conquest.problem, die_conquest.do),
+    "hand_over_new": Effect(_hand_over_problem, _hand_over),
 }
 
 

@@ -26,7 +26,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``discounts``: ``(region, tokens)`` pairs, what the acting race's conquest of each region
   costs less this turn (``discount N``; see :mod:`~smallworld_rules.language.discounts`);
 * ``die_conquest``: ``end`` or ``again``, while a roll of ``conquer with die`` (``again``:
-  ``conquer with die not final``) waits (see :mod:`~smallworld_rules.language.die_conquest`).
+  ``conquer with die not final``) waits (see :mod:`~smallworld_rules.language.die_conquest`);
+* ``reviving``: the races in decline that become active again when their owner's next turn
+  starts (``revives_previous_decline``).
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
         "declining", "choosing", "abandoned", "second_round", "discounts",
-        "die_conquest",
+        "die_conquest", "reviving",
     }
     unknown = set(data) - known
     if unknown:
@@ -173,6 +175,10 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(pair[1], 1, COUNT_LIMIT, "discounts: tokens"),
             ))
         out["discounts"] = tuple(sorted(dict(pairs).items()))
+    if "reviving" in data:
+        out["reviving"] = tuple(
+            _str(race, "reviving: a race") for race in _list(data["reviving"], "reviving")
+        )
     for key in ("resume", "roller", "declining", "choosing", "second_round", "die_conquest"):
         if key in data:
             out[key] = _str(data[key], key)
