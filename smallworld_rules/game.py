@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -24,11 +24,13 @@ from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
     Event,
+    LogEntry,
     PositionEdited,
     TurnStarted,
+    build_log,
     encode_json,
-    events_from_dicts,
     log_json,
+    saved_log,
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
@@ -124,7 +126,11 @@ class Game:
     be undone with :meth:`undo`.
     """
 
-    def __init__(self, engine: Engine, state: State, seed: int, log: list[Event]) -> None:
+    #: whether ``_log`` still holds dicts of a loaded save's events, built when it is first read
+    #: (``events.saved_log``; a class default, so that making a game costs nothing more)
+    _unbuilt = False
+
+    def __init__(self, engine: Engine, state: State, seed: int, log: list[LogEntry]) -> None:
         self._engine = engine
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
@@ -234,6 +240,8 @@ class Game:
         """An independent copy (sharing only immutable data), undo history included."""
         twin = Game(self._engine, self._state, self._seed, list(self._log))
         twin._history = list(self._history)
+        if self._unbuilt:
+            twin._unbuilt = True
         return twin
 
     @property
@@ -349,7 +357,10 @@ class Game:
     @property
     def log(self) -> tuple[Event, ...]:
         """Every event so far, in order."""
-        return tuple(self._log)
+        if self._unbuilt:
+            self._unbuilt = False
+            build_log(self._log)
+        return tuple(cast("list[Event]", self._log))  # all events once built
 
     @property
     def market(self) -> list[tuple[str, str, int]]:
@@ -664,8 +675,9 @@ class Game:
         state = state_from_dict(engine, doc["state"], doc["version"])
         if not isinstance(doc["log"], list):
             raise RulesError("saved game: 'log' must be a list")
-        log = events_from_dicts(doc["log"])
-        return cls(engine, state, seed, log)
+        game = cls(engine, state, seed, saved_log(doc["log"]))
+        game._unbuilt = True
+        return game
 
     def __repr__(self) -> str:
         return (
