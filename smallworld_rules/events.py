@@ -467,3 +467,58 @@ def build_log(log: list[LogEntry]) -> list[Event]:
             assert event is not None  # saved_log kept only dicts with exactly their keys
             log[i] = event
     return cast("list[Event]", log)
+
+
+def _log_text_pattern() -> str:
+    """A regular expression matching the JSON text of a log as :func:`log_json` writes it
+    when every field holds what its annotation says (integers of up to 30 digits, strings
+    of printable ASCII without quotes or backslashes): what every save the engine writes
+    holds. Such a text parses to a list of dicts each holding ``"type"`` and exactly its
+    event's fields, which :func:`log_json` writes back as they were (no other spelling of a
+    value matches), two levels deep at most."""
+    number = r"(?:0|-?[1-9][0-9]{0,29})"
+    text = r'"[ !#-\[\]-~]*"'
+    values = {
+        "int": number,
+        "str": text,
+        "bool": "(?:true|false)",
+        "int | None": f"(?:{number}|null)",
+        "str | None": f"(?:{text}|null)",
+        "tuple[int, ...]": rf"\[(?:{number}(?:,{number})*)?\]",
+        "tuple[str, ...]": rf"\[(?:{text}(?:,{text})*)?\]",
+        "tuple[tuple[str, int, str], ...]": (
+            rf"\[(?:\[{text},{number},{text}\](?:,\[{text},{number},{text}\])*)?\]"
+        ),
+    }
+    types = {
+        (cls, field.name): values[str(field.type)]
+        for cls in EVENT_TYPES.values()
+        for field in attrs.fields(cls)
+    }
+    # One branch per key in a tree of the event types' sorted keys: the types share their
+    # first keys ("player", "race", …), and the matcher reads each value once.
+    tree: dict[str, Any] = {}
+    for name, cls in EVENT_TYPES.items():
+        node = tree
+        for key in sorted([*cls._field_names, "type"]):
+            token = f'"type":"{name}"' if key == "type" else f'"{key}":' + types[cls, key]
+            node = node.setdefault(token, {})
+        node["}"] = {}
+
+    def branches(node: dict[str, Any]) -> str:
+        # after the type's name and the keys after it comes the end: "}" is then alone
+        out = [
+            token
+            + (r"\}" if "}" in child else "," + branches(child))
+            for token, child in node.items()
+        ]
+        return out[0] if len(out) == 1 else "(?:" + "|".join(out) + ")"
+
+    # each event followed by a comma and the next one, or by the end of the list; the events
+    # matched are never given back (``*+``: nothing to go back to, and a long log would
+    # otherwise keep a way back into each event)
+    return r"\[(?:\{" + branches(tree) + r"(?:,(?=\{)|(?=\])))*+\]"
+
+
+#: see :func:`_log_text_pattern`
+LOG_TEXT = _log_text_pattern()

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, cast
 
@@ -38,7 +39,7 @@ from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
 from smallworld_rules.recording import make_record, replay
 from smallworld_rules.rules import Rules, load_rules
-from smallworld_rules.saved import FORMAT, VERSION, load_json, saved_map, state_from_dict
+from smallworld_rules.saved import FORMAT, VERSION, load_save_json, saved_map, state_from_dict
 from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_to_dict
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
@@ -129,8 +130,13 @@ class Game:
     #: whether ``_log`` still holds dicts of a loaded save's events, built when it is first read
     #: (``events.saved_log``; a class default, so that making a game costs nothing more)
     _unbuilt = False
+    #: the text of a loaded save's log left unparsed (``saved.load_save_json``): ``_log`` then
+    #: starts with a ``None`` per event, which the events replace when the log is read
+    _log_text: str | None = None
 
-    def __init__(self, engine: Engine, state: State, seed: int, log: list[LogEntry]) -> None:
+    def __init__(
+        self, engine: Engine, state: State, seed: int, log: list[LogEntry | None]
+    ) -> None:
         self._engine = engine
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
@@ -242,6 +248,7 @@ class Game:
         twin._history = list(self._history)
         if self._unbuilt:
             twin._unbuilt = True
+            twin._log_text = self._log_text
         return twin
 
     @property
@@ -358,9 +365,17 @@ class Game:
     def log(self) -> tuple[Event, ...]:
         """Every event so far, in order."""
         if self._unbuilt:
+            self._parse_log()
             self._unbuilt = False
-            build_log(self._log)
+            build_log(cast("list[LogEntry]", self._log))
         return tuple(cast("list[Event]", self._log))  # all events once built
+
+    def _parse_log(self) -> None:
+        """Put the dicts of the log's text left unparsed by ``from_json`` in their places."""
+        if self._log_text is not None:
+            items = json.loads(self._log_text)
+            self._log[: len(items)] = items
+            self._log_text = None
 
     @property
     def market(self) -> list[tuple[str, str, int]]:
@@ -626,7 +641,9 @@ class Game:
             "state": state_to_dict(self._state),
             "version": VERSION,
         }
-        return f'{encode_json(head)[:-1]},"log":{log_json(self._log)},{encode_json(tail)[1:]}'
+        self._parse_log()
+        log = log_json(cast("list[LogEntry]", self._log))
+        return f'{encode_json(head)[:-1]},"log":{log},{encode_json(tail)[1:]}'
 
     @classmethod
     def from_json(cls, text: str, rules: Rules | None = None) -> Game:
@@ -640,7 +657,7 @@ class Game:
         Raises:
             RulesError: the text is not a valid saved game; the message says what is wrong.
         """
-        doc = load_json(text, "not a saved game")
+        doc, log_text = load_save_json(text)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
         if doc.get("version") not in (2, VERSION):
@@ -675,7 +692,11 @@ class Game:
         state = state_from_dict(engine, doc["state"], doc["version"])
         if not isinstance(doc["log"], list):
             raise RulesError("saved game: 'log' must be a list")
-        game = cls(engine, state, seed, saved_log(doc["log"]))
+        if log_text is None:
+            game = cls(engine, state, seed, [*saved_log(doc["log"])])
+        else:  # a log as the engine writes it: one "type" key per event, never in a value
+            game = cls(engine, state, seed, [None] * log_text.count('"type":'))
+            game._log_text = log_text
         game._unbuilt = True
         return game
 

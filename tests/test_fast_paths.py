@@ -463,3 +463,76 @@ def test_a_loaded_log_is_refused_as_the_eager_reading_refuses_it() -> None:
                 else:
                     built += 1
     assert refused > 500 and built > 50
+
+
+def test_a_log_left_as_text_is_what_loading_it_whole_gives() -> None:
+    """A save whose log is as the engine writes it is loaded without its log, the log's text
+    kept to be parsed when read: for the saves of seeded games with every expansion and for
+    corrupt variants (a value of the log or elsewhere replaced, a key dropped or added, a
+    second "log" key, text cut and spliced), loading this way gives the same document and
+    log as loading the text whole, or the same refusal."""
+    from smallworld_rules.events import saved_log
+    from smallworld_rules.saved import load_json, load_save_json
+
+    def compact(doc: object) -> str:
+        return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+    def outcome(text: str) -> tuple[str, object]:
+        try:
+            doc, log_text = load_save_json(text)
+        except sw.RulesError as exc:
+            return "refused", str(exc)
+        if log_text is None:
+            return "whole", doc
+        items = json.loads(log_text)
+        assert len(items) == log_text.count('"type":')
+        assert all(type(e) is dict for e in saved_log(items))  # every entry sure to build
+        assert compact(items) == log_text
+        assert doc["log"] == []
+        return "whole", {**doc, "log": items}
+
+    def whole(text: str) -> tuple[str, object]:
+        try:
+            return "whole", load_json(text, "not a saved game")
+        except sw.RulesError as exc:
+            return "refused", str(exc)
+
+    hostile: list[object] = [
+        -1, 0, 2**70, 1.5, True, None, "", "x", 'a"b', "\u00e9", [], [1, [2]], {"a": 1},
+        json.loads("[" * 26 + "]" * 26),
+    ]
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    rng = random.Random(11)
+    fast = cases = 0
+    for game in _partial_games(rules, 8, (3, 4, 5)):
+        text = game.to_json()
+        assert load_save_json(text)[1] is not None  # every save the engine writes
+        doc = json.loads(text)
+        variants = [text]
+        for _ in range(40):
+            bad = json.loads(text)
+            where = bad["log"] if bad["log"] and rng.random() < 0.6 else bad["state"]
+            if isinstance(where, list):
+                where = rng.choice(where)
+            key = rng.choice(sorted(where))
+            roll = rng.random()
+            if roll < 0.2:
+                del where[key]
+            elif roll < 0.3:
+                where["log" if rng.random() < 0.5 else "zz"] = rng.choice(hostile)
+            else:
+                where[key] = rng.choice(hostile)
+            variants.append(compact(bad))
+        for _ in range(20):
+            cut = rng.randrange(len(text))
+            splice = rng.choice(["[" * 30, '{"a":' * 30, "]", "", '"', ",", "\\"])
+            variants.append(text[:cut] + splice + text[cut + rng.randrange(3) :])
+        variants.append(compact({**doc, "zlog": 1}) + " ")
+        # a second "log" key, which JSON lets win over the first
+        variants += [text[:-1] + ',"log":5}', text[:-1] + ',"\\u006cog":[]}']
+        for variant in variants:
+            got = outcome(variant)
+            assert got == whole(variant)
+            fast += load_save_json(variant)[1] is not None if got[0] == "whole" else 0
+            cases += 1
+    assert cases > 400 and fast > 100
