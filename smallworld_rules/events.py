@@ -469,6 +469,10 @@ def build_log(log: list[LogEntry]) -> list[Event]:
     return cast("list[Event]", log)
 
 
+#: a JSON string of printable ASCII without quotes or backslashes, as the encoder writes it
+PLAIN_TEXT = r'"[ !#-\[\]-~]*"'
+
+
 def _log_text_pattern() -> str:
     """A regular expression matching the JSON text of a log as :func:`log_json` writes it
     when every field holds what its annotation says (integers of up to 30 digits, strings
@@ -477,7 +481,7 @@ def _log_text_pattern() -> str:
     event's fields, which :func:`log_json` writes back as they were (no other spelling of a
     value matches), two levels deep at most."""
     number = r"(?:0|-?[1-9][0-9]{0,29})"
-    text = r'"[ !#-\[\]-~]*"'
+    text = PLAIN_TEXT
     values = {
         "int": number,
         "str": text,

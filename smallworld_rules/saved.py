@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from smallworld_rules.engine.basics import DIE_FACES
 from smallworld_rules.errors import RulesError, excerpt
-from smallworld_rules.events import LOG_TEXT
+from smallworld_rules.events import LOG_TEXT, PLAIN_TEXT
 from smallworld_rules.language import memory
 from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map
 from smallworld_rules.state import (
@@ -66,7 +66,7 @@ def _save_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The start of a save as ``Game.to_json`` writes it, up to its log (the keys before
     ``"log"`` in sorted order, names as in :data:`~smallworld_rules.events.LOG_TEXT`), and
     the log (compiled when a save is first loaded: a few milliseconds)."""
-    name = r'"[ !#-\[\]-~]*"'
+    name = PLAIN_TEXT
     start = rf'\{{"chance":"(?:seeded|explicit)","expansions":\[(?:{name}(?:,{name})*)?\],'
     return re.compile(start + rf'"format":"{FORMAT}","log":'), re.compile(LOG_TEXT)
 
