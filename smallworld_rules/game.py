@@ -13,8 +13,9 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -24,11 +25,13 @@ from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
     Event,
+    LogEntry,
     PositionEdited,
     TurnStarted,
+    build_log,
     encode_json,
-    events_from_dicts,
     log_json,
+    saved_log,
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
@@ -36,7 +39,7 @@ from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
 from smallworld_rules.recording import make_record, replay
 from smallworld_rules.rules import Rules, load_rules
-from smallworld_rules.saved import FORMAT, VERSION, load_json, saved_map, state_from_dict
+from smallworld_rules.saved import FORMAT, VERSION, load_save_json, saved_map, state_from_dict
 from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_to_dict
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
@@ -136,7 +139,16 @@ class Game:
     be undone with :meth:`undo`.
     """
 
-    def __init__(self, engine: Engine, state: State, seed: int, log: list[Event]) -> None:
+    #: whether ``_log`` still holds dicts of a loaded save's events, built when it is first read
+    #: (``events.saved_log``; a class default, so that making a game costs nothing more)
+    _unbuilt = False
+    #: the text of a loaded save's log left unparsed (``saved.load_save_json``): ``_log`` then
+    #: starts with a ``None`` per event, which the events replace when the log is read
+    _log_text: str | None = None
+
+    def __init__(
+        self, engine: Engine, state: State, seed: int, log: list[LogEntry | None]
+    ) -> None:
         self._engine = engine
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
@@ -251,6 +263,9 @@ class Game:
         """An independent copy (sharing only immutable data), undo history included."""
         twin = Game(self._engine, self._state, self._seed, list(self._log))
         twin._history = list(self._history)
+        if self._unbuilt:
+            twin._unbuilt = True
+            twin._log_text = self._log_text
         return twin
 
     @property
@@ -366,7 +381,18 @@ class Game:
     @property
     def log(self) -> tuple[Event, ...]:
         """Every event so far, in order."""
-        return tuple(self._log)
+        if self._unbuilt:
+            self._parse_log()
+            self._unbuilt = False
+            build_log(cast("list[LogEntry]", self._log))
+        return tuple(cast("list[Event]", self._log))  # all events once built
+
+    def _parse_log(self) -> None:
+        """Put the dicts of the log's text left unparsed by ``from_json`` in their places."""
+        if self._log_text is not None:
+            items = json.loads(self._log_text)
+            self._log[: len(items)] = items
+            self._log_text = None
 
     @property
     def market(self) -> list[tuple[str, str, int]]:
@@ -632,7 +658,9 @@ class Game:
             "state": state_to_dict(self._state),
             "version": VERSION,
         }
-        return f'{encode_json(head)[:-1]},"log":{log_json(self._log)},{encode_json(tail)[1:]}'
+        self._parse_log()
+        log = log_json(cast("list[LogEntry]", self._log))
+        return f'{encode_json(head)[:-1]},"log":{log},{encode_json(tail)[1:]}'
 
     @classmethod
     def from_json(cls, text: str, rules: Rules | None = None) -> Game:
@@ -646,7 +674,7 @@ class Game:
         Raises:
             RulesError: the text is not a valid saved game; the message says what is wrong.
         """
-        doc = load_json(text, "not a saved game")
+        doc, log_text = load_save_json(text)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
         if doc.get("version") not in (2, VERSION):
@@ -681,8 +709,13 @@ class Game:
         state = state_from_dict(engine, doc["state"], doc["version"])
         if not isinstance(doc["log"], list):
             raise RulesError("saved game: 'log' must be a list")
-        log = events_from_dicts(doc["log"])
-        return cls(engine, state, seed, log)
+        if log_text is None:
+            game = cls(engine, state, seed, [*saved_log(doc["log"])])
+        else:  # a log as the engine writes it: one "type" key per event, never in a value
+            game = cls(engine, state, seed, [None] * log_text.count('"type":'))
+            game._log_text = log_text
+        game._unbuilt = True
+        return game
 
     def __repr__(self) -> str:
         return (

@@ -7,12 +7,15 @@ the rules, and the whole position against the invariants of the game, before a
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from smallworld_rules.engine.basics import DIE_FACES
 from smallworld_rules.errors import RulesError, excerpt
+from smallworld_rules.events import LOG_TEXT, PLAIN_TEXT
 from smallworld_rules.language import memory
 from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map
 from smallworld_rules.state import (
@@ -56,6 +59,51 @@ def load_json(text: Any, what: str) -> Any:
         raise RulesError(f"{what}: invalid JSON ({excerpt(str(exc))[1:-1]})") from None
     check_depth(data, what)
     return data
+
+
+@functools.cache
+def _save_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The start of a save as ``Game.to_json`` writes it, up to its log (the keys before
+    ``"log"`` in sorted order, names as in :data:`~smallworld_rules.events.LOG_TEXT`), and
+    the log (compiled when a save is first loaded: a few milliseconds)."""
+    name = PLAIN_TEXT
+    start = rf'\{{"chance":"(?:seeded|explicit)","expansions":\[(?:{name}(?:,{name})*)?\],'
+    return re.compile(start + rf'"format":"{FORMAT}","log":'), re.compile(LOG_TEXT)
+
+
+def load_save_json(text: Any) -> tuple[Any, str | None]:
+    """:func:`load_json` for a saved game, and the text of its log when the log is left out.
+
+    A log as the engine writes it (:data:`~smallworld_rules.events.LOG_TEXT`) is sure to be
+    a list of events, within :data:`MAX_JSON_DEPTH`: the rest of the save is then parsed and
+    checked without it (the log as ``[]``), and the log's text given back to be parsed when
+    the log is read; it is two thirds of a save. Any other text, or one whose rest is not
+    sound JSON within the depth, or might hold a second ``"log"`` key (``"log"`` or a
+    backslash after the log), is loaded whole by :func:`load_json`: same outcome, same
+    message.
+
+    Raises:
+        RulesError: as :func:`load_json`.
+    """
+    start_pattern, log_pattern = _save_patterns()
+    head = start_pattern.match(text) if type(text) is str else None
+    log = None if head is None else log_pattern.match(text, head.end())
+    if log is not None and text.startswith(',"', log.end()):
+        start, end = log.span()
+        rest = text[end:]
+        if '"log"' not in rest and "\\" not in rest:
+            try:
+                doc = json.loads(text[:start] + "[]" + rest)
+            except (RecursionError, TypeError, ValueError):
+                doc = None
+            if type(doc) is dict:
+                try:
+                    check_depth(doc, "not a saved game")
+                except RulesError:
+                    pass
+                else:
+                    return doc, text[start:end]
+    return load_json(text, "not a saved game"), None
 
 
 def check_depth(data: Any, what: str) -> None:

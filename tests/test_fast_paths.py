@@ -416,3 +416,186 @@ def test_shuffle_draws_what_randbelow_draws() -> None:
             drawn[i], drawn[j] = drawn[j], drawn[i]
         assert rng.shuffle(state, shuffled) == expected
         assert shuffled == drawn
+
+
+def _partial_games(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
+    """Seeded random games stopped at a random point (some at the start, some over)."""
+    out = []
+    for seed in range(games):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 300)):
+            if game.is_over:
+                break
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+        out.append(game)
+    return out
+
+
+def test_a_loaded_log_is_built_when_first_read() -> None:
+    """A loaded game builds its log's events only when the log is first read: the log is
+    then the one the eager reading gives (same events, same field types) and the saved
+    game's own, an immutable tuple of frozen events; saving before and after reading gives
+    the same text; clones, moves and undo keep their meaning (seeded games, every
+    expansion)."""
+    import attrs
+
+    from smallworld_rules.events import events_from_dicts
+
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    checked = 0
+    for game in _partial_games(rules, 10, (3, 4, 5)):
+        text = game.to_json()
+        eager = events_from_dicts(json.loads(text)["log"])
+        loaded = sw.Game.from_json(text, rules=rules)
+        assert loaded.to_json() == text  # written from the checked dicts, not built yet
+        twin = loaded.clone()
+        log = loaded.log
+        assert type(log) is tuple and log == tuple(eager) == game.log
+        assert [repr(e) for e in log] == [repr(e) for e in eager]
+        for a, b in zip(log, eager, strict=True):
+            assert [type(getattr(a, f.name)) for f in attrs.fields(type(a))] == [
+                type(getattr(b, f.name)) for f in attrs.fields(type(b))
+            ]
+        assert loaded.log == log and loaded.to_json() == text
+        if log:
+            with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                log[0].player = 99  # type: ignore[misc]
+        # the twin, cloned before the log was built, plays on alone and builds its own log
+        if not twin.is_over:
+            rng = random.Random(len(text))
+            moves = []
+            for _ in range(5):
+                if twin.is_over:
+                    break
+                options = list(twin.legal_actions())
+                moves.append(options[rng.randrange(len(options))])
+                twin.apply(moves[-1])
+                game.apply(moves[-1])
+            assert loaded.log == log and loaded.to_json() == text
+            assert twin.log == game.log and twin.to_json() == game.to_json()
+            for _ in moves:
+                twin.undo()
+            assert twin.log == log and twin.to_json() == text
+            with pytest.raises(sw.RulesError, match="nothing to undo"):
+                twin.undo()
+        checked += len(log)
+    assert checked > 1000
+
+
+def test_a_loaded_log_is_refused_as_the_eager_reading_refuses_it() -> None:
+    """Every entry of a saved log is checked on loading, before any event is built: an
+    entry with a field missing, one too many, keys of another event type or no event at
+    all is refused with the eager reading's message, or built as it builds it."""
+    from smallworld_rules.events import build_log, events_from_dicts, saved_log
+
+    def outcome(read: object, items: list[object]) -> str:
+        try:
+            return repr(read(items))  # type: ignore[operator]
+        except sw.RulesError as exc:
+            return f"refused: {exc}"
+
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    rng = random.Random(7)
+    refused = built = 0
+    for game in _partial_games(rules, 4, (3, 4, 5)):
+        text = game.to_json()
+        doc = json.loads(text)
+        for i, data in enumerate(doc["log"][:80]):
+            names = [k for k in data if k != "type"]
+            other = rng.choice(doc["log"])
+            variants: list[object] = [
+                {k: v for k, v in data.items() if k != rng.choice(names)} if names else {},
+                {**data, "surplus": 1},
+                {**data, "type": other["type"]},
+                {k: v for k, v in data.items() if k != "type"},
+                [data], "x", None, {"type": ["TurnEnded"]},
+            ]
+            for variant in variants:
+                items = [*doc["log"][:i], variant, *doc["log"][i + 1 : i + 3]]
+                eager = outcome(events_from_dicts, items)
+                lazy = outcome(lambda x: build_log(saved_log(x)), items)
+                assert lazy == eager
+                if eager.startswith("refused"):
+                    refused += 1
+                    bad = json.dumps({**doc, "log": items})
+                    with pytest.raises(sw.RulesError) as exc:
+                        sw.Game.from_json(bad, rules=rules)
+                    assert f"refused: {exc.value}" == eager
+                else:
+                    built += 1
+    assert refused > 500 and built > 50
+
+
+def test_a_log_left_as_text_is_what_loading_it_whole_gives() -> None:
+    """A save whose log is as the engine writes it is loaded without its log, the log's text
+    kept to be parsed when read: for the saves of seeded games with every expansion and for
+    corrupt variants (a value of the log or elsewhere replaced, a key dropped or added, a
+    second "log" key, text cut and spliced), loading this way gives the same document and
+    log as loading the text whole, or the same refusal."""
+    from smallworld_rules.events import saved_log
+    from smallworld_rules.saved import load_json, load_save_json
+
+    def compact(doc: object) -> str:
+        return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+    def outcome(text: str) -> tuple[str, object]:
+        try:
+            doc, log_text = load_save_json(text)
+        except sw.RulesError as exc:
+            return "refused", str(exc)
+        if log_text is None:
+            return "whole", doc
+        items = json.loads(log_text)
+        assert len(items) == log_text.count('"type":')
+        assert all(type(e) is dict for e in saved_log(items))  # every entry sure to build
+        assert compact(items) == log_text
+        assert doc["log"] == []
+        return "whole", {**doc, "log": items}
+
+    def whole(text: str) -> tuple[str, object]:
+        try:
+            return "whole", load_json(text, "not a saved game")
+        except sw.RulesError as exc:
+            return "refused", str(exc)
+
+    hostile: list[object] = [
+        -1, 0, 2**70, 1.5, True, None, "", "x", 'a"b', "\u00e9", [], [1, [2]], {"a": 1},
+        json.loads("[" * 26 + "]" * 26),
+    ]
+    rules = sw.load_rules(expansions=sw.available_expansions())
+    rng = random.Random(11)
+    fast = cases = 0
+    for game in _partial_games(rules, 8, (3, 4, 5)):
+        text = game.to_json()
+        assert load_save_json(text)[1] is not None  # every save the engine writes
+        doc = json.loads(text)
+        variants = [text]
+        for _ in range(40):
+            bad = json.loads(text)
+            where = bad["log"] if bad["log"] and rng.random() < 0.6 else bad["state"]
+            if isinstance(where, list):
+                where = rng.choice(where)
+            key = rng.choice(sorted(where))
+            roll = rng.random()
+            if roll < 0.2:
+                del where[key]
+            elif roll < 0.3:
+                where["log" if rng.random() < 0.5 else "zz"] = rng.choice(hostile)
+            else:
+                where[key] = rng.choice(hostile)
+            variants.append(compact(bad))
+        for _ in range(20):
+            cut = rng.randrange(len(text))
+            splice = rng.choice(["[" * 30, '{"a":' * 30, "]", "", '"', ",", "\\"])
+            variants.append(text[:cut] + splice + text[cut + rng.randrange(3) :])
+        variants.append(compact({**doc, "zlog": 1}) + " ")
+        # a second "log" key, which JSON lets win over the first
+        variants += [text[:-1] + ',"log":5}', text[:-1] + ',"\\u006cog":[]}']
+        for variant in variants:
+            got = outcome(variant)
+            assert got == whole(variant)
+            fast += load_save_json(variant)[1] is not None if got[0] == "whole" else 0
+            cases += 1
+    assert cases > 400 and fast > 100
