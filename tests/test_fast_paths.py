@@ -416,3 +416,42 @@ def test_shuffle_draws_what_randbelow_draws() -> None:
             drawn[i], drawn[j] = drawn[j], drawn[i]
         assert rng.shuffle(state, shuffled) == expected
         assert shuffled == drawn
+
+
+def _rule_sets(how: dict[str, object]) -> tuple[sw.Rules, tuple[int, ...]]:
+    """The rules of a parametrised fast-path test, and the player counts to play them at."""
+    if how.get("expansions") == "all":
+        return sw.load_rules(expansions=sw.available_expansions()), (3, 4, 5)
+    return sw.load_rules(**how), (2, 3, 4, 5)  # type: ignore[arg-type]
+
+
+#: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
+TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
+RULE_SETS = pytest.mark.parametrize(
+    "how",
+    [{}, *({"paths": [d]} for d in TEST_RULE_DIRS), {"expansions": "all"}],
+    ids=["official", *(d.name for d in TEST_RULE_DIRS), "expansions"],
+)
+
+
+@RULE_SETS
+def test_turn_score_is_the_score_breakdown(how: dict[str, object]) -> None:
+    """Rule 1.11: at the end of its owner's turn a race scores a coin per region it holds,
+    changed by its rule files' score modifiers. The end of the turn (which makes no
+    breakdown for a race without score modifiers) scores exactly the breakdown's value and
+    logs its explanation, for every race in play on every position of seeded games."""
+    from smallworld_rules.engine.scoring import scored
+
+    rules, players = _rule_sets(how)
+    plain = changed = 0
+    for game in random_positions(rules, 10, players):
+        engine, state = game._engine, game._state
+        for race in state.races:
+            b = engine.score(state, race)
+            assert scored(engine, state, race) == (b.value, b.explain())
+            if b.contributions:
+                changed += 1
+            else:
+                plain += 1
+    assert plain > 1000
+    assert changed > 20
