@@ -455,3 +455,29 @@ def test_turn_score_is_the_score_breakdown(how: dict[str, object]) -> None:
                 plain += 1
     assert plain > 1000
     assert changed > 20
+
+
+@RULE_SETS
+def test_legal_abilities_are_listed_with_the_reach_of_the_conquests(how: dict[str, object]) -> None:
+    """An ability may be used on a target its clause allows (``reachable``: a region the
+    race may attack now). The conquest phase's legal actions, which hand the reach worked
+    out for the conquests on to the abilities' listing, list the same UseAbility actions,
+    in the same order, as the listing working the reach out itself (which a test above
+    compares with ``ability_problem``), then the abilities of the player's races in
+    decline."""
+    from smallworld_rules.language import flow
+
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 10, players):
+        engine, state = game._engine, game._state
+        if state.phase is not Phase.CONQUEST or state.acting is None:
+            continue
+        rs = state.races[state.acting]
+        expected = engine._ability_actions(state, rs, state.phase)
+        if engine.declined_abilities:
+            expected += flow.declined_ability_actions(engine, state, state.phase)
+        listed = [a for a in engine.legal_actions(state) if isinstance(a, sw.UseAbility)]
+        assert listed == expected
+        checked += len(expected)
+    assert checked > 20
