@@ -232,7 +232,7 @@ def _ability_actions(
             for effect in effects:
                 if self._effect_problem(s, rs, effect, target, taken, reach):
                     break
-                taken = taken or effect.verb in ("conquer", "convert")
+                taken = taken or effect.verb in ("conquer", "convert", "conquer_less")
             else:
                 acts.append(_shared(UseAbility, ability.name, target))
     return acts
