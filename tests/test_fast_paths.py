@@ -408,7 +408,7 @@ def test_shuffle_draws_what_randbelow_draws() -> None:
 
     source = random.Random(5)
     for _ in range(2000):
-        state, n = source.getrandbits(64), source.randrange(0, 40)
+        state, n = source.getrandbits(64), source.randrange(0, 140)  # past the limits table
         drawn, shuffled = list(range(n)), list(range(n))
         expected = state
         for i in range(n - 1, 0, -1):
@@ -481,3 +481,47 @@ def test_legal_abilities_are_listed_with_the_reach_of_the_conquests(how: dict[st
         assert listed == expected
         checked += len(expected)
     assert checked > 20
+
+
+def test_shuffle_limits_are_randbelows() -> None:
+    """The shuffle's table of rejection limits (a draw at or above the limit is drawn again,
+    so that every position is equally likely) holds randbelow's limit for each count."""
+    from smallworld_rules import rng
+
+    assert len(rng._LIMITS) == 128
+    for n in range(1, 128):
+        assert rng._LIMITS[n] == (1 << 64) - ((1 << 64) % n)
+
+
+def _state_drawing(x: int) -> int:
+    """The generator state whose next 64 bits are ``x`` (splitmix64 run backwards)."""
+    mask = (1 << 64) - 1
+
+    def unshift(y: int, shift: int) -> int:  # the inverse of y ^ (y >> shift)
+        out = y
+        for _ in range(64 // shift + 1):
+            out = y ^ (out >> shift)
+        return out
+
+    z = unshift(x, 31)
+    z = unshift(z * pow(0x94D049BB133111EB, -1, 1 << 64) & mask, 27)
+    z = unshift(z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask, 30)
+    return (z - 0x9E3779B97F4A7C15) & mask
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 100, 127, 131])
+def test_shuffle_draws_again_above_the_limit(n: int) -> None:
+    """A draw at or above randbelow's limit for the count is drawn again (so that every
+    position is equally likely): the shuffle, which looks its limits up in a table, draws
+    again exactly when randbelow does, here on the shuffle's very first draw."""
+    from smallworld_rules import rng
+
+    state = _state_drawing((1 << 64) - 1)  # above the limit of every count but a power of 2
+    assert rng.next_u64(state)[1] == (1 << 64) - 1
+    expected, drawn = state, list(range(n))
+    for i in range(n - 1, 0, -1):
+        expected, j = rng.randbelow(expected, i + 1)
+        drawn[i], drawn[j] = drawn[j], drawn[i]
+    shuffled = list(range(n))
+    assert rng.shuffle(state, shuffled) == expected
+    assert shuffled == drawn
