@@ -15,7 +15,7 @@ import pytest
 from helpers import random_positions
 
 import smallworld_rules as sw
-from smallworld_rules.state import Phase
+from smallworld_rules.state import LOST_TRIBE, Phase
 
 TEST_RULES = Path(__file__).parent / "rules"
 TEST_RULES_V3 = Path(__file__).parent / "rules_v3"
@@ -525,3 +525,32 @@ def test_shuffle_draws_again_above_the_limit(n: int) -> None:
     shuffled = list(range(n))
     assert rng.shuffle(state, shuffled) == expected
     assert shuffled == drawn
+
+
+@RULE_SETS
+def test_new_games_share_their_start_unchanged(how: dict[str, object]) -> None:
+    """Rule 1.2: every game starts with the Lost Tribes on the map, full trays and full
+    piece supplies. New games of one engine share those tables (never changed in place):
+    after whole games have been played from them, a new game with the same seed is the
+    same as the first, and the shared tables are still what the rules and map give."""
+    from smallworld_rules.engine.new_game import start_tables
+
+    rules, players = _rule_sets(how)
+    for count in players[:2]:
+        first = sw.Game.new(players=count, seed=3, rules=rules)
+        before = first.to_json()
+        engine = first._engine
+        kept = start_tables(engine)
+        random_positions(rules, 3, (count,))  # whole games from the same engine
+        again = sw.Game.new(players=count, seed=3, rules=rules)
+        assert again._engine is engine and start_tables(engine) is kept
+        assert again.to_json() == before == first.to_json()
+        occupants = tuple(
+            LOST_TRIBE if r.lost_tribe else None for r in engine.map.regions
+        )
+        assert kept[0] == occupants
+        assert kept[1] == {LOST_TRIBE: sum(1 << r for r, o in enumerate(occupants) if o)}
+        assert kept[2] == tuple(0 if o is None else 1 for o in occupants)
+        assert kept[3] == {rid: rd.box for rid, rd in rules.races.items()}
+        assert kept[4] == {name: p.supply for name, p in rules.pieces.items()}
+        assert all(pile == () for pile in kept[5].values())
