@@ -35,14 +35,18 @@ def randbelow(state: int, n: int) -> tuple[int, int]:
             return state, x % n
 
 
+#: randbelow's ``limit`` for each ``n`` below 128 (a shuffle draws one per item)
+_LIMITS = (0, *((1 << 64) - ((1 << 64) % n) for n in range(1, 128)))
+
+
 def shuffle(state: int, items: list[T]) -> int:
     """Shuffle ``items`` in place (Fisher–Yates); return the new state."""
     # randbelow(state, i + 1) and next_u64 written out: every new game shuffles the races
     # and the powers (some 30 draws), two calls per draw otherwise.
-    mask = _MASK
+    mask, limits = _MASK, _LIMITS
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = limits[n] if n < 128 else (1 << 64) - ((1 << 64) % n)
         while True:
             state = (state + 0x9E3779B97F4A7C15) & mask
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask

@@ -15,7 +15,7 @@ import pytest
 from helpers import random_positions
 
 import smallworld_rules as sw
-from smallworld_rules.state import Phase
+from smallworld_rules.state import LOST_TRIBE, Phase
 
 TEST_RULES = Path(__file__).parent / "rules"
 TEST_RULES_V3 = Path(__file__).parent / "rules_v3"
@@ -408,7 +408,7 @@ def test_shuffle_draws_what_randbelow_draws() -> None:
 
     source = random.Random(5)
     for _ in range(2000):
-        state, n = source.getrandbits(64), source.randrange(0, 40)
+        state, n = source.getrandbits(64), source.randrange(0, 140)  # past the limits table
         drawn, shuffled = list(range(n)), list(range(n))
         expected = state
         for i in range(n - 1, 0, -1):
@@ -599,3 +599,141 @@ def test_a_log_left_as_text_is_what_loading_it_whole_gives() -> None:
             fast += load_save_json(variant)[1] is not None if got[0] == "whole" else 0
             cases += 1
     assert cases > 400 and fast > 100
+
+
+def _rule_sets(how: dict[str, object]) -> tuple[sw.Rules, tuple[int, ...]]:
+    """The rules of a parametrised fast-path test, and the player counts to play them at."""
+    if how.get("expansions") == "all":
+        return sw.load_rules(expansions=sw.available_expansions()), (3, 4, 5)
+    return sw.load_rules(**how), (2, 3, 4, 5)  # type: ignore[arg-type]
+
+
+#: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
+TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
+RULE_SETS = pytest.mark.parametrize(
+    "how",
+    [{}, *({"paths": [d]} for d in TEST_RULE_DIRS), {"expansions": "all"}],
+    ids=["official", *(d.name for d in TEST_RULE_DIRS), "expansions"],
+)
+
+
+@RULE_SETS
+def test_turn_score_is_the_score_breakdown(how: dict[str, object]) -> None:
+    """Rule 1.11: at the end of its owner's turn a race scores a coin per region it holds,
+    changed by its rule files' score modifiers. The end of the turn (which makes no
+    breakdown for a race without score modifiers) scores exactly the breakdown's value and
+    logs its explanation, for every race in play on every position of seeded games."""
+    from smallworld_rules.engine.scoring import scored
+
+    rules, players = _rule_sets(how)
+    plain = changed = 0
+    for game in random_positions(rules, 10, players):
+        engine, state = game._engine, game._state
+        for race in state.races:
+            b = engine.score(state, race)
+            assert scored(engine, state, race) == (b.value, b.explain())
+            if b.contributions:
+                changed += 1
+            else:
+                plain += 1
+    assert plain > 1000
+    assert changed > 20
+
+
+@RULE_SETS
+def test_legal_abilities_are_listed_with_the_reach_of_the_conquests(how: dict[str, object]) -> None:
+    """An ability may be used on a target its clause allows (``reachable``: a region the
+    race may attack now). The conquest phase's legal actions, which hand the reach worked
+    out for the conquests on to the abilities' listing, list the same UseAbility actions,
+    in the same order, as the listing working the reach out itself (which a test above
+    compares with ``ability_problem``), then the abilities of the player's races in
+    decline."""
+    from smallworld_rules.language import flow
+
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 10, players):
+        engine, state = game._engine, game._state
+        if state.phase is not Phase.CONQUEST or state.acting is None:
+            continue
+        rs = state.races[state.acting]
+        expected = engine._ability_actions(state, rs, state.phase)
+        if engine.declined_abilities:
+            expected += flow.declined_ability_actions(engine, state, state.phase)
+        listed = [a for a in engine.legal_actions(state) if isinstance(a, sw.UseAbility)]
+        assert listed == expected
+        checked += len(expected)
+    assert checked > 20
+
+
+def test_shuffle_limits_are_randbelows() -> None:
+    """The shuffle's table of rejection limits (a draw at or above the limit is drawn again,
+    so that every position is equally likely) holds randbelow's limit for each count."""
+    from smallworld_rules import rng
+
+    assert len(rng._LIMITS) == 128
+    for n in range(1, 128):
+        assert rng._LIMITS[n] == (1 << 64) - ((1 << 64) % n)
+
+
+def _state_drawing(x: int) -> int:
+    """The generator state whose next 64 bits are ``x`` (splitmix64 run backwards)."""
+    mask = (1 << 64) - 1
+
+    def unshift(y: int, shift: int) -> int:  # the inverse of y ^ (y >> shift)
+        out = y
+        for _ in range(64 // shift + 1):
+            out = y ^ (out >> shift)
+        return out
+
+    z = unshift(x, 31)
+    z = unshift(z * pow(0x94D049BB133111EB, -1, 1 << 64) & mask, 27)
+    z = unshift(z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask, 30)
+    return (z - 0x9E3779B97F4A7C15) & mask
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 100, 127, 131])
+def test_shuffle_draws_again_above_the_limit(n: int) -> None:
+    """A draw at or above randbelow's limit for the count is drawn again (so that every
+    position is equally likely): the shuffle, which looks its limits up in a table, draws
+    again exactly when randbelow does, here on the shuffle's very first draw."""
+    from smallworld_rules import rng
+
+    state = _state_drawing((1 << 64) - 1)  # above the limit of every count but a power of 2
+    assert rng.next_u64(state)[1] == (1 << 64) - 1
+    expected, drawn = state, list(range(n))
+    for i in range(n - 1, 0, -1):
+        expected, j = rng.randbelow(expected, i + 1)
+        drawn[i], drawn[j] = drawn[j], drawn[i]
+    shuffled = list(range(n))
+    assert rng.shuffle(state, shuffled) == expected
+    assert shuffled == drawn
+
+
+@RULE_SETS
+def test_new_games_share_their_start_unchanged(how: dict[str, object]) -> None:
+    """Rule 1.2: every game starts with the Lost Tribes on the map, full trays and full
+    piece supplies. New games of one engine share those tables (never changed in place):
+    after whole games have been played from them, a new game with the same seed is the
+    same as the first, and the shared tables are still what the rules and map give."""
+    from smallworld_rules.engine.new_game import start_tables
+
+    rules, players = _rule_sets(how)
+    for count in players[:2]:
+        first = sw.Game.new(players=count, seed=3, rules=rules)
+        before = first.to_json()
+        engine = first._engine
+        kept = start_tables(engine)
+        random_positions(rules, 3, (count,))  # whole games from the same engine
+        again = sw.Game.new(players=count, seed=3, rules=rules)
+        assert again._engine is engine and start_tables(engine) is kept
+        assert again.to_json() == before == first.to_json()
+        occupants = tuple(
+            LOST_TRIBE if r.lost_tribe else None for r in engine.map.regions
+        )
+        assert kept[0] == occupants
+        assert kept[1] == {LOST_TRIBE: sum(1 << r for r, o in enumerate(occupants) if o)}
+        assert kept[2] == tuple(0 if o is None else 1 for o in occupants)
+        assert kept[3] == {rid: rd.box for rid, rd in rules.races.items()}
+        assert kept[4] == {name: p.supply for name, p in rules.pieces.items()}
+        assert all(pile == () for pile in kept[5].values())

@@ -189,6 +189,25 @@ class _Ctx:
         return values.holding_mask(self, test, past)
 
 
+class _ReachCtx(_Ctx):
+    """A context that knows the race's reach already (the legal actions of a position work
+    it out once): ``reachable`` reads it instead of working it out again."""
+
+    __slots__ = ("reach",)
+
+    def __init__(self, engine: Engine, state: State, race: str, reach: int) -> None:
+        self.engine = engine
+        self.state = state
+        self.race = race
+        self.target = -1
+        self.reach = reach  #: ``engine.reach_mask(state, race)``
+
+    def property_mask(self, name: str) -> int:
+        if name == "reachable":
+            return self.reach
+        return _Ctx.property_mask(self, name)
+
+
 class _EventCtx(_Ctx):
     """The context of a trigger's condition and amounts: knows the event."""
 

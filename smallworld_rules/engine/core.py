@@ -52,6 +52,7 @@ from smallworld_rules.engine.basics import (
     _region_actions,
 )
 from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static, players_matching
+from smallworld_rules.engine.new_game import _Start
 from smallworld_rules.errors import RulesError
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import RoleDef, RuleDef
@@ -97,6 +98,7 @@ class Engine:
         "_role_combos",
         "_shielding",
         "_single_deploys",
+        "_start",
         "_staying",
         "_swapping",
         "_tolling",
@@ -318,6 +320,8 @@ class Engine:
         self._turn_lifted = frozenset(
             n for n, p in rules.pieces.items() if p.lifted_at_turn_start
         )
+        #: see new_game.start_tables: what every new game starts from, made on first use
+        self._start: _Start | None = None
         # Filled lazily (see _combo); they depend only on the rules and options.
         self._combos: dict[tuple[str, tuple[str, ...]], _Combo] = {}
         #: The shared actions naming one region, by region: legal_actions lists them for many

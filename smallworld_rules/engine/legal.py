@@ -93,6 +93,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
                 acts.append(_DECLINE)
         return acts
     acts = self._purchases(s) if role else []
+    reach = None  # the race's reach, once worked out: the abilities' listing shares it
     may_decline = self._may_decline(s)
     if may_decline:
         acts.append(_DECLINE)
@@ -104,7 +105,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             not self._floors or hand >= combo.floor
         ) and not (self.second_rounds and flow.in_first_round(self, s, race))
         conquers, die_conquers = self._conquers, self._die_conquers
-        costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
+        reach = self._reach(s, race, combo, occupied)
+        costs = self.conquest_costs(s, race, reach)
         s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
         for r, cost in costs.items():
             if cost <= hand:
@@ -112,7 +114,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             elif die and cost - hand <= DIE_REACH:
                 acts.append(die_conquers[r])
     if combo.abilities:
-        acts += self._ability_actions(s, rs, phase)
+        acts += self._ability_actions(s, rs, phase, reach)
     if self.declined_abilities:  # abilities of its player's races in decline
         acts += flow.declined_ability_actions(self, s, phase)
     surplus = self._surplus(s, own, combo.floor) if self._floors else self._surplus(s, own)

@@ -2,14 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from smallworld_rules import rng
 from smallworld_rules.engine.basics import _PICK, STARTING_COINS
-from smallworld_rules.state import LOST_TRIBE, PlayerState, State, new_generation
+from smallworld_rules.state import LOST_TRIBE, PlayerState, State, new_generation, occupant_masks
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
+
+#: See start_tables: (occupants, their masks, region tokens, box, piece supply, pile zones,
+#: races and powers in id order).
+_Start = tuple[
+    tuple[str | None, ...],
+    Mapping[str, int],
+    tuple[int, ...],
+    Mapping[str, int],
+    Mapping[str, int],
+    Mapping[str, tuple[str, ...]],
+    tuple[str, ...],
+    tuple[str, ...],
+]
+
+
+def start_tables(self: Engine) -> _Start:
+    """What every game of the engine starts from (the map's Lost Tribes, full trays and
+    supplies, empty piles), made once: the state's tables are replaced, never changed in
+    place (copy on write), so every new game may share them."""
+    if self._start is None:
+        regions = self.map.regions
+        occupants = tuple(LOST_TRIBE if r.lost_tribe else None for r in regions)
+        self._start = (
+            occupants,
+            occupant_masks(occupants),
+            tuple(1 if r.lost_tribe else 0 for r in regions),
+            {rid: rd.box for rid, rd in self.rules.races.items()},
+            {name: p.supply for name, p in self.rules.pieces.items()},
+            {zone: () for zone in self.pile_zones},
+            tuple(sorted(self.rules.races)),
+            tuple(sorted(self.rules.powers)),
+        )
+    return self._start
 
 
 def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
@@ -17,20 +51,22 @@ def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
     s = State.__new__(State)
     s.gen = new_generation()
     state = rng.seed_state(seed)
-    races = sorted(self.rules.races)
-    powers = sorted(self.rules.powers)
+    occupants, masks, tokens, box, supply, zones, race_ids, power_ids = start_tables(self)
+    races = list(race_ids)
+    powers = list(power_ids)
     state = rng.shuffle(state, races)
     state = rng.shuffle(state, powers)
     fixed_races = [r for r, _ in combos]
     fixed_powers = [p for _, p in combos]
     race_order = fixed_races + [r for r in races if r not in fixed_races]
     power_order = fixed_powers + [p for p in powers if p not in fixed_powers]
-    s.set_occupants(tuple(LOST_TRIBE if r.lost_tribe else None for r in self.map.regions))
+    s.region_race = occupants  # with their masks (set_occupants, worked out once)
+    s.race_masks = masks
     s.reach_costs = None
-    s.region_tokens = [1 if r.lost_tribe else 0 for r in self.map.regions]
+    s.region_tokens = list(tokens)
     s.pieces = {}
-    s.box = {rid: rd.box for rid, rd in self.rules.races.items()}
-    s.piece_supply = {name: p.supply for name, p in self.rules.pieces.items()}
+    s.box = box
+    s.piece_supply = supply
     s.races = {}
     s.players = tuple(
         PlayerState(STARTING_COINS, None, (), s.gen) for _ in range(self.players)
@@ -45,7 +81,7 @@ def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
     s.rng = state
     s.winners = ()
     s.truces = ()
-    s.zones = {zone: () for zone in self.pile_zones}
+    s.zones = zones
     s.role_powers = ()
     s.role_reserve = ()
     s.lang = {}

@@ -93,8 +93,8 @@ def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool 
                         s.piece_supply = {**s.piece_supply, name: supply}
                         log(PieceMoved(name, -1, r))
                 s.set_pieces(r, held)
-        else:  # no piece of its to lift (most races): only drop empty entries, as above
-            for r in [r for r, held in s.pieces.items() if not held]:
+        elif not all(s.pieces.values()):  # no piece of its to lift (most races): only drop
+            for r in [r for r, held in s.pieces.items() if not held]:  # empty entries, as above
                 s.set_pieces(r, {})
     s.die_bonus = -1
     s.phase = _REDEPLOY

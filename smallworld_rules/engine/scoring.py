@@ -25,6 +25,17 @@ def score(self: Engine, s: State, race: str) -> Breakdown:
     return fold(regions, parts, minimum=0)
 
 
+def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
+    """``score(s, race)``'s value and explanation; a race with no score modifier (and no
+    toll in the game) scores its regions, explained as ``Breakdown.explain`` reads a
+    breakdown without contributions, and no breakdown is made (a test compares the two)."""
+    if self._tolling or self._modifiers(s, race, "score"):
+        b = self.score(s, race)
+        return b.value, b.explain()
+    value = s.race_masks.get(race, 0).bit_count()
+    return value, f"{value} = {value}"
+
+
 def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     """Rule 1.11 scoring, then the next player's turn or the end of the game (rule 1.14)."""
     p = s.active
@@ -32,9 +43,9 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     details = []
     total = 0
     for race in ((player.active,) if player.active else ()) + player.declined:
-        b = self.score(s, race)
-        total += b.value
-        details.append((race, b.value, b.explain()))
+        value, text = scored(self, s, race)
+        total += value
+        details.append((race, value, text))
     player.coins += total
     log(Scored(p, total, tuple(details)))
     if player.active is not None:

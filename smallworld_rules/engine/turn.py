@@ -92,6 +92,7 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
     rs.hand += rs.held
     rs.held = 0
     taken = []
+    readied = 0
     tokens = s.region_tokens
     if self._floors:  # region_tokens min: more tokens stay
         keep = self._keep(s, race)
@@ -100,14 +101,15 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
             if extra > 0:
                 taken.append((r, extra))
                 tokens[r] = keep
+                readied += extra
     else:
         for r in self.regions_of(s, race):
             extra = tokens[r] - 1
             if extra:
                 taken.append((r, extra))
                 tokens[r] = 1
+                readied += extra
     s.readied = tuple(taken)  # _reset_cycle emptied it
-    readied = sum([extra for _, extra in taken])
     rs.hand += readied
     s.phase = _CONQUEST
     if announce:

@@ -14,7 +14,7 @@ from smallworld_rules.engine.basics import (
     Log,
     _shared,
 )
-from smallworld_rules.engine.context import _Ctx, _PlayerCtx, players_matching
+from smallworld_rules.engine.context import _Ctx, _PlayerCtx, _ReachCtx, players_matching
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import AbilityUsed
 from smallworld_rules.hooks import EvalContext
@@ -40,8 +40,11 @@ def _use_key(self: Engine, ability: CompiledAbility, s: State, target: int | Non
     return f"{ability.name}@{owner}"
 
 
-def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbility) -> int:
-    """Bitmask of the targets (regions or players) the ability's clause allows."""
+def _ability_targets(
+    self: Engine, s: State, rs: RaceState, ability: CompiledAbility, reach: int | None = None
+) -> int:
+    """Bitmask of the targets (regions or players) the ability's clause allows (``reach``:
+    the race's ``reach_mask``, if the caller has it)."""
     ctx: EvalContext
     if ability.target == "player":
         ctx = _PlayerCtx(self, s, rs.owner)
@@ -49,7 +52,7 @@ def _ability_targets(self: Engine, s: State, rs: RaceState, ability: CompiledAbi
         if ability.condition is not None:  # each player in a context of its own
             return players_matching(self, s, rs.owner, rs.race, ability.condition, mask)
     else:
-        ctx = _Ctx(self, s, rs.race)
+        ctx = _Ctx(self, s, rs.race) if reach is None else _ReachCtx(self, s, rs.race, reach)
         mask = self.mask_of(s, rs.race) if ability.target == "own region" else ctx.all_mask
         if self._shielding:  # immune to powers: out of reach of other races' abilities
             mask &= ~language_values.shielded_regions(self, s, rs.race)
@@ -185,8 +188,11 @@ def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, targe
     return effect.amount(_Ctx(self, s, rs.race, target))
 
 
-def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> list[Action]:
-    """Every legal UseAbility of the race in this phase."""
+def _ability_actions(
+    self: Engine, s: State, rs: RaceState, phase: Phase, reach: int | None = None
+) -> list[Action]:
+    """Every legal UseAbility of the race in this phase (``reach``: the race's
+    ``reach_mask``, if the caller has it)."""
     acts: list[Action] = []
     abilities = self.abilities(s, rs.race)
     if not abilities:  # most races: nothing to check
@@ -194,7 +200,6 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
     name = _PHASE_NAMES[phase]
     if rs.declined and flow.choosing(s) == rs.race:
         name = "decline"
-    reach = None  # the race's reach, once an ability that conquers needs it
     for ability in abilities:
         if name not in ability.phases and (  # inline _starting: this runs per legal action
             name != "conquest" or s.conquered or "turn_start" not in ability.phases
@@ -224,11 +229,11 @@ def _ability_actions(self: Engine, s: State, rs: RaceState, phase: Phase) -> lis
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        targets = self._ability_targets(s, rs, ability)
-        if not targets:
-            continue
         if reach is None and any(e.verb == "conquer" for e in ability.effects):
             reach = self.reach_mask(s, rs.race)
+        targets = self._ability_targets(s, rs, ability, reach)
+        if not targets:
+            continue
         for target in self.regions_in(targets):
             if per_player and self._use_key(ability, s, target) in s.used:
                 continue
