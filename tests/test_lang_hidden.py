@@ -1,5 +1,5 @@
 """The rule language's face-down pieces (`hidden`, `repels N`, the effect `draw`), with an
-invented race (tests/rules_hidden/magpies.swr)."""
+invented race (tests/rules_market/magpies.swr)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import smallworld_rules as sw
 
-HERE = Path(__file__).parent / "rules_hidden"
+HERE = Path(__file__).parent / "rules_market"
 BAG = ("bead", "ring", "trap")
 
 
