@@ -176,3 +176,27 @@ def test_saves_keep_the_marker_and_refuse_a_corrupt_repelled_field(box: sw.Rules
     doc["state"]["lang"] = {"repelled": {"orcs": -1}}
     with pytest.raises(sw.RulesError, match="repelled"):
         sw.Game.from_json(json.dumps(doc), rules=box)
+
+
+def test_a_skag_attack_stops_a_sorcerers_conversion(box: sw.Rules) -> None:
+    """Skags: a Skag Attack stops any conquest, a Sorcerers' conversion too: the Skags keep
+    the region and the Sorcerers take no token from their box for it."""
+    for seed in range(200):
+        game = sw.Game.new(players=2, seed=seed, rules=box,
+                           combos=[("skags", "alchemist"), ("sorcerers", "flying")])
+        game.apply(sw.PickCombo(0))
+        game.apply(sw.Conquer(1))
+        if drawn(game, 1) == "skag_attack":
+            break
+    game.apply(sw.Conquer(2))
+    while sw.EndTurn() not in game.legal_actions():
+        game.apply(sw.Deploy(2, game._state.races["skags"].hand))
+    game.apply(sw.EndTurn())
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(6))  # Hill 6 borders Farmland 1
+    tray = game._state.box["sorcerers"]
+    if sw.UseAbility("convert", 1) not in game.legal_actions():
+        pytest.skip("Farmland 1 is not a lone-token region here")
+    game.apply(sw.UseAbility("convert", 1))
+    assert game.region(1).race == "skags"
+    assert game._state.box["sorcerers"] == tray + 1  # the one token lost
