@@ -68,9 +68,11 @@ def _do_effect(
             cost = max(cost, self._keep(s, rs.race))
         self._take_region(s, rs, target, cost, cost, log)
     elif verb == "convert":
-        if self._hiding and s.pieces.get(target):  # turned over before a token is taken
-            if hidden_pieces.reveal(self, s, rs, target, log):
-                return
+        # a face-down piece there is turned over before a token is taken
+        if self._hiding and s.pieces.get(target) and hidden_pieces.reveal(
+            self, s, rs, target, log
+        ):
+            return
         s.to_box(rs.race, -1)
         rs.hand += 1
         # Ruling 21: the replaced token is lost whatever the defender's losses say.
