@@ -244,13 +244,23 @@ class PowerSwapped(Event):
     tokens: int
 
 
+@attrs.frozen
+class PieceRevealed(Event):
+    """A conquest by ``player`` turned over the face-down piece ``piece`` of ``region``
+    (it went back to its supply)."""
+
+    piece: str
+    region: int
+    player: int
+
+
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         TurnStarted, ComboPicked, Abandoned, Conquered, DieRolled, Deployed, Declined,
         RaceRemoved, Scored, TurnEnded, GameOver, PositionEdited, AbilityUsed, PieceMoved,
         TokensGained, RaceActs, PowerChosen, TokenBought, TokensToZone, Exchanged,
-        PowerSwapped,
+        PowerSwapped, PieceRevealed,
     )
 }
 for _cls in EVENT_TYPES.values():  # the engine makes ~150 events a game

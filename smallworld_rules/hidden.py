@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from smallworld_rules.language import memory
+from smallworld_rules.language import hidden_pieces, memory
 from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.state import LOST_TRIBE, RESERVE, state_to_dict
 
@@ -58,6 +58,12 @@ def observe(game: Game, player: int) -> Observation:
     ]
     if player == game._engine.role_seat:
         state["role_reserve"] = list(full["role_reserve"])
+    # face-down pieces of other players' races: only that a marker of the file lies there
+    unseen = hidden_pieces.seen_by(game._engine, game._state, player) if game._engine._hiding \
+        else {}
+    if unseen:
+        state["pieces"] = {r: hidden_pieces.masked(p, unseen) for r, p in state["pieces"].items()}
+        state["piece_supply"] = hidden_pieces.masked(state["piece_supply"], unseen)
     public_lang: dict[str, Any] = {}
     swap = memory.get(game._state, "swap")
     if swap is not None:  # the badge the player who just picked is choosing (public)
@@ -84,7 +90,7 @@ def observe(game: Game, player: int) -> Observation:
                 banner and (banner["declined"] or game._engine.seen_declined(occupant))
             ),
             "lost_tribe": occupant == LOST_TRIBE,
-            "pieces": dict(full["pieces"].get(str(r), {})),
+            "pieces": dict(state["pieces"].get(str(r), {})),
         })
     players = []
     for p, entry in enumerate(full["players"]):

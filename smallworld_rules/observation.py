@@ -52,6 +52,7 @@ from smallworld_rules.hidden import (
     Observation,
     observe,
 )
+from smallworld_rules.language import hidden_pieces
 from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.rules import Rules, load_rules
 from smallworld_rules.saved import FORMAT as SAVED_FORMAT
@@ -130,8 +131,12 @@ def game_from_observation(
         raise RulesError(f"not an observation: 'format' must be {FORMAT!r}")
     if rules is None:
         rules = load_rules(expansions=meta["expansions"], packs=meta["packs"])
-    _check_ids(observation, rules)
     rng = random.Random(seed)
+    # face-down pieces of other players: drawn again from their bags
+    public["pieces"], public["piece_supply"] = hidden_pieces.guess(
+        rules, public["pieces"], public["piece_supply"], rng
+    )
+    _check_ids({**observation, "state": public}, rules)
     in_play = set(public["races"])
     market = public["market"]
     races = sorted(set(rules.races) - in_play - {m[0] for m in market})

@@ -64,6 +64,8 @@ class PieceDef:
     toll: int = 0  #: coins fewer for the region's holder, another race than the piece's
     loot: int = 0  #: coins from the bank for whoever conquers its region
     lifted_at_turn_start: bool = False  #: back to the supply when its holder's turn begins
+    hidden: bool = False  #: one of its file's bag, placed face down by ``draw``
+    repels: int = 0  #: hidden: revealed by a conquest, it stops it (N tokens lost)
 
 
 @attrs.frozen

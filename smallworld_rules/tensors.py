@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from smallworld_rules.engine import MARKET_SIZE
 from smallworld_rules.errors import RulesError
+from smallworld_rules.language import hidden_pieces
 from smallworld_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -80,6 +81,10 @@ class TensorLayout:
         self.terrains: list[str] = sorted({r.terrain for r in game.map.regions})
         self.features: list[str] = sorted({f for r in game.map.regions for f in r.features})
         self.pieces: list[str] = sorted(rules.pieces)
+        # a face-down piece another player sees as its file's placeholder (hidden_pieces)
+        self.pieces += sorted({
+            hidden_pieces.placeholder(p.holder) for p in rules.pieces.values() if p.hidden
+        })
         self.zones: list[str] = sorted(z for z, d in rules.zones.items() if d.role is None)
         k, w = len(self.kinds), len(self.powers)
         #: per region, its terrain (one-hot) and printed features (many-hot)

@@ -37,7 +37,7 @@ _LANGUAGE_EFFECTS = frozenset(
     {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark",
      "gather", "hand_over", "discount", "conquer_less", "unmark", "evict",
      "conquer_with_die", "conquer_with_die_not_final",
-     "hand_over_new"}
+     "hand_over_new", "draw"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.
@@ -458,6 +458,8 @@ def compile_file(rule_file: ast.RuleFile) -> RuleDef:
                     lifted_at_turn_start="lifted_at_turn_start" in props,
                     toll=props.get("toll") or 0,
                     loot=props.get("loot") or 0,
+                    hidden="hidden" in props,
+                    repels=props.get("repels") or 0,
                 )
             )
         elif isinstance(st, ast.Link):

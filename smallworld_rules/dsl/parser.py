@@ -706,6 +706,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def roll(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("roll", _pos(meta))
 
+    def draw_hidden(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("draw", _pos(meta))
+
     def gather(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("gather", _pos(meta))
 

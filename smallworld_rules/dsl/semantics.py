@@ -568,6 +568,13 @@ class _Checker:
                     f"the piece property {prop.name!r} needs a number",
                     f"write e.g. '{prop.name} 1'",
                 )
+            elif prop.name == "repels" and "hidden" not in {p.name for p in piece.properties}:
+                self.error(
+                    prop.pos,
+                    "unknown-piece-property",
+                    "'repels' belongs to a face-down piece: a conquest turns it over",
+                    "add 'hidden' to the piece's properties",
+                )
             elif not takes_value and prop.value is not None:
                 self.error(
                     prop.pos,
@@ -771,6 +778,16 @@ class _Checker:
             )
 
     def check_effect(self, effect: ast.Effect) -> None:
+        if effect.verb == "draw" and not any(
+            isinstance(st, ast.PieceDecl) and any(p.name == "hidden" for p in st.properties)
+            for st in self.file.statements
+        ):
+            self.error(
+                effect.pos, "unknown-piece", "'draw' takes a piece of this file's bag, and "
+                "the file declares no hidden piece",
+                "declare the bag as pieces with 'hidden', e.g. 'piece gem supply 4 { hidden "
+                "loot 1 stays }'",
+            )
         if effect.piece is not None and effect.piece not in self.pieces:
             self.error(
                 effect.pos,

@@ -68,6 +68,8 @@ PIECE_PROPERTIES: dict[str, bool] = {
     "toll": True,  # the region's holder, another race than the piece's, scores N fewer coins
     "loot": True,  # whoever conquers its region takes that many coins from the bank
     "lifted_at_turn_start": False,  # back to the supply when its holder's next turn begins
+    "hidden": False,  # one of the file's bag: placed face down by `draw`, shown to its owner
+    "repels": True,  # hidden: revealed by a conquest, it stops it; the conqueror loses N tokens
 }
 
 #: Keyword predicates about a region.
@@ -207,12 +209,14 @@ EFFECTS: dict[str, tuple[str, str]] = {
                                "again (written `conquer with die not final`)"),
     "hand_over_new": ("own region", "as `hand_over`, with a new token: the active race's token "
                       "comes from its box (else its hand); written `hand_over new`"),
+    "draw": ("region", "place on the target, face down, one of the file's `hidden` pieces, "
+             "drawn at random as each one's supply weighs (none if the target holds one)"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).
 TRIGGER_EFFECTS = (
     "place", "gain", "gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add",
-    "exchange", "mark", "unmark",
+    "exchange", "mark", "unmark", "draw",
 )
 
 #: Who ``WHOM pays N coins`` and ``give N tokens to WHOM`` name.

@@ -18,7 +18,7 @@ from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
-from smallworld_rules.language import discounts, events, flow, piles, values
+from smallworld_rules.language import discounts, events, flow, hidden_pieces, piles, values
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -265,6 +265,8 @@ def _seize(
     """``rs`` takes ``r`` with ``tokens`` from hand; the occupant loses ``lost`` tokens to
     its box and takes the rest into hand (every conquest, whatever its form, ends here).
     The lost tokens go where lost tokens go (``_lose``), or to the box if ``to_box``."""
+    if self._hiding and s.pieces.get(r) and hidden_pieces.reveal(self, s, rs, r, log):
+        return  # a face-down piece stopped the conquest: nothing changed hands
     occupant, held = s.region_race[r], s.region_tokens[r]
     defender: int | None = None
     returned = 0
@@ -295,7 +297,8 @@ def _seize(
     if occupant is not None and held:
         s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
     if self._looting and s.pieces.get(r):  # pieces with `loot N`: coins for the conqueror
-        loot = sum(self.rules.pieces[name].loot * n for name, n in s.pieces[r].items())
+        pieces = self.rules.pieces
+        loot = sum(pieces[n].loot * k for n, k in s.pieces[r].items() if not pieces[n].hidden)
         s.own_player(rs.owner).coins += loot
     kept = self._remove_pieces(s, r, keep_survivors=False)
     for name, count in kept.items():  # ruling 25: placed again at the end of this turn

@@ -85,6 +85,7 @@ class Engine:
         "_discounting",
         "_floors",
         "_guard_pieces",
+        "_hiding",
         "_holding",
         "_immune_cache",
         "_immune_pieces",
@@ -277,7 +278,7 @@ class Engine:
         if self._collectors:
             self.pile_zones = sorted({*self.pile_zones, *(p for _, p in self._collectors)})
         #: whether a piece gives coins to whoever conquers its region (``loot N``)
-        self._looting = any(p.loot for p in rules.pieces.values())
+        self._looting = any(p.loot and not p.hidden for p in rules.pieces.values())
         #: the rule files whose regions may be immune to other races' powers
         self._shielding = frozenset(d.id for d in every if d.shielded)
         #: whether an ability lowers one conquest's cost (``discount N``)
@@ -315,6 +316,8 @@ class Engine:
         self._guard_pieces = frozenset(n for n, p in rules.pieces.items() if p.guards)
         #: pieces that stay with their region (``stays``) and pieces with a ``toll``
         self._staying = frozenset(n for n, p in rules.pieces.items() if p.stays)
+        #: pieces placed face down by ``draw`` (``hidden``), in the order they are declared
+        self._hiding = tuple(n for n, p in rules.pieces.items() if p.hidden)
         self._tolling = frozenset(n for n, p in rules.pieces.items() if p.toll)
         #: pieces lifted when their holder's turn begins (``lifted_at_turn_start``)
         self._turn_lifted = frozenset(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.engine.basics import _WITHDRAWAL, Log
 from smallworld_rules.events import PieceMoved, TokensGained
 from smallworld_rules.language import effects as language_effects
-from smallworld_rules.language import events
+from smallworld_rules.language import events, hidden_pieces
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import ABILITY_ROLL, RaceState, State
 
@@ -68,6 +68,11 @@ def _do_effect(
             cost = max(cost, self._keep(s, rs.race))
         self._take_region(s, rs, target, cost, cost, log)
     elif verb == "convert":
+        # a face-down piece there is turned over before a token is taken
+        if self._hiding and s.pieces.get(target) and hidden_pieces.reveal(
+            self, s, rs, target, log
+        ):
+            return
         s.to_box(rs.race, -1)
         rs.hand += 1
         # Ruling 21: the replaced token is lost whatever the defender's losses say.

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _Occupied
 from smallworld_rules.engine.context import _Combo
-from smallworld_rules.language import flow, values
+from smallworld_rules.language import flow, hidden_pieces, values
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -117,6 +117,8 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
         reach &= ~values.immune_regions(self, s)
     if self.keeps_out and "no_return_to_abandoned" in combo.flags:
         reach &= ~flow.abandoned(s, race)
+    if self._hiding:  # regions a face-down piece stopped it from taking this turn
+        reach &= ~hidden_pieces.repelled(s, race)
     return reach & self.open_mask & ~self.immune_mask(s) & ~self.truce_mask(s, race)
 
 
@@ -163,5 +165,10 @@ def barred(self: Engine, s: State, race: str, region: int) -> str | None:
         return (
             f"your {self.race_defs[race].name} abandoned region {region} this turn: they may "
             "not conquer it again before their next turn"
+        )
+    if self._hiding and (hidden_pieces.repelled(s, race) >> region) & 1:
+        return (
+            f"a face-down marker stopped your {self.race_defs[race].name} at region {region} "
+            "this turn: they may not try it again before their next turn"
         )
     return None

@@ -46,7 +46,8 @@ def _reset_turn(s: State) -> None:
     s.purchases = 0
     if s.lang:  # the rule language's counters and die face of the turn
         memory.forget(
-            s, "counters", "die", "declining", "choosing", "abandoned", "second_round"
+            s, "counters", "die", "declining", "choosing", "abandoned", "second_round",
+            "repelled",
         )
     _reset_cycle(s)
 

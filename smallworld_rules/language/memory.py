@@ -28,7 +28,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``die_conquest``: ``end`` or ``again``, while a roll of ``conquer with die`` (``again``:
   ``conquer with die not final``) waits (see :mod:`~smallworld_rules.language.die_conquest`);
 * ``reviving``: the races in decline that become active again when their owner's next turn
-  starts (``revives_previous_decline``).
+  starts (``revives_previous_decline``);
+* ``repelled``: the regions a face-down piece (``repels N``) stopped each race from
+  conquering this turn, as bitmasks (see :mod:`~smallworld_rules.language.hidden_pieces`).
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
         "declining", "choosing", "abandoned", "second_round", "discounts",
-        "die_conquest", "reviving",
+        "die_conquest", "reviving", "repelled",
     }
     unknown = set(data) - known
     if unknown:
@@ -130,6 +132,14 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["abandoned"] = {
             _str(k, "abandoned: a race"): _int(v, 1, (1 << regions) - 1, "abandoned: regions")
             for k, v in abandoned.items()
+        }
+    if "repelled" in data:
+        repelled = data["repelled"]
+        if not isinstance(repelled, dict):
+            raise _bad("repelled must be an object")
+        out["repelled"] = {
+            _str(k, "repelled: a race"): _int(v, 1, (1 << regions) - 1, "repelled: regions")
+            for k, v in repelled.items()
         }
     if "extra" in data:
         extra = data["extra"]
