@@ -318,6 +318,12 @@ class Engine:
         self._staying = frozenset(n for n, p in rules.pieces.items() if p.stays)
         #: pieces placed face down by ``draw`` (``hidden``), in the order they are declared
         self._hiding = tuple(n for n, p in rules.pieces.items() if p.hidden)
+        if self._hiding and explicit_chance:
+            # a face-down draw is not a chance node yet: refuse rather than hide randomness
+            raise RulesError(
+                "chance='explicit' does not cover the draw of face-down pieces "
+                f"({', '.join(self._hiding)}): play these rules with chance='seeded'"
+            )
         self._tolling = frozenset(n for n, p in rules.pieces.items() if p.toll)
         #: pieces lifted when their holder's turn begins (``lifted_at_turn_start``)
         self._turn_lifted = frozenset(
