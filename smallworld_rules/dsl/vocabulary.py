@@ -207,6 +207,10 @@ EFFECTS: dict[str, tuple[str, str]] = {
                                "again (written `conquer with die not final`)"),
     "hand_over_new": ("own region", "as `hand_over`, with a new token: the active race's token "
                       "comes from its box (else its hand); written `hand_over new`"),
+    "borrow_power": ("combo", "the race plays by the badge of the target combo of the market "
+                     "as well as its own (its modifiers, flags, triggers and abilities, not "
+                     "its tokens) until its owner's next turn starts or that badge leaves "
+                     "the market; written `borrow power`"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

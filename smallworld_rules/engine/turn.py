@@ -16,7 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
-from smallworld_rules.language import events, flow, limits, markers, memory, revival
+from smallworld_rules.language import borrowing, events, flow, limits, markers, memory, revival
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -120,6 +120,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     # A truce lasts until the turn of the player who made it.
     if s.truces:
         s.truces = tuple(t for t in s.truces if t[0] != s.active)
+    if self._borrowers and s.lang:  # borrow power: a borrowed badge lasts until now
+        borrowing.end_for(s, s.active)
     if self.revives and s.lang:  # revives_previous_decline: before anything else
         revival.revive(self, s, log)
     player = s.players[s.active]

@@ -28,7 +28,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``die_conquest``: ``end`` or ``again``, while a roll of ``conquer with die`` (``again``:
   ``conquer with die not final``) waits (see :mod:`~smallworld_rules.language.die_conquest`);
 * ``reviving``: the races in decline that become active again when their owner's next turn
-  starts (``revives_previous_decline``).
+  starts (``revives_previous_decline``);
+* ``borrowed``: the badge of the market each race plays by as well as its own, by race
+  (``borrow power``; see :mod:`~smallworld_rules.language.borrowing`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from typing import Any
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.errors import RulesError
+from smallworld_rules.language import borrowing
 from smallworld_rules.state import Phase, State
 
 _OCCUPANTS = ("empty", "active", "declined", "tribe")
@@ -92,7 +95,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
         "declining", "choosing", "abandoned", "second_round", "discounts",
-        "die_conquest", "reviving",
+        "die_conquest", "reviving", "borrowed",
     }
     unknown = set(data) - known
     if unknown:
@@ -179,6 +182,8 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["reviving"] = tuple(
             _str(race, "reviving: a race") for race in _list(data["reviving"], "reviving")
         )
+    if "borrowed" in data:
+        out["borrowed"] = borrowing.from_saved(data["borrowed"], _bad)
     for key in ("resume", "roller", "declining", "choosing", "second_round", "die_conquest"):
         if key in data:
             out[key] = _str(data[key], key)
