@@ -671,6 +671,6 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "`target combo` aims at a combo of the market by its place (0 at the top): it takes "
         "no `when` condition and no `once_per_player_per_turn` limit.",
         _basic("ability mimic {", "    during conquest", "    target combo when coastal",
-               "    borrow power", "}"), 7, 5,
+               "    borrow power", "}"), 7, 9,
     ),
 )
