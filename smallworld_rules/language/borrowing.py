@@ -9,8 +9,10 @@ is no longer in the market (its combo picked, or the badge swapped away); it end
 the race loses its own badge (which is what lends it the ability).
 
 It is kept in ``State.lang`` (``borrowed``: race -> badge), so it is saved and observed.
-Badges that borrow themselves, or bring tokens of their own or conquest-only tokens, are
-never borrowed: what they bring is tokens, which the borrowing race does not get.
+Badges that borrow themselves, that bring tokens of their own or conquest-only tokens, or
+that collect lost tokens into a pile are never borrowed: what they bring is tokens, which the
+borrowing race does not get. Pieces placed under a borrowed badge stay where they are, under
+their own rules, once the borrowing ends.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def problem(
     badge = engine.rules.powers[power]
     if lends(badge):
         return f"the {badge.name} badge borrows badges itself: it cannot be borrowed"
-    if badge.own_tokens or badge.conquest_tokens:
+    if badge.own_tokens or badge.conquest_tokens or badge.collects:
         return f"the {badge.name} badge brings tokens of its own: it cannot be borrowed"
     if borrowed(s, rs.race) == power:
         return f"your race already plays by the {badge.name} badge"
