@@ -79,6 +79,24 @@ def test_borrowed_dragon_master_gives_its_ability(spiders_web: sw.Rules) -> None
     assert game.region(6).pieces == {"dragon": 1}
 
 
+def test_borrowed_pieces_go_back_when_the_borrowing_ends(spiders_web: sw.Rules) -> None:
+    """Copycat: the Dragon placed under the borrowed Dragon Master stays through the other
+    players' turns and goes back to its supply when the owner's next turn starts, so that
+    whoever picks Dragon Master finds it."""
+    game = copycat(spiders_web)
+    game.apply(sw.UseAbility("mirror", 1))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.UseAbility("dragon_attack", 6))
+    deploy_all_and_end(game)
+    assert game.region(6).pieces == {"dragon": 1}
+    game.apply(sw.PickCombo(4))  # player 1 takes another combo
+    game.apply(sw.Conquer(5))
+    assert game.region(6).pieces == {"dragon": 1}  # through the other player's turn
+    deploy_all_and_end(game)
+    assert game.region(6).pieces == {} and game.region(6).race == "ratmen"
+    assert game.powers(0) == ["copycat"]
+
+
 def test_borrowed_wealthy_and_forest_score(spiders_web: sw.Rules) -> None:
     """Copycat: a borrowed badge's scoring works at the end of the turn: Wealthy's 7 coins
     at the end of the first turn, or Forest's coin per Forest region."""
@@ -109,12 +127,15 @@ def test_borrowing_ends_when_the_next_turn_starts(spiders_web: sw.Rules) -> None
 
 
 def test_borrowing_ends_when_the_combo_is_picked(spiders_web: sw.Rules) -> None:
-    """Copycat: the race loses the borrowed power as soon as someone picks that combo."""
+    """Copycat: the race loses the borrowed power as soon as someone picks that combo, and
+    the borrowed badge's Dragon goes back to its supply for the new owner."""
     game = copycat(spiders_web)
     game.apply(sw.UseAbility("mirror", 1))  # Dragon Master
     game.apply(sw.Conquer(1))
+    game.apply(sw.UseAbility("dragon_attack", 6))
     deploy_all_and_end(game)
     game.apply(sw.PickCombo(1))  # player 1 takes the Elves Dragon Master
+    assert game.region(6).pieces == {}  # the Dragon is back in its supply, for the Elves
     assert game.powers(0) == ["copycat"]
     assert game.powers(1) == ["dragon_master"]
     assert "borrowed" not in game.observation(0)["state"].get("lang", {})

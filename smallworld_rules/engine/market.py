@@ -79,7 +79,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
 def _after_pick(self: Engine, s: State, race: str, collected: int, log: Log) -> None:
     """The pick's triggers, then the race starts acting."""
     if self._borrowers:  # a badge borrowed from the market is lent no more once picked
-        borrowing.tidy(s)
+        borrowing.tidy(self, s, log)
     if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
         occasion = events.Occasion("pick", lost=collected)
         events.fire(self, s, s.own_race(race), "pick", log, occasion)

@@ -120,13 +120,13 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     # A truce lasts until the turn of the player who made it.
     if s.truces:
         s.truces = tuple(t for t in s.truces if t[0] != s.active)
-    if self._borrowers and s.lang:  # borrow power: a borrowed badge lasts until now
-        borrowing.end_for(s, s.active)
     if self.revives and s.lang:  # revives_previous_decline: before anything else
         revival.revive(self, s, log)
     player = s.players[s.active]
     if self._turn_lifted:
         markers.lift_at_turn_start(self, s, s.active, log)
+    if self._borrowers and s.lang:  # borrow power: a borrowed badge lasts until now
+        borrowing.end_for(self, s, s.active, log)
     readied = 0
     if player.active is None:
         s.phase = _PICK

@@ -11,15 +11,16 @@ the race loses its own badge (which is what lends it the ability).
 It is kept in ``State.lang`` (``borrowed``: race -> badge), so it is saved and observed.
 Badges that borrow themselves, that bring tokens of their own or conquest-only tokens, or
 that collect lost tokens into a pile are never borrowed: what they bring is tokens, which the
-borrowing race does not get. Pieces placed under a borrowed badge stay where they are, under
-their own rules, once the borrowing ends.
+borrowing race does not get. When a borrowing ends, the borrowed badge's pieces go back to
+their supply from wherever they lie (whoever picks the badge next finds them there).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from smallworld_rules.language import memory
+from smallworld_rules.language import markers, memory
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -67,27 +68,36 @@ def borrow(
     memory.put(s, "borrowed", table)
 
 
-def end_for(s: State, player: int) -> None:
+def end_for(engine: Engine, s: State, player: int, log: Log) -> None:
     """The player's turn starts: what his races borrowed is given back (and what races no
     longer in play borrowed)."""
     table = memory.get(s, "borrowed")
-    if not table:
-        return
-    left = {
-        race: power for race, power in table.items()
-        if race in s.races and s.races[race].owner != player
-    }
-    if left != table:
-        memory.put(s, "borrowed", left)
+    if table:
+        _give_back(engine, s, table, lambda race: race not in s.races
+                   or s.races[race].owner == player, log)
 
 
-def tidy(s: State) -> None:
-    """After a pick or a swap: forget the borrowings whose badge left the market."""
+def tidy(engine: Engine, s: State, log: Log) -> None:
+    """After a pick or a swap: the borrowings whose badge left the market end."""
     table = memory.get(s, "borrowed")
-    if not table:
-        return
-    market = {p for _, p, _ in s.market}
-    left = {race: power for race, power in table.items() if power in market}
+    if table:
+        market = {p for _, p, _ in s.market}
+        _give_back(engine, s, table, lambda race: table[race] not in market, log)
+
+
+def _give_back(
+    engine: Engine, s: State, table: dict[str, str], ends: Callable[[str], bool], log: Log
+) -> None:
+    """End the borrowings ``ends`` picks: the pieces of each badge go back to their supply
+    from wherever they lie (a Dragon, markers placed next to the race)."""
+    left = {}
+    for race, power in table.items():
+        if not ends(race):
+            left[race] = power
+            continue
+        names = {n for n, p in engine.rules.pieces.items() if p.holder == power}
+        if names and race in s.races:
+            markers._take_back(engine, s, race, names, log, holders={power})
     if left != table:
         memory.put(s, "borrowed", left)
 
