@@ -18,7 +18,7 @@ their supply from wherever they lie (whoever picks the badge next finds them the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from smallworld_rules.language import markers, memory
 from smallworld_rules.state import State
@@ -89,7 +89,7 @@ def _give_back(
     engine: Engine, s: State, table: dict[str, str], ends: Callable[[str], bool], log: Log
 ) -> None:
     """End the borrowings ``ends`` picks: the pieces of each badge go back to their supply
-    from wherever they lie (a Dragon, markers placed next to the race)."""
+    from wherever they lie (on the race's regions or next to them)."""
     left = {}
     for race, power in table.items():
         if not ends(race):
@@ -100,15 +100,3 @@ def _give_back(
             markers._take_back(engine, s, race, names, log, holders={power})
     if left != table:
         memory.put(s, "borrowed", left)
-
-
-def from_saved(data: Any, bad: Any) -> dict[str, str]:
-    """``borrowed`` from its JSON form (``bad``: the corrupt-save error for a message)."""
-    if not isinstance(data, dict) or len(data) > 100:
-        raise bad("borrowed must be an object")
-    out = {}
-    for race, power in data.items():
-        if not isinstance(race, str) or not isinstance(power, str) or len(race + power) > 200:
-            raise bad("borrowed must map races to badges")
-        out[race] = power
-    return out

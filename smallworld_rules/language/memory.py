@@ -39,7 +39,6 @@ from typing import Any
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.errors import RulesError
-from smallworld_rules.language import borrowing
 from smallworld_rules.state import Phase, State
 
 _OCCUPANTS = ("empty", "active", "declined", "tribe")
@@ -183,7 +182,12 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
             _str(race, "reviving: a race") for race in _list(data["reviving"], "reviving")
         )
     if "borrowed" in data:
-        out["borrowed"] = borrowing.from_saved(data["borrowed"], _bad)
+        borrowed = data["borrowed"]
+        if not isinstance(borrowed, dict) or len(borrowed) > 100:
+            raise _bad("borrowed must be an object")
+        out["borrowed"] = {
+            _str(k, "borrowed: a race"): _str(v, "borrowed: a badge") for k, v in borrowed.items()
+        }
     for key in ("resume", "roller", "declining", "choosing", "second_round", "die_conquest"):
         if key in data:
             out[key] = _str(data[key], key)
