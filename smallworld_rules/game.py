@@ -492,10 +492,8 @@ class Game:
             return list(s.role_powers)
         ps = s.players[p]
         races = [ps.active] if ps.active else []
-        return [
-            power for race in races + list(ps.declined)
-            if (power := s.races[race].power) is not None
-        ]
+        powers = self._engine._powers  # a badge borrowed from the market too (borrow power)
+        return [power for race in races + list(ps.declined) for power in powers(s, race)]
 
     def declined_races(self, player: int) -> list[str]:
         """Ids of the player's races in decline, oldest first."""

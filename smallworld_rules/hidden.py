@@ -70,6 +70,8 @@ def observe(game: Game, player: int) -> Observation:
         public_lang["swap"] = list(swap)
     if memory.get(game._state, "banner"):  # the tokens lying on banners (skip_tokens)
         public_lang["banner"] = dict(memory.get(game._state, "banner"))
+    if memory.get(game._state, "borrowed"):  # badges of the market borrowed (borrow power)
+        public_lang["borrowed"] = dict(memory.get(game._state, "borrowed"))
     if public_lang:
         state["lang"] = public_lang
     races = full["races"]

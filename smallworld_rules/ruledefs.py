@@ -136,7 +136,7 @@ class CompiledAbility:
         phases: the phases it may be used in.
         limit: ``""``, ``once_per_turn``, ``once_per_player_per_turn`` or ``times``.
         times: N of ``times N``.
-        target: ``""``, ``own region``, ``region`` or ``player``.
+        target: ``""``, ``own region``, ``region``, ``player`` or ``combo`` (of the market).
         condition: the target's condition as a bitmask function (regions, or players).
         effects: what it does, in order.
         label, path, line: where it was written.

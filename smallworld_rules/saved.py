@@ -388,6 +388,9 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             s.picked and s.phase is Phase.PICK
         ):
             raise _bad("lang.swap", "must name the active player's race just picked")
+    for race, power in memory.get(s, "borrowed", {}).items():  # see language.borrowing
+        if race not in s.races or power not in engine.rules.powers:
+            raise _bad("lang.borrowed", "must name races in play and known badges")
     _check_consistency(engine, s)
     return s
 

@@ -666,4 +666,11 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         _basic("ability lantern {", "    during redeploy", "    target region",
                "    conquer with die", "}"), 5, 13,
     ),
+    CatalogueEntry(
+        "combo-target", "a condition or a per-player limit on a market combo",
+        "`target combo` aims at a combo of the market by its place (0 at the top): it takes "
+        "no `when` condition and no `once_per_player_per_turn` limit.",
+        _basic("ability mimic {", "    during conquest", "    target combo when coastal",
+               "    borrow power", "}"), 7, 9,
+    ),
 )

@@ -37,7 +37,7 @@ _LANGUAGE_EFFECTS = frozenset(
     {"gain_coins", "pay", "take_coins", "give_tokens", "remove", "roll", "add", "exchange", "mark",
      "gather", "hand_over", "discount", "conquer_less", "unmark", "evict",
      "conquer_with_die", "conquer_with_die_not_final",
-     "hand_over_new", "draw"}
+     "hand_over_new", "draw", "borrow_power"}
 )
 
 # Flags that only matter once the race is in decline: a power raising one keeps its badge.

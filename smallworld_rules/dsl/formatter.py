@@ -318,6 +318,8 @@ def effect(st: ast.Effect) -> str:
         return st.verb.replace("_", " ")
     if st.verb == "hand_over_new":
         return "hand_over new"
+    if st.verb == "borrow_power":
+        return "borrow power"
     return st.verb
 
 

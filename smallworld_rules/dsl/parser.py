@@ -718,6 +718,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def hand_over_new(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("hand_over_new", _pos(meta))
 
+    def borrow_power(self, meta: Meta, children: list[Any]) -> ast.Effect:
+        return ast.Effect("borrow_power", _pos(meta))
+
     def ability_active(self, meta: Meta, children: list[Any]) -> ast.AbilityStatus:
         return ast.AbilityStatus("active", _pos(meta))
 

@@ -910,7 +910,7 @@ class _Checker:
 
     def check_ability(self, ability: ast.Ability) -> None:
         target = ability.target
-        self.has_target = target is not None and target.kind != "player"
+        self.has_target = target is not None and target.kind not in ("player", "combo")
         try:
             self._check_ability(ability)
         finally:
@@ -978,7 +978,18 @@ class _Checker:
                 "the conquests only",
                 "write 'during conquest'",
             )
-        if target is not None and target.condition is not None:
+        if target is not None and target.kind == "combo" and (
+            target.condition is not None
+            or (ability.limit is not None and ability.limit.kind == "once_per_player_per_turn")
+        ):
+            self.error(
+                target.pos,
+                "combo-target",
+                f"the ability {ability.name!r} aims at a combo of the market, which takes "
+                "no 'when' condition and no 'once_per_player_per_turn'",
+                "write 'target combo' alone, with 'once_per_turn' or 'times N'",
+            )
+        elif target is not None and target.condition is not None:
             self.check_pred(target.condition, player=target.kind == "player")
         wanted = {EFFECTS[e.verb][0] for e in effects if EFFECTS[e.verb][0]}
         if any(e.whom == "target" for e in effects):  # `target pays …` uses the player

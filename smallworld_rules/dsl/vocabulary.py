@@ -211,6 +211,10 @@ EFFECTS: dict[str, tuple[str, str]] = {
                       "comes from its box (else its hand); written `hand_over new`"),
     "draw": ("region", "place on the target, face down, one of the file's `hidden` pieces, "
              "drawn at random as each one's supply weighs (none if the target holds one)"),
+    "borrow_power": ("combo", "the race plays by the badge of the target combo of the market "
+                     "as well as its own (its modifiers, flags, triggers and abilities, not "
+                     "its tokens) until its owner's next turn starts or that badge leaves "
+                     "the market; written `borrow power`"),
 }
 
 #: Effects a trigger may have (the others are player decisions, so abilities only).

@@ -54,6 +54,7 @@ from smallworld_rules.engine.basics import (
 from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static, players_matching
 from smallworld_rules.engine.new_game import _Start
 from smallworld_rules.errors import RulesError
+from smallworld_rules.language import borrowing
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import RoleDef, RuleDef
 from smallworld_rules.rules import Rules
@@ -76,6 +77,7 @@ class Engine:
         "_all_deploys",
         "_badge_combos",
         "_banner_tokens",
+        "_borrowers",
         "_by_mask",
         "_capping",
         "_collectors",
@@ -296,6 +298,12 @@ class Engine:
         self._swapping = "swaps_power_when_picked" in self._raising
         #: a rule file puts tokens on its skipped banner (``skip_tokens``)
         self._banner_tokens = any(d.skip_tokens for d in every)
+        #: the badges whose race may borrow another badge (``borrow power``); the id sets
+        #: the quick test _none_of reads name them too, so that their race's pairing (with
+        #: the badge it borrows) is looked up (see smallworld_rules.language.borrowing)
+        self._borrowers = frozenset(d.id for d in rules.powers.values() if borrowing.lends(d))
+        if self._borrowers:
+            self._lend_to_borrowers()
         #: the hooks some rule file of this game modifies
         self.hooks_used = frozenset(
             hook for d in every for hook, mods in d.modifiers.items() if mods
@@ -350,6 +358,17 @@ class Engine:
         self._by_mask: dict[int, _Occupied] = {}
         #: see regions_in: mask -> its regions
         self._mask_regions: dict[int, tuple[int, ...]] = {}
+
+    def _lend_to_borrowers(self) -> None:
+        """Name the borrowing badges among the rule files with each feature, where some
+        rule file has it (a borrowed badge may bring it)."""
+        more = self._borrowers
+        self._triggering = self._triggering and self._triggering | more
+        self._holding = self._holding and self._holding | more
+        self._immunizing = self._immunizing and self._immunizing | more
+        self._capping = self._capping and self._capping | more
+        self._shielding = self._shielding and self._shielding | more
+        self._raising = {flag: ids | more for flag, ids in self._raising.items()}
 
     # The rules, by the module that holds them (see the package's docstring).
 

@@ -9,7 +9,7 @@ from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
-from smallworld_rules.language import banners, events, swaps
+from smallworld_rules.language import banners, borrowing, events, swaps
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
 
@@ -78,6 +78,8 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
 
 def _after_pick(self: Engine, s: State, race: str, collected: int, log: Log) -> None:
     """The pick's triggers, then the race starts acting."""
+    if self._borrowers:  # a badge borrowed from the market is lent no more once picked
+        borrowing.tidy(self, s, log)
     if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
         occasion = events.Occasion("pick", lost=collected)
         events.fire(self, s, s.own_race(race), "pick", log, occasion)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.engine.basics import _MASKS_KEPT, _bits, _Occupied
 from smallworld_rules.engine.context import _Combo, _Ctx
 from smallworld_rules.hooks import Contribution
-from smallworld_rules.language import flow
+from smallworld_rules.language import borrowing, flow
 from smallworld_rules.ruledefs import CompiledAbility, CompiledModifier, RuleDef
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
@@ -22,11 +22,18 @@ def defs(self: Engine, s: State, race: str) -> tuple[RuleDef, ...]:
 
 
 def _powers(self: Engine, s: State, race: str) -> tuple[str, ...]:
-    """The powers working for the race: its attached badge, or all a role activated."""
+    """The powers working for the race: its attached badge (and the badge it borrows), or
+    all a role activated."""
     if race == self.role_race:
         return tuple(s.role_powers)  # A20: a role's powers all work, always
     rs = s.races.get(race)
-    return () if rs is None or rs.power is None else (rs.power,)
+    if rs is None or rs.power is None:
+        return ()
+    if self._borrowers and rs.power in self._borrowers:  # borrow power: and the borrowed
+        lent = borrowing.borrowed(s, race)
+        if lent is not None:
+            return (rs.power, lent)
+    return (rs.power,)
 
 
 def _combo(self: Engine, race: str, powers: tuple[str, ...]) -> _Combo:
@@ -59,6 +66,8 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
             combo = self._role_combos[s.role_powers] = self._combo(race, s.role_powers)
         return combo
     badge = None if rs is None else rs.power
+    if self._borrowers and badge in self._borrowers:  # by what it borrows now: not kept here
+        return self._combo(race, self._powers(s, race))
     by_race = self._badge_combos.get(badge)
     if by_race is None:
         by_race = self._badge_combos[badge] = {}

@@ -16,7 +16,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
-from smallworld_rules.language import events, flow, limits, markers, memory, revival
+from smallworld_rules.language import borrowing, events, flow, limits, markers, memory, revival
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -128,6 +128,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
     player = s.players[s.active]
     if self._turn_lifted:
         markers.lift_at_turn_start(self, s, s.active, log)
+    if self._borrowers and s.lang:  # borrow power: a borrowed badge lasts until now
+        borrowing.end_for(self, s, s.active, log)
     readied = 0
     if player.active is None:
         s.phase = _PICK

@@ -43,9 +43,11 @@ def _use_key(self: Engine, ability: CompiledAbility, s: State, target: int | Non
 def _ability_targets(
     self: Engine, s: State, rs: RaceState, ability: CompiledAbility, reach: int | None = None
 ) -> int:
-    """Bitmask of the targets (regions or players) the ability's clause allows (``reach``:
-    the race's ``reach_mask``, if the caller has it)."""
+    """Bitmask of the targets (regions, players or combos of the market) the ability's
+    clause allows (``reach``: the race's ``reach_mask``, if the caller has it)."""
     ctx: EvalContext
+    if ability.target == "combo":  # the combos of the market (a condition is refused)
+        return (1 << len(s.market)) - 1
     if ability.target == "player":
         ctx = _PlayerCtx(self, s, rs.owner)
         mask = ctx.all_mask
@@ -94,10 +96,10 @@ def ability_problem(
         if target is not None:
             return f"{ability.name} takes no target"
     else:
-        what = "player" if ability.target == "player" else "region"
+        what = ability.target if ability.target in ("player", "combo") else "region"
         if target is None:
             return f"{ability.name} needs a target {what}"
-        top = self.players if what == "player" else self.n
+        top = {"player": self.players, "combo": len(s.market)}.get(what, self.n)
         if not 0 <= target < top:
             return f"there is no {what} {target}"
         if targets is None:

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
 from smallworld_rules.events import Abandoned, PieceMoved, TokensGained
-from smallworld_rules.language import die_conquest, discounts, hidden_pieces, memory, piles
+from smallworld_rules.language import (
+    borrowing,
+    die_conquest,
+    discounts,
+    hidden_pieces,
+    memory,
+    piles,
+)
 from smallworld_rules.language.values import immune_regions
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
@@ -289,6 +296,7 @@ EFFECTS: dict[str, Effect] = {
     "conquer_with_die_not_final": Effect(die_conquest.problem, die_conquest.do),
     "hand_over_new": Effect(_hand_over_problem, _hand_over),
     "draw": Effect(hidden_pieces.draw_problem, hidden_pieces.draw),
+    "borrow_power": Effect(borrowing.problem, borrowing.borrow),
 }
 
 

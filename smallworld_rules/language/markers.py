@@ -43,11 +43,18 @@ def lift_at_turn_start(engine: Engine, s: State, player: int, log: Log) -> None:
 
 
 def _take_back(
-    engine: Engine, s: State, race: str, names: frozenset[str] | set[str], log: Log | None
+    engine: Engine,
+    s: State,
+    race: str,
+    names: frozenset[str] | set[str],
+    log: Log | None,
+    holders: set[str] | None = None,
 ) -> None:
     """The race's pieces among ``names`` go back to their supply, wherever they lie (each
-    move logged, with a ``log``)."""
-    holders = {d.id for d in engine.defs(s, race)}
+    move logged, with a ``log``); ``holders``: the rule files whose pieces they are, if
+    not the race's own (a badge it borrowed)."""
+    if holders is None:
+        holders = {d.id for d in engine.defs(s, race)}
     for r in sorted(s.pieces):
         held = s.pieces[r]
         gone = [

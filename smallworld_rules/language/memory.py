@@ -30,7 +30,9 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
 * ``reviving``: the races in decline that become active again when their owner's next turn
   starts (``revives_previous_decline``);
 * ``repelled``: the regions a face-down piece (``repels N``) stopped each race from
-  conquering this turn, as bitmasks (see :mod:`~smallworld_rules.language.hidden_pieces`).
+  conquering this turn, as bitmasks (see :mod:`~smallworld_rules.language.hidden_pieces`);
+* ``borrowed``: the badge of the market each race plays by as well as its own, by race
+  (``borrow power``; see :mod:`~smallworld_rules.language.borrowing`).
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
         "declining", "choosing", "abandoned", "second_round", "discounts",
-        "die_conquest", "reviving", "repelled",
+        "die_conquest", "reviving", "repelled", "borrowed",
     }
     unknown = set(data) - known
     if unknown:
@@ -189,6 +191,13 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["reviving"] = tuple(
             _str(race, "reviving: a race") for race in _list(data["reviving"], "reviving")
         )
+    if "borrowed" in data:
+        borrowed = data["borrowed"]
+        if not isinstance(borrowed, dict) or len(borrowed) > 100:
+            raise _bad("borrowed must be an object")
+        out["borrowed"] = {
+            _str(k, "borrowed: a race"): _str(v, "borrowed: a badge") for k, v in borrowed.items()
+        }
     for key in ("resume", "roller", "declining", "choosing", "second_round", "die_conquest"):
         if key in data:
             out[key] = _str(data[key], key)
