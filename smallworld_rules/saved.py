@@ -192,6 +192,52 @@ def _list(
     return [item(v, (where, i)) for i, v in enumerate(value)]
 
 
+_INT_ONLY = frozenset((int,))
+
+
+def _ints(
+    value: Any, where: Where, low: int = 0, high: int | None = None, length: int | None = None
+) -> list[int]:
+    """:func:`_list` of :func:`_int` entries, the entries of a sound list tested at once in C
+    (their types as a set, their least and greatest); any other value is checked entry by
+    entry, for the same refusal and message."""
+    if (
+        type(value) is list
+        and (length is None or len(value) == length)
+        and _INT_ONLY.issuperset(map(type, value))
+        and (not value or (min(value) >= low and (high is None or max(value) <= high)))
+    ):
+        return value[:]
+    return _list(value, where, lambda v, w: _int(v, w, low, high), length)
+
+
+def _ids(
+    value: Any,
+    where: Where,
+    item: Callable[[Any, Where], T],
+    known: Any,
+    length: int | None = None,
+) -> list[T]:
+    """:func:`_list` of ``item`` entries, where ``item`` accepts exactly the strings (or
+    ``None``) ``known`` holds and gives them back as they are: a sound list is tested at once
+    in C; any other value is checked entry by entry, for the same refusal and message."""
+    if type(value) is list and (length is None or len(value) == length):
+        try:
+            sound = all(map(known.__contains__, value))
+        except TypeError:  # an unhashable entry: refused below
+            sound = False
+        if sound:  # ``known`` holds only strings and None: so do the entries
+            return value[:]
+    return _list(value, where, item, length)
+
+
+def _sound_counts(values: Any) -> bool:
+    """Whether ``values`` are all integers of type int, none below 0 (tested in C): what
+    :func:`_int` with its defaults accepts."""
+    values = list(values)
+    return _INT_ONLY.issuperset(map(type, values)) and (not values or min(values) >= 0)
+
+
 def _bool(value: Any, where: Where) -> bool:
     if not isinstance(value, bool):
         raise _bad(where, f"must be true or false, not {excerpt(value)}")
@@ -251,13 +297,14 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
 
     s = State.__new__(State)
     s.gen = new_generation()
-    occupants = _list(d["region_race"], "region_race", occupant, n)
+    races = engine.race_defs
+    occupants = _ids(d["region_race"], "region_race", occupant, {*races, None, LOST_TRIBE}, n)
     for r, v in enumerate(d["region_race"]):
         if v == LOST_TRIBE:
             occupants[r] = LOST_TRIBE
     s.set_occupants(tuple(occupants))
     s.reach_costs = None
-    s.region_tokens = _list(d["region_tokens"], "region_tokens", _int, n)
+    s.region_tokens = _ints(d["region_tokens"], "region_tokens", length=n)
     s.pieces = {}
     for key, pieces in _dict(d["pieces"], "pieces").items():
         if not (key.isdigit() and len(key) <= 3 and int(key) < n):
@@ -269,13 +316,20 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
                 raise _bad(at, f"names an unknown piece {excerpt(name)}")
             _int(count, (at, name), 1)
         s.pieces[int(key)] = dict(counts)
-    s.box = {race_id(k, "box"): _int(v, ("box", k)) for k, v in _dict(d["box"], "box").items()}
+    box = d["box"]
+    if type(box) is dict and box.keys() == races.keys() and _sound_counts(box.values()):
+        s.box = dict(box)
+    else:
+        s.box = {race_id(k, "box"): _int(v, ("box", k)) for k, v in _dict(box, "box").items()}
     if set(s.box) != set(engine.race_defs):
         raise _bad("box", "must list every race exactly once")
     supply = _dict(d["piece_supply"], "piece_supply")
     if set(supply) != set(rules.pieces):
         raise _bad("piece_supply", "must list every piece exactly once")
-    s.piece_supply = {k: _int(v, ("piece_supply", k)) for k, v in supply.items()}
+    if _sound_counts(supply.values()):
+        s.piece_supply = dict(supply)
+    else:
+        s.piece_supply = {k: _int(v, ("piece_supply", k)) for k, v in supply.items()}
     s.races = {}
     for key, raw in _dict(d["races"], "races").items():
         race_id(key, "races")
@@ -309,7 +363,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return PlayerState(
             _int(pd["coins"], f"{at}.coins"),
             active,
-            tuple(_list(pd["declined"], f"{at}.declined", race_id)),
+            tuple(_ids(pd["declined"], f"{at}.declined", race_id, races)),
         )
 
     s.players = tuple(_list(d["players"], "players", player, players))
@@ -320,16 +374,17 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return (race_id(value[0], where), power_id(value[1], where), _int(value[2], where))
 
     s.market = tuple(_list(d["market"], "market", combo))
-    s.race_stack = tuple(_list(d["race_stack"], "race_stack", race_id))
-    s.power_stack = tuple(_list(d["power_stack"], "power_stack", power_id))
-    s.power_discard = tuple(_list(d["power_discard"], "power_discard", power_id))
+    powers = rules.powers
+    s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
+    s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
+    s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
     s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
     s.active = _int(d["active"], "active", 0, players - 1)
     try:
         s.phase = Phase(d["phase"])
     except ValueError:
         raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
-    s.conquered = tuple(_list(d["conquered"], "conquered", lambda v, w: _int(v, w, 0, n - 1)))
+    s.conquered = tuple(_ints(d["conquered"], "conquered", 0, n - 1))
     s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
     s.acted = _bool(d["acted"], "acted")
     s.picked = _bool(d["picked"], "picked")
@@ -341,9 +396,9 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
 
     s.readied = tuple(_list(d["readied"], "readied", readied))
     s.die_target = _int(d["die_target"], "die_target", EFFECT_ROLL, n - 1)
-    s.withdrawals = tuple(_list(d["withdrawals"], "withdrawals", race_id))
+    s.withdrawals = tuple(_ids(d["withdrawals"], "withdrawals", race_id, races))
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
-    s.winners = tuple(_list(d["winners"], "winners", lambda v, w: _int(v, w, 0, players - 1)))
+    s.winners = tuple(_ints(d["winners"], "winners", 0, players - 1))
     s.acting = None if d["acting"] is None else race_id(d["acting"], "acting")
     s.used = tuple(_list(d["used"], "used", _str))
     s.attacked = _int(d["attacked"], "attacked", 0, (1 << players) - 1)
@@ -372,9 +427,10 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     zones = _dict(d["zones"], "zones")
     if set(zones) != set(engine.pile_zones):
         raise _bad("zones", f"must list the zones {engine.pile_zones}")
-    s.zones = {z: tuple(_list(pile, f"zones[{z}]", kind)) for z, pile in zones.items()}
-    s.role_powers = tuple(_list(d["role_powers"], "role_powers", power_id))
-    s.role_reserve = tuple(_list(d["role_reserve"], "role_reserve", power_id))
+    kinds = {*races, LOST_TRIBE, SOUL}
+    s.zones = {z: tuple(_ids(pile, f"zones[{z}]", kind, kinds)) for z, pile in zones.items()}
+    s.role_powers = tuple(_ids(d["role_powers"], "role_powers", power_id, powers))
+    s.role_reserve = tuple(_ids(d["role_reserve"], "role_reserve", power_id, powers))
     s.purchases = _int(d["purchases"], "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
     on_market = {combo[0]: combo for combo in s.market}
