@@ -23,7 +23,8 @@ The blocks, in order (``n`` regions, ``P`` players, ``C`` the deploy cap):
 * ``Deploy(r, c)``: ``n × C``, ``c`` = 1 … ``C`` (index ``r × C + c - 1`` in the block);
 * ``RollDie(face)``: one per die face (0, 1, 2, 3);
 * ``UseAbility(name, target)``: per ability name (sorted), 1 without a target, ``n`` for a
-  region target, ``P`` for a player, one per power id (sorted) for a power;
+  region target, ``P`` for a player, 6 for a combo of the market, one per power id (sorted)
+  for a power;
 * ``ChoosePower(p)``: one per power id (sorted), only when the rules have a role that drafts;
 * ``Purchase``: ``("token")`` and ``("power", p)`` per power id, only for a role that buys;
 * ``DrawPiece(kind)``: one per face-down piece (``hidden``), in the order the rules declare
@@ -104,6 +105,8 @@ class ActionSpace:
                     slots.extend(UseAbility(name, r) for r in regions)
                 elif kind == "player":
                     slots.extend(UseAbility(name, p) for p in range(players))
+                elif kind == "combo":  # a combo of the market, from the top
+                    slots.extend(UseAbility(name, i) for i in range(MARKET_SIZE))
                 elif kind == "power":
                     slots.extend(UseAbility(name, p) for p in powers)
                 else:
