@@ -180,8 +180,8 @@ class Game:
                 rest form the stacks in order; the rest is drawn from the seeded shuffle.
             map: a map name (``"2p"`` … ``"5p"``) or path; default: the map for ``players``.
             chance: ``"seeded"`` (the game rolls the die) or ``"explicit"`` (every roll is a
-                chance node answered with :class:`RollDie`; refused with rules that draw
-                face-down pieces, whose draws are not chance nodes yet).
+                chance node answered with :class:`RollDie`, and every draw of a face-down
+                piece one answered with :class:`DrawPiece`).
             options: game options: ``rules.options`` lists them with their defaults.
 
         Raises:
