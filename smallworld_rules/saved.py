@@ -508,8 +508,10 @@ def _check_turn(engine: Engine, s: State) -> None:
         if target == EFFECT_ROLL:
             if not s.lang.get("queue") or "resume" not in s.lang:
                 raise _bad("die_target", "is a rule file's roll, but nothing waits for it")
-            if "drawing" in s.lang and not hidden_pieces.outcomes(engine, s):
-                raise _bad("drawing", "waits for a piece, but the bag is empty")
+            if "drawing" in s.lang and (
+                s.lang.get("roller") not in s.races or not hidden_pieces.outcomes(engine, s)
+            ):
+                raise _bad("drawing", "waits for a piece of no race in play, or an empty bag")
         elif target != ABILITY_ROLL and acting is not None and (
             engine.target_problem(s, acting, target) is not None
         ):

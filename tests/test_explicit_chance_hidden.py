@@ -83,8 +83,9 @@ def test_a_kind_not_in_the_bag_is_refused_and_changes_nothing_edge(box: sw.Rules
 
 def test_a_save_at_the_draw_loads_and_a_corrupt_one_is_refused(box: sw.Rules) -> None:
     """Saves: a game saved at the draw's chance node loads there, with the same outcomes;
-    a save whose ``drawing`` names no region, or that waits for a draw outside a chance
-    node, is refused with a short message."""
+    a save whose ``drawing`` names no region, whose drawing race is not in play or has an
+    empty bag, or that waits for a draw outside a chance node, is refused with a short
+    message."""
     game = at_the_draw(box)
     text = game.to_json()
     loaded = sw.Game.from_json(text, rules=box)
@@ -95,6 +96,11 @@ def test_a_save_at_the_draw_loads_and_a_corrupt_one_is_refused(box: sw.Rules) ->
     for value in (99, "1", -1):
         doc["state"]["lang"]["drawing"] = value
         with pytest.raises(sw.RulesError, match="drawing"):
+            sw.Game.from_json(json.dumps(doc), rules=box)
+    for roller in ("zzz", "orcs", None):
+        doc = json.loads(text)
+        doc["state"]["lang"]["roller"] = roller
+        with pytest.raises(sw.RulesError, match="drawing|roller"):
             sw.Game.from_json(json.dumps(doc), rules=box)
     played = at_the_draw(box)
     played.apply(sw.DrawPiece("loot_0"))
