@@ -100,7 +100,7 @@ def test_a_save_at_the_draw_loads_and_a_corrupt_one_is_refused(box: sw.Rules) ->
     for roller in ("zzz", "orcs", None):
         doc = json.loads(text)
         doc["state"]["lang"]["roller"] = roller
-        with pytest.raises(sw.RulesError, match="drawing|roller"):
+        with pytest.raises(sw.RulesError, match=r"drawing|roller"):
             sw.Game.from_json(json.dumps(doc), rules=box)
     played = at_the_draw(box)
     played.apply(sw.DrawPiece("loot_0"))
