@@ -23,9 +23,12 @@ The blocks, in order (``n`` regions, ``P`` players, ``C`` the deploy cap):
 * ``Deploy(r, c)``: ``n × C``, ``c`` = 1 … ``C`` (index ``r × C + c - 1`` in the block);
 * ``RollDie(face)``: one per die face (0, 1, 2, 3);
 * ``UseAbility(name, target)``: per ability name (sorted), 1 without a target, ``n`` for a
-  region target, ``P`` for a player, one per power id (sorted) for a power;
+  region target, ``P`` for a player, 6 for a combo of the market, one per power id (sorted)
+  for a power;
 * ``ChoosePower(p)``: one per power id (sorted), only when the rules have a role that drafts;
-* ``Purchase``: ``("token")`` and ``("power", p)`` per power id, only for a role that buys.
+* ``Purchase``: ``("token")`` and ``("power", p)`` per power id, only for a role that buys;
+* ``DrawPiece(kind)``: one per face-down piece (``hidden``), in the order the rules declare
+  them, only when the rules have such pieces (``draw_kinds``).
 
 **The deploy cap** ``C`` is the largest token supply of any token kind of the rules (the
 biggest race box, or a role's supply): no race ever holds more tokens than its supply, so
@@ -46,6 +49,7 @@ from smallworld_rules.actions import (
     ConquerWithDie,
     Decline,
     Deploy,
+    DrawPiece,
     EndTurn,
     PickCombo,
     Purchase,
@@ -71,6 +75,7 @@ class ActionSpace:
         size: the number of indices (``0 … size - 1``).
         deploy_cap: ``C``, the largest ``Deploy`` count with a slot.
         blocks: ``(name, first index, slots)`` of every block, in order.
+        draw_kinds: the face-down pieces, in the order of the ``DrawPiece`` block.
     """
 
     def __init__(self, engine: Engine) -> None:
@@ -100,6 +105,8 @@ class ActionSpace:
                     slots.extend(UseAbility(name, r) for r in regions)
                 elif kind == "player":
                     slots.extend(UseAbility(name, p) for p in range(players))
+                elif kind == "combo":  # a combo of the market, from the top
+                    slots.extend(UseAbility(name, i) for i in range(MARKET_SIZE))
                 elif kind == "power":
                     slots.extend(UseAbility(name, p) for p in powers)
                 else:
@@ -118,6 +125,12 @@ class ActionSpace:
             if "power" in buys:
                 wanted += [Purchase("power", p) for p in powers]
             blocks.append(("Purchase", wanted))
+        #: the kinds of face-down piece a draw may bring out, in the order they are declared
+        self.draw_kinds: tuple[str, ...] = tuple(
+            name for name, piece in rules.pieces.items() if piece.hidden
+        )
+        if self.draw_kinds:
+            blocks.append(("DrawPiece", [DrawPiece(kind) for kind in self.draw_kinds]))
         self._actions: list[Action] = []
         self.blocks: list[tuple[str, int, int]] = []
         for name, actions in blocks:

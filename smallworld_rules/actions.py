@@ -83,6 +83,14 @@ class RollDie(_ActionBase):
 
 
 @attrs.frozen
+class DrawPiece(_ActionBase):
+    """A chance outcome: the face-down piece ``kind`` comes out of the bag (a rule file's
+    ``draw`` with ``chance="explicit"``)."""
+
+    kind: str
+
+
+@attrs.frozen
 class EndTurn(_ActionBase):
     """End the turn once nothing is left to place."""
 
@@ -105,19 +113,19 @@ class Purchase(_ActionBase):
 
 Action = (
     PickCombo | Decline | Abandon | Conquer | ConquerWithDie | Deploy | UseAbility | RollDie
-    | EndTurn | ChoosePower | Purchase
+    | EndTurn | ChoosePower | Purchase | DrawPiece
 )
 ACTION_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         PickCombo, Decline, Abandon, Conquer, ConquerWithDie, Deploy, UseAbility, RollDie, EndTurn,
-        ChoosePower, Purchase,
+        ChoosePower, Purchase, DrawPiece,
     )
 }
 
 
 _INT_FIELDS = frozenset({"region", "index", "count", "face"})
-_STR_FIELDS = frozenset({"name", "power", "item"})
+_STR_FIELDS = frozenset({"name", "power", "item", "kind"})
 #: Field names of each action class (attrs.fields is too slow to call for every action applied).
 _FIELD_NAMES = {
     cls: tuple(f.name for f in attrs.fields(cls)) for cls in ACTION_TYPES.values()

@@ -39,6 +39,7 @@ from smallworld_rules.actions import (
     ConquerWithDie,
     Decline,
     Deploy,
+    DrawPiece,
     EndTurn,
     PickCombo,
     Purchase,
@@ -350,7 +351,7 @@ def make_bot(name: str, seed: int = 0, rules: Rules | None = None) -> Bot:
     raise RulesError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
 
 
-def sample_chance(game: Game, rng: random.Random) -> RollDie:
+def sample_chance(game: Game, rng: random.Random) -> RollDie | DrawPiece:
     """Draw a chance outcome with its probability (for ``chance="explicit"`` games)."""
     outcomes = game.chance_outcomes()
     return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]

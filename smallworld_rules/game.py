@@ -20,7 +20,7 @@ from typing import Any, Final, cast
 import attrs
 
 from smallworld_rules.action_space import action_space
-from smallworld_rules.actions import Action, Deploy, RollDie, action_problem
+from smallworld_rules.actions import Action, Deploy, DrawPiece, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
@@ -35,6 +35,7 @@ from smallworld_rules.events import (
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
+from smallworld_rules.language import hidden_pieces
 from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
 from smallworld_rules.recording import make_record, replay
@@ -179,8 +180,8 @@ class Game:
                 rest form the stacks in order; the rest is drawn from the seeded shuffle.
             map: a map name (``"2p"`` … ``"5p"``) or path; default: the map for ``players``.
             chance: ``"seeded"`` (the game rolls the die) or ``"explicit"`` (every roll is a
-                chance node answered with :class:`RollDie`; refused with rules that draw
-                face-down pieces, whose draws are not chance nodes yet).
+                chance node answered with :class:`RollDie`, and every draw of a face-down
+                piece one answered with :class:`DrawPiece`).
             options: game options: ``rules.options`` lists them with their defaults.
 
         Raises:
@@ -282,14 +283,17 @@ class Game:
         """
         return tuple(action for _, _, action in self._history if action is not None)
 
-    def chance_outcomes(self) -> list[tuple[RollDie, float]]:
-        """At a chance node: each die outcome with its probability.
+    def chance_outcomes(self) -> list[tuple[RollDie | DrawPiece, float]]:
+        """At a chance node: each die outcome with its probability (at a draw of face-down
+        pieces, each kind left in the bag, as likely as its supply is large).
 
         Raises:
             RulesError: the game is not at a chance node.
         """
         if self._state.phase is not Phase.DIE_ROLL:
             raise RulesError("the game is not at a chance node")
+        if self._state.lang and hidden_pieces.pending(self._state):
+            return list(hidden_pieces.outcomes(self._engine, self._state))
         faces = sorted(set(DIE_FACES))
         return [(RollDie(f), DIE_FACES.count(f) / len(DIE_FACES)) for f in faces]
 

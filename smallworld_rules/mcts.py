@@ -35,6 +35,7 @@ from smallworld_rules.actions import (
     ConquerWithDie,
     Decline,
     Deploy,
+    DrawPiece,
     EndTurn,
     PickCombo,
     RollDie,
@@ -195,7 +196,7 @@ def _turn_number(game: Game) -> int:
     return game.round * game.players + game.active_player
 
 
-def _draw(game: Game, rng: random.Random) -> RollDie:
+def _draw(game: Game, rng: random.Random) -> RollDie | DrawPiece:
     outcomes = game.chance_outcomes()
     pick = rng.random()
     for action, probability in outcomes:

@@ -13,7 +13,10 @@ Needs the ``ai`` extra (``pip install "smallworld-rules[ai]"``).
 
 The game is sequential, with imperfect information (the other players' coins and the order
 of the combo stacks are secret) and explicit chance: the reinforcement die is a chance node
-whose outcomes are the faces ``0 … 3`` with their probabilities. Parameters:
+whose outcomes are the faces ``0 … 3`` with their probabilities; with an expansion whose
+rules draw face-down pieces (``draw``), so is each draw, whose outcomes ``4, 5, …`` are the
+kinds of the bag (the action space's ``draw_kinds``, in order), each with its supply's share
+of the bag. Parameters:
 
 * ``players`` (2): the number of players;
 * ``map`` (``""``): a map name, ``""`` for the official map of the player count;
@@ -27,7 +30,8 @@ tie-break on tokens on the map is the engine's), everyone else 0 — a constant-
 
 Observations: ``observation_string``/``observation_tensor`` are the player's view
 (``smallworld_rules.tensors``), ``information_state_string`` adds the history of actions
-(every action in Small World is public), ``information_state_tensor`` is the player's view
+(every action is public but a draw of a face-down piece for another player's race,
+shown as ``-1``), ``information_state_tensor`` is the player's view
 tensor too (everything a player knew earlier is on the board or in the market now, but for
 the others' scoring, which the game keeps secret). An observer made with
 ``private_info=ALL_PLAYERS`` is the perfect-information view, with ``NONE`` the public one.
@@ -43,12 +47,15 @@ import pyspiel
 
 import smallworld_rules as sw
 from smallworld_rules.action_space import ActionSpace, action_space
-from smallworld_rules.actions import RollDie
+from smallworld_rules.actions import DrawPiece, RollDie
 from smallworld_rules.engine import DIE_FACES
+from smallworld_rules.language import hidden_pieces
 from smallworld_rules.tensors import encode, tensor_layout, viewed_observation, winner_shares
 
 #: The parameters and their defaults.
 DEFAULT_PARAMS: Final[dict[str, Any]] = {"players": 2, "map": "", "expansions": "", "seed": 0}
+#: The chance outcome of the first ``DrawPiece`` (those of ``RollDie`` are the die's faces).
+_FIRST_DRAW: Final = max(DIE_FACES) + 1
 #: The most players a game may have (an expansion's role takes a seat beyond the maps' five).
 MAX_PLAYERS: Final = 6
 
@@ -103,7 +110,7 @@ class SmallWorldGame(pyspiel.Game):  # type: ignore[misc]
         self.space = action_space(self.first)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
-            max_chance_outcomes=max(DIE_FACES) + 1,
+            max_chance_outcomes=_FIRST_DRAW + len(self.space.draw_kinds),
             num_players=self.first.players,
             min_utility=0.0,
             max_utility=1.0,
@@ -153,19 +160,47 @@ class SmallWorldState(pyspiel.State):  # type: ignore[misc]
         return self._space.legal_indices(self.game)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The die's faces with their probabilities."""
-        return [(roll.face, p) for roll, p in self.game.chance_outcomes()]
+        """The die's faces (or the kinds of face-down piece left in the bag) with their
+        probabilities."""
+        return [(self._chance_id(a), p) for a, p in self.game.chance_outcomes()]
+
+    def _chance_id(self, action: RollDie | DrawPiece) -> int:
+        if isinstance(action, RollDie):
+            return action.face
+        return _FIRST_DRAW + self._space.draw_kinds.index(action.kind)
+
+    def _chance_action(self, outcome: int) -> RollDie | DrawPiece:
+        kinds = self._space.draw_kinds
+        if _FIRST_DRAW <= outcome < _FIRST_DRAW + len(kinds):
+            return DrawPiece(kinds[outcome - _FIRST_DRAW])
+        return RollDie(outcome)
 
     def _apply_action(self, action: int) -> None:
         if self.game.to_move == sw.CHANCE:
-            self.game.apply(RollDie(int(action)))
+            self.game.apply(self._chance_action(int(action)))
         else:
             self.game.apply(self._space.action(int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return repr(RollDie(int(action)))
+            return repr(self._chance_action(int(action)))
         return repr(self._space.action(int(action)))
+
+    def history_seen_by(self, player: int | None) -> list[int]:
+        """The actions so far as ``player`` knows them (``None``: everything, ``-1``: the
+        public view): a face-down piece drawn for another player's race is ``-1`` (which
+        kind came out of the bag is his secret)."""
+        if player is None or not self._space.draw_kinds:
+            return list(self.history())
+        unseen = hidden_pieces.seen_by(self.game._engine, self.game._state, player)
+        hidden = {_FIRST_DRAW + i for i, kind in enumerate(self._space.draw_kinds)
+                  if kind in unseen}
+        seen = []
+        chance = int(pyspiel.PlayerId.CHANCE)
+        for item in self.full_history():
+            secret = item.player == chance and item.action in hidden
+            seen.append(-1 if secret else item.action)
+        return seen
 
     def is_terminal(self) -> bool:
         """Whether the last turn has been played."""
@@ -245,7 +280,8 @@ class SmallWorldObserver:
         if stacks is not None:
             observation["stacks"]["race_stack"], observation["stacks"]["power_stack"] = stacks
         if self.perfect_recall:
-            observation["history"] = state.history()
+            seer = {"perfect": None, "public": -1}.get(self.view, player)
+            observation["history"] = state.history_seen_by(seer)
         return json.dumps(observation, sort_keys=True, separators=(",", ":"))
 
 

@@ -107,6 +107,8 @@ class CompiledTrigger:
         status: ``active`` (the default), ``declined`` or ``always``.
         once_per_turn: it fires at most once a turn.
         rolls: one of its effects rolls the die (it runs once the action is done).
+        draws: one of its effects draws a face-down piece (with ``chance="explicit"`` it runs
+            once the action is done, as a roll does).
     """
 
     event: str
@@ -121,6 +123,7 @@ class CompiledTrigger:
     status: str = "active"
     once_per_turn: bool = False
     rolls: bool = False
+    draws: bool = False
 
     def applies_to(self, declined: bool) -> bool:
         """Whether the trigger works for a race in that state."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 from smallworld_rules.engine.basics import DIE_FACES
 from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.events import LOG_TEXT, PLAIN_TEXT
-from smallworld_rules.language import memory
+from smallworld_rules.language import hidden_pieces, memory
 from smallworld_rules.maps import MAP_NAMES, GameMap, build_map, load_map
 from smallworld_rules.state import (
     ABILITY_ROLL,
@@ -564,12 +564,18 @@ def _check_turn(engine: Engine, s: State) -> None:
         if target == EFFECT_ROLL:
             if not s.lang.get("queue") or "resume" not in s.lang:
                 raise _bad("die_target", "is a rule file's roll, but nothing waits for it")
+            if "drawing" in s.lang and (
+                s.lang.get("roller") not in s.races or not hidden_pieces.outcomes(engine, s)
+            ):
+                raise _bad("drawing", "waits for a piece of no race in play, or an empty bag")
         elif target != ABILITY_ROLL and acting is not None and (
             engine.target_problem(s, acting, target) is not None
         ):
             raise _bad("die_target", f"is region {target}, which {acting!r} cannot attack")
     elif s.die_target != -1:
         raise _bad("die_target", "is set, but no die roll is pending")
+    if s.lang and "drawing" in s.lang and not hidden_pieces.pending(s):
+        raise _bad("drawing", "is set, but no chance node of a draw is pending")
     if s.withdrawals and phase is Phase.PICK:
         raise _bad("withdrawals", "are pending in the pick phase")
     if len(set(s.withdrawals)) != len(s.withdrawals):

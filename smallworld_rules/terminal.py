@@ -26,6 +26,7 @@ from smallworld_rules.actions import (
     ConquerWithDie,
     Decline,
     Deploy,
+    DrawPiece,
     EndTurn,
     PickCombo,
     Purchase,
@@ -102,6 +103,9 @@ def describe_action(game: Game, action: Action) -> str:
         return f"choose {name}"
     if isinstance(action, RollDie):
         return f"the die shows {action.face}"
+    if isinstance(action, DrawPiece):  # the kind stays secret: others watch the screen
+        drawn = rules.pieces.get(action.kind)
+        return f"a face-down piece of {drawn.holder if drawn else '?'} is drawn"
     return repr(action)
 
 

@@ -111,14 +111,15 @@ def test_the_blocks_tile_the_space() -> None:
 
 
 def test_the_docs_table_lists_every_block() -> None:
-    """docs/ai.md documents the blocks in the order of the space (with the expansion's)."""
+    """docs/ai.md documents the blocks in the order of the space (with the expansions'
+    blocks: Necromancer Island's role, A Spider's Web's face-down pieces)."""
     from pathlib import Path
 
     page = (Path(__file__).parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
     table = page.split("## The action space", 1)[1].split("## Observation tensors", 1)[0]
     documented = [line.split("`")[1].split("(")[0] for line in table.splitlines()
                   if line.startswith("| `")]
-    rules = sw.load_rules(expansions=["necromancer_island"])
+    rules = sw.load_rules(expansions=["necromancer_island", "spiders_web"])
     space = action_space(sw.Game.new(players=3, seed=1, rules=rules))
     kinds = []
     for name, _, _ in space.blocks:

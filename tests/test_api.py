@@ -995,6 +995,7 @@ ALL_ACTIONS = [
     sw.Deploy(1, 2), sw.UseAbility("dragon_attack", 7), sw.UseAbility("choose_ally", 1),
     sw.UseAbility("choose_power", "flying"), sw.UseAbility("fortify"), sw.RollDie(2),
     sw.EndTurn(), sw.ChoosePower("flying"), sw.Purchase("token"), sw.Purchase("power", "hill"),
+    sw.DrawPiece("loot_1"),
 ]
 
 

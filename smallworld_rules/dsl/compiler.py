@@ -306,6 +306,7 @@ def compile_trigger(trigger: ast.Trigger, rule_file: ast.RuleFile, scope: Scope)
         status=trigger.status,
         once_per_turn=limit is not None and limit.kind == "once_per_turn",
         rolls=any(e.verb == "roll" for e in effects),
+        draws=any(e.verb == "draw" for e in effects),
     )
 
 

@@ -18,6 +18,7 @@ from smallworld_rules.actions import (
     ConquerWithDie,
     Decline,
     Deploy,
+    DrawPiece,
     EndTurn,
     PickCombo,
     Purchase,
@@ -54,7 +55,7 @@ from smallworld_rules.engine.basics import (
 from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static, players_matching
 from smallworld_rules.engine.new_game import _Start
 from smallworld_rules.errors import RulesError
-from smallworld_rules.language import borrowing
+from smallworld_rules.language import borrowing, hidden_pieces
 from smallworld_rules.maps import GameMap
 from smallworld_rules.ruledefs import RoleDef, RuleDef
 from smallworld_rules.rules import Rules
@@ -326,12 +327,6 @@ class Engine:
         self._staying = frozenset(n for n, p in rules.pieces.items() if p.stays)
         #: pieces placed face down by ``draw`` (``hidden``), in the order they are declared
         self._hiding = tuple(n for n, p in rules.pieces.items() if p.hidden)
-        if self._hiding and explicit_chance:
-            # a face-down draw is not a chance node yet: refuse rather than hide randomness
-            raise RulesError(
-                "chance='explicit' does not cover the draw of face-down pieces "
-                f"({', '.join(self._hiding)}): play these rules with chance='seeded'"
-            )
         self._tolling = frozenset(n for n, p in rules.pieces.items() if p.toll)
         #: pieces lifted when their holder's turn begins (``lifted_at_turn_start``)
         self._turn_lifted = frozenset(
@@ -537,6 +532,7 @@ class Engine:
         Conquer: conquest._conquer,
         ConquerWithDie: die._conquer_with_die,
         RollDie: die._roll,
+        DrawPiece: hidden_pieces.drawn,
         Deploy: redeploy._deploy,
         EndTurn: turn._end_turn,
         Decline: decline._decline,

@@ -9,7 +9,7 @@ from smallworld_rules.actions import ConquerWithDie, RollDie
 from smallworld_rules.engine.basics import _CONQUEST, _DIE_ROLL, DIE_FACES, DIE_REACH, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import DieRolled
-from smallworld_rules.language import die_conquest, events, flow, memory
+from smallworld_rules.language import die_conquest, events, flow, hidden_pieces, memory
 from smallworld_rules.state import ABILITY_ROLL, EFFECT_ROLL, State
 
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ def _roll_die(self: Engine, s: State, target: int, log: Log) -> None:
 
 def _roll(self: Engine, s: State, action: RollDie, log: Log) -> None:
     self._need_phase(s, action, _DIE_ROLL)
+    if s.lang and hidden_pieces.pending(s):
+        raise IllegalAction("a face-down piece is being drawn: answer with DrawPiece", action)
     if action.face not in DIE_FACES:
         raise IllegalAction(f"the die has no face {action.face}", action)
     self._resolve_die(s, action.face, log)

@@ -21,7 +21,7 @@ from smallworld_rules.engine.basics import (
     _shared,
 )
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.language import events, flow, limits, memory, swaps
+from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
@@ -47,6 +47,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
         return picks or [_END_TURN]
     if phase is _DIE_ROLL:
+        if s.lang and hidden_pieces.pending(s):
+            return [action for action, _ in hidden_pieces.outcomes(self, s)]
         return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
     if phase is _OVER:
         return []

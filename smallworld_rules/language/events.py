@@ -3,7 +3,9 @@
 ``EVENTS`` names, for each event of ``vocabulary.EVENTS``, the engine step that fires it;
 :func:`fire` runs a race's triggers on one. A trigger whose effects roll the die waits in
 ``memory`` ``queue`` until the action that fired it is done (:func:`after_action`): with
-``chance="explicit"`` the roll is then a chance node, resolved by :func:`resolve_roll`.
+``chance="explicit"`` the roll is then a chance node, resolved by :func:`resolve_roll`; so is
+a ``draw`` (``memory`` ``drawing``: its region), resolved by
+:func:`~smallworld_rules.language.hidden_pieces.drawn`.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def fire(
             if rs.uses.get(trigger.key, 0) >= trigger.times:
                 continue
             rs.uses = {**rs.uses, trigger.key: rs.uses.get(trigger.key, 0) + 1}
-        if trigger.rolls:
+        if trigger.rolls or (engine._hiding and engine.explicit_chance and trigger.draws):
             _wait(s, (rs.race, "trigger", trigger.key, 0, target, occasion.other, occasion.lost))
             continue
         run(engine, s, rs, trigger.effects, occasion, log)
@@ -123,6 +125,9 @@ def run(
         elif verb in effects.EFFECTS:
             entry = effects.EFFECTS[verb]
             if entry.problem(engine, s, rs, effect, occasion) is None:
+                if verb == "draw" and engine.explicit_chance:
+                    memory.put(s, "drawing", target)  # a chance node: DrawPiece answers it
+                    return i + 1
                 entry.do(engine, s, rs, effect, occasion, log)
         elif engine._effect_problem(s, rs, effect, target) is None:
             engine._do_effect(s, rs, effect, target, log)
@@ -161,7 +166,7 @@ def after_action(engine: Engine, s: State, log: Log) -> None:
         effect_list = _effects_of(engine, s, race, source, name)
         occasion = Occasion(source, target, other, None, lost)
         resume = run(engine, s, rs, effect_list[first:], occasion, log)
-        if resume is not None:  # a chance node: the roll comes as a RollDie
+        if resume is not None:  # a chance node: the roll comes as a RollDie (a DrawPiece)
             memory.put(s, "queue", ((race, source, name, first + resume, target, other, lost),
                                     *memory.get(s, "queue", ())))
             memory.put(s, "resume", s.phase.value)
@@ -189,7 +194,7 @@ def run_ability(
     """An ability's effects (``other``: its target player); from a ``roll`` on they wait
     until the action is done."""
     for i, effect in enumerate(effect_list):
-        if effect.verb == "roll":
+        if effect.verb == "roll" or (effect.verb == "draw" and engine.explicit_chance):
             _wait(s, (rs.race, "ability", name, i, target, other, 0))
             return
         occasion = Occasion("ability", target, other)

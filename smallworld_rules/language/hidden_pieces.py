@@ -3,7 +3,9 @@
 The pieces of a rule file with the property ``hidden`` are its bag; their supplies are what
 is left in it. The effect ``draw`` puts one of them on the target region, drawn with the
 game's generator, each kind as likely as its supply is large (nothing when the bag is empty
-or the region holds one already). Only the holder's owner sees which: an observation of
+or the region holds one already); with ``chance="explicit"`` the draw is a chance node
+(:func:`outcomes`), answered with :class:`~smallworld_rules.DrawPiece` (:func:`drawn`),
+once the action that drew is done. Only the holder's owner sees which: an observation of
 another player shows a face-down marker of the file (:func:`placeholder`), and the bag's
 supplies as one.
 
@@ -20,9 +22,11 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from smallworld_rules import rng
+from smallworld_rules.actions import DrawPiece
+from smallworld_rules.errors import IllegalAction, excerpt
 from smallworld_rules.events import PieceMoved, PieceRevealed
 from smallworld_rules.language import memory
-from smallworld_rules.state import RaceState, State
+from smallworld_rules.state import EFFECT_ROLL, Phase, RaceState, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.basics import Log
@@ -64,9 +68,44 @@ def draw(
     for name in kinds:
         k -= s.piece_supply[name]
         if k < 0:
-            place(s, o.target, name)
-            log(PieceMoved(placeholder(engine.rules.pieces[name].holder), o.target, -1))
+            _put(engine, s, o.target, name, log)
             return
+
+
+def _put(engine: Engine, s: State, r: int, name: str, log: Log) -> None:
+    place(s, r, name)
+    log(PieceMoved(placeholder(engine.rules.pieces[name].holder), r, -1))
+
+
+def pending(s: State) -> bool:
+    """Whether the chance node of ``s`` is a draw (``chance="explicit"``; see
+    :func:`drawn`)."""
+    return s.phase is Phase.DIE_ROLL and s.die_target == EFFECT_ROLL and (
+        "drawing" in s.lang
+    )
+
+
+def outcomes(engine: Engine, s: State) -> list[tuple[DrawPiece, float]]:
+    """At a draw's chance node: each kind left in the bag, as likely as its supply is
+    large."""
+    kinds = bag(engine, s, memory.get(s, "roller", ""))
+    left = [(name, s.piece_supply[name]) for name in kinds if s.piece_supply[name]]
+    total = sum(n for _, n in left)
+    return [(DrawPiece(name), n / total) for name, n in left]
+
+
+def drawn(engine: Engine, s: State, action: DrawPiece, log: Log) -> None:
+    """The chance node of a ``draw``: the piece ``action.kind`` goes face down on the region
+    drawn for, then play goes on where the draw interrupted it."""
+    if not pending(s):
+        raise IllegalAction("no face-down piece is being drawn now", action)
+    if action.kind not in {a.kind for a, _ in outcomes(engine, s)}:
+        raise IllegalAction(f"the bag holds no piece {excerpt(action.kind)}", action)
+    r = memory.get(s, "drawing")
+    s.die_target = -1
+    s.phase = Phase(memory.get(s, "resume", Phase.CONQUEST.value))
+    memory.forget(s, "resume", "roller", "drawing")
+    _put(engine, s, r, action.kind, log)
 
 
 def place(s: State, r: int, name: str) -> None:

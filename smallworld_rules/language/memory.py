@@ -31,6 +31,8 @@ never changed in place: :func:`put` binds a changed copy. Its keys:
   starts (``revives_previous_decline``);
 * ``repelled``: the regions a face-down piece (``repels N``) stopped each race from
   conquering this turn, as bitmasks (see :mod:`~smallworld_rules.language.hidden_pieces`);
+* ``drawing``: the region a face-down piece is being drawn for, while its chance node waits
+  (``draw`` with ``chance="explicit"``; see :mod:`~smallworld_rules.language.hidden_pieces`);
 * ``borrowed``: the badge of the market each race plays by as well as its own, by race
   (``borrow power``; see :mod:`~smallworld_rules.language.borrowing`).
 """
@@ -96,7 +98,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     known = {
         "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
         "declining", "choosing", "abandoned", "second_round", "discounts",
-        "die_conquest", "reviving", "repelled", "borrowed",
+        "die_conquest", "reviving", "repelled", "borrowed", "drawing",
     }
     unknown = set(data) - known
     if unknown:
@@ -198,6 +200,8 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["borrowed"] = {
             _str(k, "borrowed: a race"): _str(v, "borrowed: a badge") for k, v in borrowed.items()
         }
+    if "drawing" in data:
+        out["drawing"] = _int(data["drawing"], 0, regions - 1, "drawing")
     for key in ("resume", "roller", "declining", "choosing", "second_round", "die_conquest"):
         if key in data:
             out[key] = _str(data[key], key)
