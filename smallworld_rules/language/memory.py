@@ -121,37 +121,10 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
         out["facts"] = tuple(facts)
     if "die" in data:
         out["die"] = _int(data["die"], 0, 6, "die")
-    if "counters" in data:
-        counters = data["counters"]
-        if not isinstance(counters, dict):
-            raise _bad("counters must be an object")
-        out["counters"] = {
-            _str(k, "counters: a name"): _int(v, 1, COUNT_LIMIT, "counters: a value")
-            for k, v in counters.items()
-        }
-    if "abandoned" in data:
-        abandoned = data["abandoned"]
-        if not isinstance(abandoned, dict):
-            raise _bad("abandoned must be an object")
-        out["abandoned"] = {
-            _str(k, "abandoned: a race"): _int(v, 1, (1 << regions) - 1, "abandoned: regions")
-            for k, v in abandoned.items()
-        }
-    if "repelled" in data:
-        repelled = data["repelled"]
-        if not isinstance(repelled, dict):
-            raise _bad("repelled must be an object")
-        out["repelled"] = {
-            _str(k, "repelled: a race"): _int(v, 1, (1 << regions) - 1, "repelled: regions")
-            for k, v in repelled.items()
-        }
-    if "extra" in data:
-        extra = data["extra"]
-        if not isinstance(extra, dict):
-            raise _bad("extra must be an object")
-        out["extra"] = {
-            _str(k, "extra: a race"): _int(v, 1, 10**4, "extra: tokens") for k, v in extra.items()
-        }
+    _int_map(data, out, "counters", "a name", "a value", COUNT_LIMIT)
+    _int_map(data, out, "abandoned", "a race", "regions", (1 << regions) - 1)
+    _int_map(data, out, "repelled", "a race", "regions", (1 << regions) - 1)
+    _int_map(data, out, "extra", "a race", "tokens", 10**4)
     if "queue" in data:
         queue = []
         for item in _list(data["queue"], "queue"):
@@ -166,14 +139,7 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
                 _int(other, -1, players - 1, "queue: player"), _int(lost, 0, 10**6, "lost"),
             ))
         out["queue"] = tuple(queue)
-    if "banner" in data:
-        banner = data["banner"]
-        if not isinstance(banner, dict):
-            raise _bad("banner must be an object")
-        out["banner"] = {
-            _str(k, "banner: a race"): _int(v, 1, 10**4, "banner: tokens")
-            for k, v in banner.items()
-        }
+    _int_map(data, out, "banner", "a race", "tokens", 10**4)
     if "swap" in data:
         swap = data["swap"]
         if not isinstance(swap, list) or len(swap) != 2:
@@ -210,6 +176,21 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     if "resume" in out and out["resume"] not in {p.value for p in Phase}:
         raise _bad("resume must be a phase")
     return out
+
+
+def _int_map(
+    data: dict[str, Any], out: dict[str, Any], key: str, keys: str, values: str, high: int
+) -> None:
+    """``data[key]``, if there, as an object of short strings to whole numbers 1..``high``
+    (``keys`` and ``values`` name them in a refusal)."""
+    if key not in data:
+        return
+    found = data[key]
+    if not isinstance(found, dict):
+        raise _bad(f"{key} must be an object")
+    out[key] = {
+        _str(k, f"{key}: {keys}"): _int(v, 1, high, f"{key}: {values}") for k, v in found.items()
+    }
 
 
 def _list(value: Any, what: str) -> list[Any]:
