@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import settings
 
 import smallworld_rules as sw
-from smallworld_rules.events import ComboPicked
+from smallworld_rules.events import ComboPicked, Scored
 
 #: A small, complete rule file the language tests parse.
 GIANTS = """\
@@ -191,3 +191,8 @@ def play_round_back(game: sw.Game, enter: int = 19) -> None:
             game.apply(sw.Conquer(enter))
         deploy_all_and_end(game)
     assert game.to_move == 0
+
+
+def last_score(game: sw.Game, player: int) -> Scored:
+    """The last turn score of ``player`` in the game's log."""
+    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]

@@ -16,10 +16,9 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import deploy_all_and_end, last_score, new_game
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -34,10 +33,6 @@ def pixies(rules: sw.Rules) -> sw.Game:
     game = new_game(rules, [("pixies", "plain"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     return game
-
-
-def last_score(game: sw.Game, player: int) -> Scored:
-    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 def held(game: sw.Game, race: str) -> int:

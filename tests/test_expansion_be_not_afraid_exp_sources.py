@@ -14,10 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game, place_withdrawals
+from helpers import deploy_all_and_end, last_score, new_game, place_withdrawals
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -26,10 +25,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def be_not_afraid() -> sw.Rules:
     """The official rules, the Be Not Afraid box and the test-only rule files."""
     return sw.load_rules(expansions=["be_not_afraid"], paths=[TEST_RULES])
-
-
-def last_score(game: sw.Game, player: int) -> Scored:
-    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 def held_by_first_player(rules: sw.Rules, first: tuple[str, str], **kwargs: object) -> sw.Game:

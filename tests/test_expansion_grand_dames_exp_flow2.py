@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end
+from helpers import deploy_all_and_end, last_score
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -22,10 +21,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def box() -> sw.Rules:
     """The official rules, the Grand Dames box and the test-only rule files."""
     return sw.load_rules(expansions=["grand_dames"], paths=[TEST_RULES])
-
-
-def last_score(game: sw.Game, player: int) -> Scored:
-    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 def second_turn(rules: sw.Rules) -> sw.Game:

@@ -15,10 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import deploy_all_and_end, last_score, new_game
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -27,10 +26,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def royal() -> sw.Rules:
     """The official rules, the Royal Bonus box and the test-only rule files."""
     return sw.load_rules(expansions=["royal_bonus"], paths=[TEST_RULES])
-
-
-def last_score(game: sw.Game, player: int) -> Scored:
-    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 # --------------------------------------------------------------------------- Shrubmen

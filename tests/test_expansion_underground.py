@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game
+from helpers import deploy_all_and_end, last_score, new_game
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored, TokensGained
+from smallworld_rules.events import TokensGained
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -27,10 +27,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def underground() -> sw.Rules:
     """The official rules, the Underground box and the test-only rule files."""
     return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
-
-
-def last_score(game: sw.Game, player: int) -> Scored:
-    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 def picked(rules: sw.Rules, race: str, power: str) -> sw.Game:

@@ -15,10 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, new_game, play_round_back
+from helpers import deploy_all_and_end, last_score, new_game, play_round_back
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -101,10 +100,6 @@ def test_iron_dwarves_hammers_come_at_the_end_of_the_turn(underground: sw.Rules)
     game = picked(underground, "iron_dwarves")
     game.apply(sw.Conquer(2))
     assert abilities(game, "strike") == []
-
-
-def last_score(game: sw.Game, player: int) -> Scored:
-    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 def test_frightened_badge(underground: sw.Rules) -> None:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end
+from helpers import deploy_all_and_end, last_score
 
 import smallworld_rules as sw
-from smallworld_rules.events import Scored
 
 TEST_RULES = Path(__file__).parent / "rules"
 
@@ -23,10 +22,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def underground() -> sw.Rules:
     """The official rules, the Underground box and the test-only rule files."""
     return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
-
-
-def last_score(game: sw.Game, player: int) -> Scored:
-    return [e for e in game.log if isinstance(e, Scored) and e.player == player][-1]
 
 
 def holding(rules: sw.Rules, power: str, regions: list[int]) -> sw.Game:
