@@ -1,7 +1,8 @@
 """Fingerprints of seeded games, to prove a change leaves every game byte for byte the same.
 
 ``python -m benchmarks.golden write FILE`` plays a fixed set of seeded random games (official
-rules at 2 to 5 players, Necromancer Island at 3 to 6, explicit chance) and writes one line per
+rules at 2 to 5 players, Necromancer Island at 3 to 6, explicit chance, every other expansion
+box loaded together at 2 to 5 players) and writes one line per
 game: the hash of its final ``to_json()``, of every event's repr, of every intermediate save,
 and of the messages of a few refused actions. ``python -m benchmarks.golden check FILE`` plays
 them again and names the first game that differs. Run ``write`` before a change and ``check``
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import smallworld_rules as sw
-from smallworld_rules.rules import rules_root
+from smallworld_rules.rules import available_expansions, rules_root
 
 
 def _games() -> Iterator[tuple[str, sw.Rules, dict[str, object]]]:
@@ -32,6 +33,12 @@ def _games() -> Iterator[tuple[str, sw.Rules, dict[str, object]]]:
             yield f"necro-{players}p-{seed}", necro, {"players": players, "seed": seed}
     for seed in range(4):
         yield f"explicit-2p-{seed}", base, {"players": 2, "seed": seed, "chance": "explicit"}
+    # the published boxes' races and powers, dealt into the market with the official ones
+    published = [e for e in available_expansions() if e != "necromancer_island"]
+    boxes = sw.load_rules(expansions=published)
+    for players in (2, 3, 4, 5):
+        for seed in range(6):
+            yield f"boxes-{players}p-{seed}", boxes, {"players": players, "seed": seed}
 
 
 class _Hash:
