@@ -71,7 +71,8 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     floor = self._combo_of(s, race).floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
     own = self._applying(s, race, "conquest_cost")
-    if "defence" in self.hooks_used:  # defenders' modifiers too: region by region
+    if "defence" in self.hooks_used or self._shielding or self._discounting:
+        # defenders' modifiers, regions immune to powers, discounts: region by region
         return _costs_defended(self, s, race, regions, base, floor, own)
     # Region by region only what differs per region; each piece table and each modifier
     # is then applied to the regions it concerns (the same sums, in the same region order).

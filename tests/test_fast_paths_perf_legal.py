@@ -1,0 +1,53 @@
+"""The fast paths of the conquest and redeployment listings give what the general code gives.
+
+Each test compares a shortcut with the general path on the positions of seeded random games,
+with the official rules, every folder of test rule files and every expansion.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import random_positions
+from test_fast_paths import RULE_SETS, _rule_sets
+
+import smallworld_rules as sw
+from smallworld_rules.engine.core import Engine
+from smallworld_rules.state import Phase, State
+
+
+def _costs_are_the_breakdowns(engine: Engine, state: State) -> int:
+    """Compare, for every race in play, the costs the listing uses with the breakdowns."""
+    for race in state.races:
+        costs = engine.conquest_costs(state, race, engine.map.all_mask)
+        expected = {r: engine.conquest_cost(state, race, r).value for r in range(engine.n)}
+        assert list(costs.items()) == list(expected.items())
+    return len(state.races)
+
+
+@RULE_SETS
+def test_conquest_costs_are_the_breakdowns(how: dict[str, object]) -> None:
+    """Rule 1.7: a region costs 2 tokens, plus 1 per token on it, plus 1 for a Mountain and
+    its pieces' defence, changed by the races' modifiers. The costs the listing uses (bare
+    numbers, each modifier worked out once for all regions) are, region by region and in
+    region order, the value of the cost's full breakdown, for every race in play on every
+    conquest position of seeded games."""
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 10, players):
+        if game._state.phase is Phase.CONQUEST:
+            checked += _costs_are_the_breakdowns(game._engine, game._state)
+    assert checked > 200
+
+
+@pytest.mark.parametrize("box", sw.available_expansions())
+def test_conquest_costs_are_the_breakdowns_with_each_box_alone(box: str) -> None:
+    """As above with each expansion loaded alone: a region immune to powers is costed
+    without the conqueror's modifiers, and a discount lowers its cost, also in a game
+    where no rule file modifies a defence (which once took a shorter way that missed
+    both)."""
+    rules = sw.load_rules(expansions=[box])
+    checked = 0
+    for game in random_positions(rules, 4, (3, 4, 5)):
+        if game._state.phase is Phase.CONQUEST:
+            checked += _costs_are_the_breakdowns(game._engine, game._state)
+    assert checked > 50
