@@ -6,11 +6,13 @@ with the official rules, every folder of test rule files and every expansion.
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from helpers import random_positions
 from test_fast_paths import RULE_SETS, _rule_sets
 
 import smallworld_rules as sw
+from smallworld_rules.engine.conquest import fixed_modifiers
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.state import Phase, State
 
@@ -33,10 +35,15 @@ def test_conquest_costs_are_the_breakdowns(how: dict[str, object]) -> None:
     conquest position of seeded games."""
     rules, players = _rule_sets(how)
     checked = 0
+    engines = {}
     for game in random_positions(rules, 10, players):
+        engines[id(game._engine)] = game._engine
         if game._state.phase is Phase.CONQUEST:
             checked += _costs_are_the_breakdowns(game._engine, game._state)
     assert checked > 200
+    if not how:  # some pairing with the Tritons, Commando, Mounted or Underworld took it
+        kept = [t for e in engines.values() for mods, t in e._fixed_costs.values() if mods]
+        assert any(table is not None for table in kept)
 
 
 @pytest.mark.parametrize("box", sw.available_expansions())
@@ -51,3 +58,19 @@ def test_conquest_costs_are_the_breakdowns_with_each_box_alone(box: str) -> None
         if game._state.phase is Phase.CONQUEST:
             checked += _costs_are_the_breakdowns(game._engine, game._state)
     assert checked > 50
+
+
+def test_fixed_modifiers_are_those_that_read_only_the_map() -> None:
+    """A modifier's regions and amount are worked out once per game only when its rule file
+    writes a number and a condition on the map alone: the official conquest cost modifiers
+    on terrain, features, coastal regions or none are; the Giants' (next to a Mountain the
+    race holds, which a conquest changes) is not, nor is any modifier of a rule file given
+    without its parsed source."""
+    rules = sw.load_rules()
+    every = [*rules.races.values(), *rules.powers.values()]
+    fixed = fixed_modifiers(every)
+    found = {d.id: id(m) in fixed for d in every for m in d.modifiers["conquest_cost"]}
+    assert found == {
+        "giants": False, "tritons": True, "commando": True, "mounted": True, "underworld": True
+    }
+    assert not fixed_modifiers([attrs.evolve(d, ast=None) for d in every])

@@ -131,6 +131,24 @@ def _names(names: Iterable[str]) -> str:
     return ", ".join(sorted(names)) or "none"
 
 
+def _map_node(node: ast.Pred) -> bool:
+    """Whether the predicate node tests only the map (its sub-predicates aside)."""
+    static = isinstance(node, ast.Terrain | ast.Feature | ast.Not | ast.And | ast.Or) or (
+        isinstance(node, ast.Property) and node.name in _MAP_PROPERTIES
+    )
+    # Adjacency to a set of the map's regions is fixed too (its filter is a node of its
+    # own); the links of a race are not the map's.
+    return static or (
+        isinstance(node, ast.AdjacentTo) and node.regions.base == "all" and not node.links
+    )
+
+
+def reads_only_the_map(pred: ast.Pred) -> bool:
+    """Whether ``pred`` holds of the same regions throughout a game: it tests terrain,
+    features, the map's properties and adjacency to such regions, nothing a move changes."""
+    return all(_map_node(node) for node in _pred_nodes(pred))
+
+
 def _pred_nodes(pred: ast.Pred) -> Iterator[ast.Pred]:
     """Yield every predicate node under ``pred``, including region-set filters (no recursion)."""
     stack: list[ast.Pred] = [pred]
@@ -736,16 +754,7 @@ class _Checker:
     def check_link(self, link: ast.Link) -> None:
         self.check_pred(link.condition)
         for node in _pred_nodes(link.condition):
-            static = isinstance(node, ast.Terrain | ast.Feature | ast.Not | ast.And | ast.Or) or (
-                isinstance(node, ast.Property) and node.name in _MAP_PROPERTIES
-            )
-            # Adjacency to a set of the map's regions is fixed too (its filter is checked
-            # as a node of its own).
-            static = static or (
-                isinstance(node, ast.AdjacentTo) and node.regions.base == "all"
-                and not node.links  # the links themselves are what a link makes
-            )
-            if not static and not (
+            if not _map_node(node) and not (
                 isinstance(node, ast.Property) and node.name not in _PROPERTIES
             ):
                 self.error(

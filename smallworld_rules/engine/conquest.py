@@ -3,9 +3,14 @@ defender loses."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, cast
+
+import attrs
 
 from smallworld_rules.actions import Abandon, Conquer, ConquerWithDie
+from smallworld_rules.dsl import ast
+from smallworld_rules.dsl.semantics import reads_only_the_map
 from smallworld_rules.engine.basics import (
     _CONQUEST,
     _NOTHING_APPLIES,
@@ -19,6 +24,7 @@ from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
 from smallworld_rules.language import discounts, events, flow, hidden_pieces, piles, values
+from smallworld_rules.ruledefs import CompiledModifier, RuleDef
 from smallworld_rules.state import LOST_TRIBE, RaceState, State
 
 if TYPE_CHECKING:
@@ -70,14 +76,24 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     """
     floor = self._combo_of(s, race).floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
-    own = self._applying(s, race, "conquest_cost")
     if "defence" in self.hooks_used or self._shielding or self._discounting:
         # defenders' modifiers, regions immune to powers, discounts: region by region
+        own = self._applying(s, race, "conquest_cost")
         return _costs_defended(self, s, race, regions, base, floor, own)
+    modifiers = self._modifiers(s, race, "conquest_cost")
+    fixed = self._fixed_costs.get(id(modifiers))
+    if fixed is None or fixed[0] is not modifiers:  # kept with it: its id is not reused
+        fixed = self._fixed_costs[id(modifiers)] = (
+            modifiers, _fixed_costs(self, s, race, modifiers)
+        )
     # Region by region only what differs per region; each piece table and each modifier
     # is then applied to the regions it concerns (the same sums, in the same region order).
-    tokens, mountains = s.region_tokens, self.mountain_bonus
+    tokens, mountains = s.region_tokens, fixed[1]
     order = self.regions_in(regions)
+    if mountains is not None:  # the Mountains and every modifier, summed once per game
+        own = _NOTHING_APPLIES
+    else:
+        own, mountains = self._applying(s, race, "conquest_cost"), self.mountain_bonus
     out = {r: base + tokens[r] + mountains[r] for r in order}
     on_map = s.pieces
     if on_map:
@@ -100,6 +116,63 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     if out and min(out.values()) < floor:
         out = {r: value if value >= floor else floor for r, value in out.items()}
     return out
+
+
+def _fixed_costs(
+    self: Engine, s: State, race: str, modifiers: tuple[CompiledModifier, ...]
+) -> tuple[int, ...] | None:
+    """What a Mountain and the race's ``conquest_cost`` modifiers add to each region's
+    cost, when that is the same throughout the game: every modifier adds or subtracts a
+    number where a condition that reads only the map holds (``fixed_modifiers``). ``None``
+    when one of them may change from move to move: conquest_costs then works them out
+    each time."""
+    fixed = self._fixed_modifiers
+    if not all(id(m) in fixed for m in modifiers):
+        return None
+    out = list(self.mountain_bonus)
+    for applies, amount in self._applying(s, race, "conquest_cost")[0]:
+        for r in self.regions_in(applies & self.map.all_mask):
+            out[r] += amount
+    return tuple(out)
+
+
+def fixed_modifiers(defs: Iterable[RuleDef]) -> frozenset[int]:
+    """The ``id()`` of each modifier of ``defs`` known, from its rule file, to give the same
+    regions and amount throughout a game: it adds or subtracts a number written in it, and
+    its condition, if any, reads only the map (``reads_only_the_map``). A modifier of a rule
+    file with no parsed source, or not told apart from another in it, is not among them."""
+    out: set[int] = set()
+    for d in defs:
+        if d.ast is None:
+            continue
+        written: dict[tuple[int, str, str], list[ast.Modifier]] = {}
+        for st in _modifier_statements(d.ast):
+            written.setdefault((st.pos.line, st.hook, st.op), []).append(st)
+        for mods in d.modifiers.values():
+            for m in mods:
+                found = written.get((m.line, m.hook, m.op), [])
+                if len(found) == 1 and m.op != "set" and _fixed(found[0]):
+                    out.add(id(m))
+    return frozenset(out)
+
+
+def _fixed(st: ast.Modifier) -> bool:
+    return isinstance(st.value, ast.Number) and (
+        st.condition is None or reads_only_the_map(st.condition)
+    )
+
+
+def _modifier_statements(node: object) -> Iterator[ast.Modifier]:
+    """Every modifier statement under ``node`` (a parsed rule file), however nested."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Modifier):
+            yield node
+        elif isinstance(node, tuple):
+            stack.extend(node)
+        elif attrs.has(type(node)):
+            stack.extend(getattr(node, f.name) for f in attrs.fields(cast(Any, type(node))))
 
 
 def _costs_defended(

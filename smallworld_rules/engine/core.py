@@ -57,7 +57,7 @@ from smallworld_rules.engine.new_game import _Start
 from smallworld_rules.errors import RulesError
 from smallworld_rules.language import borrowing, hidden_pieces
 from smallworld_rules.maps import GameMap
-from smallworld_rules.ruledefs import RoleDef, RuleDef
+from smallworld_rules.ruledefs import CompiledModifier, RoleDef, RuleDef
 from smallworld_rules.rules import Rules
 from smallworld_rules.state import State
 
@@ -86,6 +86,8 @@ class Engine:
         "_conquers",
         "_die_conquers",
         "_discounting",
+        "_fixed_costs",
+        "_fixed_modifiers",
         "_floors",
         "_guard_pieces",
         "_hiding",
@@ -353,6 +355,12 @@ class Engine:
         self._by_mask: dict[int, _Occupied] = {}
         #: see regions_in: mask -> its regions
         self._mask_regions: dict[int, tuple[int, ...]] = {}
+        #: see conquest_costs: id of a race's conquest_cost modifiers -> (them, what a
+        #: Mountain and they add to each region's cost, or None if that may change)
+        self._fixed_modifiers = conquest.fixed_modifiers(every)
+        self._fixed_costs: dict[
+            int, tuple[tuple[CompiledModifier, ...], tuple[int, ...] | None]
+        ] = {}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some
