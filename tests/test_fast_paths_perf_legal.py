@@ -74,3 +74,46 @@ def test_fixed_modifiers_are_those_that_read_only_the_map() -> None:
         "giants": False, "tritons": True, "commando": True, "mounted": True, "underworld": True
     }
     assert not fixed_modifiers([attrs.evolve(d, ast=None) for d in every])
+
+
+def _accepted(engine: Engine, state: State, action: sw.Action) -> bool:
+    """Whether ``apply`` carries the action out on a copy of the state, working every check
+    and cost out itself (not from the costs a listing left on the state)."""
+    trial = state.copy()
+    trial.reach_costs = None
+    try:
+        engine.apply(trial, action, lambda event: None)
+    except sw.IllegalAction:
+        return False
+    return True
+
+
+@RULE_SETS
+def test_listed_conquests_are_those_apply_accepts(how: dict[str, object]) -> None:
+    """Rules 1.7 and 1.9, rulings 4 and 5: a race conquers a region it may reach with the
+    tokens it costs, or, with fewer (at most 3 short), makes its final die attempt there.
+    The conquest phase's legal actions list, in region order, exactly the Conquer and
+    ConquerWithDie actions that ``apply`` accepts when it checks and costs them itself,
+    on every conquest position of seeded games."""
+    rules, players = _rule_sets(how)
+    checked = with_die = 0
+    games = 4 if how else 6
+    for game in random_positions(rules, games, players):
+        engine, state = game._engine, game._state
+        if state.phase is not Phase.CONQUEST or state.acting is None:
+            continue
+        listed = [
+            a for a in engine.legal_actions(state) if isinstance(a, sw.Conquer | sw.ConquerWithDie)
+        ]
+        expected = [
+            action
+            for r in range(engine.n)
+            for action in (sw.Conquer(r), sw.ConquerWithDie(r))
+            if _accepted(engine, state, action)
+        ]
+        assert listed == expected
+        checked += len(listed)
+        with_die += sum(isinstance(a, sw.ConquerWithDie) for a in listed)
+    assert checked > 100
+    assert with_die > 5
+

@@ -19,7 +19,7 @@ from smallworld_rules.engine.basics import (
     Log,
     _Applying,
 )
-from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.engine.context import _Combo, _Ctx
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Abandoned, Conquered, TokensToZone
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
@@ -64,9 +64,12 @@ def conquest_cost_value(self: Engine, s: State, race: str, region: int) -> int:
     return self.conquest_costs(s, race, 1 << region)[region]
 
 
-def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int, int]:
+def conquest_costs(
+    self: Engine, s: State, race: str, regions: int, combo: _Combo | None = None
+) -> dict[int, int]:
     """``{region: conquest_cost(s, race, region).value}`` for each region of the mask,
-    lowest first, without building breakdowns.
+    lowest first, without building breakdowns (``combo``: the race's pairing, if the caller
+    has it).
 
     legal_actions asks the cost of every reachable region, and only the number matters
     there, so this folds the same contributions as :meth:`conquest_cost` straight into an
@@ -74,13 +77,19 @@ def conquest_costs(self: Engine, s: State, race: str, regions: int) -> dict[int,
     :func:`~smallworld_rules.hooks.fold`); each modifier is worked out once for all regions
     (``_applying``). The two must stay in step: a test compares them on many positions.
     """
-    floor = self._combo_of(s, race).floor if self._floors else 1
+    if combo is None:
+        combo = self._combo_of(s, race)
+    floor = combo.floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
     if "defence" in self.hooks_used or self._shielding or self._discounting:
         # defenders' modifiers, regions immune to powers, discounts: region by region
         own = self._applying(s, race, "conquest_cost")
         return _costs_defended(self, s, race, regions, base, floor, own)
-    modifiers = self._modifiers(s, race, "conquest_cost")
+    rs = s.races.get(race)  # _modifiers(s, race, "conquest_cost"), from the pairing here
+    declined = rs is not None and rs.declined
+    modifiers = (combo.declined_modifiers if declined else combo.active_modifiers)[
+        "conquest_cost"
+    ]
     fixed = self._fixed_costs.get(id(modifiers))
     if fixed is None or fixed[0] is not modifiers:  # kept with it: its id is not reused
         fixed = self._fixed_costs[id(modifiers)] = (

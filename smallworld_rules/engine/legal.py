@@ -108,7 +108,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         ) and not (self.second_rounds and flow.in_first_round(self, s, race))
         conquers, die_conquers = self._conquers, self._die_conquers
         reach = self._reach(s, race, combo, occupied)
-        costs = self.conquest_costs(s, race, reach)
+        costs = self.conquest_costs(s, race, reach, combo)
         s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
         for r, cost in costs.items():
             if cost <= hand:
