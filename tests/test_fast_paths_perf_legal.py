@@ -117,3 +117,27 @@ def test_listed_conquests_are_those_apply_accepts(how: dict[str, object]) -> Non
     assert checked > 100
     assert with_die > 5
 
+
+@RULE_SETS
+def test_reach_is_what_barred_allows(how: dict[str, object]) -> None:
+    """Rule 1.7: a race attacks regions next to its own, except where nobody may (water
+    without the flag, immune regions, regions under a truce, covered ones …). For every
+    race in play on every position of seeded games, no region of its reach is barred, and
+    every region next to its own that is left out of it is (the reach leaves the immune and
+    truce masks out only when some piece or truce is there)."""
+    rules, players = _rule_sets(how)
+    checked = left_out = 0
+    for game in random_positions(rules, 6, players):
+        engine, state = game._engine, game._state
+        for race in state.races:
+            reach = engine.reach_mask(state, race)
+            _, own, bordering = engine._occupied(state, race)
+            for r in range(engine.n):
+                if (reach >> r) & 1:
+                    assert engine.barred(state, race, r) is None
+                    checked += 1
+                elif own and ((bordering & ~own) >> r) & 1:
+                    assert engine.barred(state, race, r) is not None
+                    left_out += 1
+    assert checked > 1000
+    assert left_out > 100

@@ -119,7 +119,12 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
         reach &= ~flow.abandoned(s, race)
     if self._hiding:  # regions a face-down piece stopped it from taking this turn
         reach &= ~hidden_pieces.repelled(s, race)
-    return reach & self.open_mask & ~self.immune_mask(s) & ~self.truce_mask(s, race)
+    reach &= self.open_mask
+    if s.pieces and self._immune_pieces:  # immune_mask and truce_mask, asked only when
+        reach &= ~self.immune_mask(s)  # they may be more than 0 (a frame each, per listing)
+    if s.truces:
+        reach &= ~self.truce_mask(s, race)
+    return reach
 
 
 def target_problem(self: Engine, s: State, race: str, region: int) -> str | None:
