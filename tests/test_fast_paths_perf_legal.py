@@ -6,6 +6,8 @@ with the official rules, every folder of test rule files and every expansion.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 import pytest
 from helpers import random_positions
@@ -14,7 +16,8 @@ from test_fast_paths import RULE_SETS, _rule_sets
 import smallworld_rules as sw
 from smallworld_rules.engine.conquest import fixed_modifiers
 from smallworld_rules.engine.core import Engine
-from smallworld_rules.state import Phase, State
+from smallworld_rules.language import events
+from smallworld_rules.state import Phase, State, state_to_dict
 
 
 def _costs_are_the_breakdowns(engine: Engine, state: State) -> int:
@@ -141,3 +144,48 @@ def test_reach_is_what_barred_allows(how: dict[str, object]) -> None:
                     left_out += 1
     assert checked > 1000
     assert left_out > 100
+
+
+def _conquered_the_general_way(
+    engine: Engine, s: State, action: sw.Conquer, log: Callable[[object], None]
+) -> None:
+    """Conquer as the engine's general pieces carry it out: each check, the cost from its
+    breakdown, then _take_region."""
+    engine._need_phase(s, action, Phase.CONQUEST)
+    rs = engine._acting_race(s, action)
+    problem = engine.target_problem(s, rs.race, action.region)
+    assert problem is None
+    cost = engine.conquest_cost(s, rs.race, action.region).value
+    assert cost <= rs.hand
+    s.die_bonus = -1
+    engine._take_region(s, rs, action.region, cost, cost, log)
+
+
+@RULE_SETS
+def test_conquer_is_what_the_general_pieces_do(how: dict[str, object]) -> None:
+    """Rules 1.7 and 1.8: a conquest moves the tokens it costs from hand into the region;
+    its defender loses one token for good and takes the rest back into hand. Conquer (which
+    reuses the listing's costs and makes its checks and region-taking inline) leaves the
+    same state and logs the same events as the checks, the breakdown's cost and
+    ``_take_region`` one after the other, for every listed Conquer of the conquest
+    positions of seeded games."""
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 4 if how else 8, players):
+        engine, state = game._engine, game._state
+        if state.phase is not Phase.CONQUEST:
+            continue
+        for action in engine.legal_actions(state):
+            if not isinstance(action, sw.Conquer):
+                continue
+            fast, general = state.fork(), state.copy()
+            fast_log: list[object] = []
+            general_log: list[object] = []
+            engine.apply(fast, action, fast_log.append)
+            _conquered_the_general_way(engine, general, action, general_log.append)
+            if general.lang:
+                events.after_action(engine, general, general_log.append)
+            assert state_to_dict(fast) == state_to_dict(general)
+            assert fast_log == general_log
+            checked += 1
+    assert checked > 100

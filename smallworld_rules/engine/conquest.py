@@ -299,8 +299,10 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
 
 def _attempt(self: Engine, s: State, action: Conquer | ConquerWithDie) -> tuple[RaceState, int]:
     """Checks shared by every conquest attempt; returns the race and the cost."""
-    self._need_phase(s, action, _CONQUEST)
-    rs = self._acting_race(s, action)
+    if s.phase is not _CONQUEST:
+        self._need_phase(s, action, _CONQUEST)  # raises
+    # the acting race, as _acting_race gives it (which raises when there is none)
+    rs = self._acting_race(s, action) if s.acting is None else s.own_race(s.acting)
     known = s.reach_costs  # legal_actions' costs of this position, if it was asked
     if known is not None and known[0] is self and known[1] == rs.race:
         cost = known[2].get(action.region)
@@ -322,7 +324,10 @@ def _conquer(self: Engine, s: State, action: Conquer, log: Log) -> None:
             f"region {r} costs {cost} tokens and you have {rs.hand} in hand", action
         )
     s.die_bonus = -1  # a rolled bonus is spent on this conquest
-    self._take_region(s, rs, r, cost, cost, log)
+    # _take_region(s, rs, r, cost, cost, log), one frame fewer (every Conquer)
+    occupant = s.region_race[r]
+    lost = self.losses(s, occupant, r).value if occupant in s.races else s.region_tokens[r]
+    self._seize(s, rs, r, lost, cost, cost, log)
 
 
 def _take_region(
@@ -383,7 +388,8 @@ def _seize(
         pieces = self.rules.pieces
         loot = sum(pieces[n].loot * k for n, k in s.pieces[r].items() if not pieces[n].hidden)
         s.own_player(rs.owner).coins += loot
-    kept = self._remove_pieces(s, r, keep_survivors=False)
+    # _remove_pieces returns {} at once for a region without pieces: no frame for most
+    kept = self._remove_pieces(s, r, keep_survivors=False) if s.pieces.get(r) else {}
     for name, count in kept.items():  # ruling 25: placed again at the end of this turn
         s.regained = {**s.regained, name: s.regained.get(name, 0) + count}
     s.occupy(r, rs.race, tokens)
