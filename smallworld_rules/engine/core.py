@@ -490,6 +490,7 @@ class Engine:
     # legal.py: legal actions and carrying an action out
     legal_actions = legal.legal_actions
     _deploys = legal._deploys
+    _conquests = legal._conquests
     apply = legal.apply
     _acting_race = legal._acting_race
     _need_phase = legal._need_phase

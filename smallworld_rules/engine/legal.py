@@ -25,6 +25,8 @@ from smallworld_rules.language import events, flow, hidden_pieces, limits, memor
 from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
+    from smallworld_rules.engine.basics import _Occupied
+    from smallworld_rules.engine.context import _Combo
     from smallworld_rules.engine.core import Engine
 
 
@@ -95,26 +97,13 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
                 acts.append(_DECLINE)
         return acts
     acts = self._purchases(s) if role else []
-    reach = None  # the race's reach, once worked out: the abilities' listing shares it
     may_decline = self._may_decline(s)
     if may_decline:
         acts.append(_DECLINE)
-    if self._may_abandon(s):
+    if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
         acts.extend([self._abandons[r] for r in own])
-    if hand >= 1:
-        # A race that holds at least N tokens per region makes no die attempt with fewer.
-        die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
-            not self._floors or hand >= combo.floor
-        ) and not (self.second_rounds and flow.in_first_round(self, s, race))
-        conquers, die_conquers = self._conquers, self._die_conquers
-        reach = self._reach(s, race, combo, occupied)
-        costs = self.conquest_costs(s, race, reach, combo)
-        s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
-        for r, cost in costs.items():
-            if cost <= hand:
-                acts.append(conquers[r])
-            elif die and cost - hand <= DIE_REACH:
-                acts.append(die_conquers[r])
+    # the race's reach, once worked out: the abilities' listing shares it
+    reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
     if combo.abilities:
         acts += self._ability_actions(s, rs, phase, reach)
     if self.declined_abilities:  # abilities of its player's races in decline
@@ -127,6 +116,29 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         if not may_decline and self._may_decline_at_end(s, rs):
             acts.append(_DECLINE)
     return acts
+
+
+def _conquests(
+    self: Engine, s: State, rs: RaceState, combo: _Combo, occupied: _Occupied, acts: list[Action]
+) -> int:
+    """The conquests the acting race ``rs`` (with a token in hand; its pairing and regions
+    given) may attempt now, Conquer or a final die attempt, added to ``acts`` in region
+    order. Returns its reach. Every listing of the conquest phase has these."""
+    race, hand = rs.race, rs.hand
+    # A race that holds at least N tokens per region makes no die attempt with fewer.
+    die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
+        not self._floors or hand >= combo.floor
+    ) and not (self.second_rounds and flow.in_first_round(self, s, race))
+    conquers, die_conquers = self._conquers, self._die_conquers
+    reach = self._reach(s, race, combo, occupied)
+    costs = self.conquest_costs(s, race, reach, combo)
+    s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
+    for r, cost in costs.items():
+        if cost <= hand:
+            acts.append(conquers[r])
+        elif die and cost - hand <= DIE_REACH:
+            acts.append(die_conquers[r])
+    return reach
 
 
 def _deploys(self: Engine, regions: tuple[int, ...], available: int) -> list[Action]:
@@ -201,7 +213,6 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
         return acts
     # Conquests: as for any race, with deploys that fit once the conquests end.
     combo = self._combo_of(s, race)
-    occupied = self._occupied(s, race)
     acts = []
     may_decline = self._may_decline(s)
     if may_decline:
@@ -209,16 +220,7 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
     if self._may_abandon(s):
         acts.extend([self._abandons[r] for r in own])
     if rs.hand >= 1:
-        die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
-            rs.hand >= combo.floor
-        ) and not (self.second_rounds and flow.in_first_round(self, s, race))
-        costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
-        s.reach_costs = (self, race, costs)
-        for r, cost in costs.items():
-            if cost <= rs.hand:
-                acts.append(self._conquers[r])
-            elif die and cost - rs.hand <= DIE_REACH:
-                acts.append(self._die_conquers[r])
+        _conquests(self, s, rs, combo, self._occupied(s, race), acts)
     if combo.abilities:
         acts += self._ability_actions(s, rs, s.phase)
     if self.declined_abilities:  # abilities of its player's races in decline

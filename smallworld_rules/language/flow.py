@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import Action, UseAbility
-from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, DIE_REACH, Log
+from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs
 from smallworld_rules.language import memory
@@ -35,7 +35,6 @@ def unredeployed_actions(
     """The legal actions of a race with no redeployment (flag ``no_redeployment``): its
     conquests, abandons and abilities, never a Deploy; the turn may end at any time, the
     tokens in hand then wait off the map."""
-    race, own, hand = rs.race, occupied[0], rs.hand
     acts: list[Action] = []
     may_decline = False
     if s.phase is not _REDEPLOY:
@@ -43,18 +42,9 @@ def unredeployed_actions(
         if may_decline:
             acts.append(_DECLINE)
         if self._may_abandon(s):
-            acts.extend([self._abandons[r] for r in own])
-        if hand >= 1:
-            die = s.die_bonus < 0 and "no_final_die" not in combo.flags and (
-                not self._floors or hand >= combo.floor
-            ) and not (self.second_rounds and in_first_round(self, s, race))
-            costs = self.conquest_costs(s, race, self._reach(s, race, combo, occupied))
-            s.reach_costs = (self, race, costs)
-            for r, cost in costs.items():
-                if cost <= hand:
-                    acts.append(self._conquers[r])
-                elif die and cost - hand <= DIE_REACH:
-                    acts.append(self._die_conquers[r])
+            acts.extend([self._abandons[r] for r in occupied[0]])
+        if rs.hand >= 1:
+            self._conquests(s, rs, combo, occupied, acts)
     if combo.abilities:
         acts += self._ability_actions(s, rs, s.phase)
     if self.declined_abilities:
