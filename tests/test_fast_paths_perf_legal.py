@@ -189,3 +189,21 @@ def test_conquer_is_what_the_general_pieces_do(how: dict[str, object]) -> None:
             assert fast_log == general_log
             checked += 1
     assert checked > 100
+
+
+@RULE_SETS
+def test_pairings_kept_by_badge_are_those_combo_of_gives(how: dict[str, object]) -> None:
+    """A race plays with the rule files of its race and its badge. The listing looks the
+    acting race's pairing up where _combo_of keeps a race in play's (by badge, then race)
+    and asks _combo_of only when it is not there: on every position of seeded games, every
+    pairing kept there for a race in play is the one _combo_of gives it now."""
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 6, players):
+        engine, state = game._engine, game._state
+        for race, rs in state.races.items():
+            kept = engine._badge_combos.get(rs.power, {}).get(race)
+            if kept is not None:
+                assert kept is engine._combo_of(state, race)
+                checked += 1
+    assert checked > 500

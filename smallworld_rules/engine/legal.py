@@ -68,7 +68,12 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     assert s.acting is not None
     rs = s.races[s.acting]
     race = rs.race
-    combo = self._combo_of(s, race)
+    # _combo_of's first look-up, inline (by badge, then race: where a race in play's pairing
+    # is kept), with rs at hand; the others (a role's, a borrower's, a first) in _combo_of
+    by_race = self._badge_combos.get(rs.power)
+    combo = None if by_race is None else by_race.get(race)
+    if combo is None:
+        combo = self._combo_of(s, race)
     occupied = self._occupied(s, race)
     own = occupied[0]
     wanted = combo.conquest_tokens
