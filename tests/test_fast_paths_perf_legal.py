@@ -207,3 +207,27 @@ def test_pairings_kept_by_badge_are_those_combo_of_gives(how: dict[str, object])
                 assert kept is engine._combo_of(state, race)
                 checked += 1
     assert checked > 500
+
+
+@RULE_SETS
+def test_regions_kept_by_mask_are_the_races_regions(how: dict[str, object]) -> None:
+    """A race's regions are those holding its tokens, and it attacks those bordering them.
+    The listing reads them where _occupied keeps them by the race's mask: on every position
+    of seeded games, for every race in play, the entry kept for its mask holds its regions
+    in id order, that mask and the regions bordering them, worked out from the map."""
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 6, players):
+        engine, state = game._engine, game._state
+        for race in state.races:
+            mask = state.race_masks.get(race, 0)
+            kept = engine._by_mask.get(mask)
+            if kept is None:
+                continue
+            regions = tuple(r for r in range(engine.n) if state.region_race[r] == race)
+            bordering = 0
+            for r in regions:
+                bordering |= engine.map.adjacency[r]
+            assert kept == (regions, mask, bordering)
+            checked += 1
+    assert checked > 500

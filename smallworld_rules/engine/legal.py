@@ -74,7 +74,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     combo = None if by_race is None else by_race.get(race)
     if combo is None:
         combo = self._combo_of(s, race)
-    occupied = self._occupied(s, race)
+    occupied = self._by_mask.get(s.race_masks.get(race, 0))  # _occupied's look-up, inline
+    if occupied is None:
+        occupied = self._occupied(s, race)
     own = occupied[0]
     wanted = combo.conquest_tokens
     hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
