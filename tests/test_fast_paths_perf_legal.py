@@ -231,3 +231,40 @@ def test_regions_kept_by_mask_are_the_races_regions(how: dict[str, object]) -> N
             assert kept == (regions, mask, bordering)
             checked += 1
     assert checked > 500
+
+
+@RULE_SETS
+def test_listed_deploys_are_what_apply_accepts(how: dict[str, object]) -> None:
+    """Rule 1.10: a race places the tokens in its hand, and in the conquest phase ending
+    its conquests also lifts every token beyond one per region back into hand first (less
+    those it must hold back). The conquest and redeploy listings give Deploy 1 and Deploy
+    of every such token on each region, and that number is the most ``apply`` accepts,
+    on every such position of seeded games (races with a region limit or no redeployment
+    aside: they have deploys of their own)."""
+    from smallworld_rules.language import flow, limits
+
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 4 if how else 8, players):
+        engine, state = game._engine, game._state
+        if state.phase not in (Phase.CONQUEST, Phase.REDEPLOY) or state.acting is None:
+            continue
+        rs = state.races[state.acting]
+        race = rs.race
+        if (
+            limits.cap(engine, state, race)
+            or engine.has_flag(state, race, "no_redeployment")
+            or (state.lang and flow.choosing(state) == race)
+        ):
+            continue
+        own = engine.regions_of(state, race)
+        if not own:
+            continue
+        available = 0
+        while _accepted(engine, state, sw.Deploy(own[0], available + 1)):
+            available += 1
+        counts = () if available < 1 else (1,) if available == 1 else (1, available)
+        expected = [sw.Deploy(r, k) for r in own for k in counts]
+        assert [a for a in engine.legal_actions(state) if isinstance(a, sw.Deploy)] == expected
+        checked += len(expected)
+    assert checked > 300

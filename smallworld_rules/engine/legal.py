@@ -20,6 +20,9 @@ from smallworld_rules.engine.basics import (
     _region_deploys,
     _shared,
 )
+
+# The module's functions themselves: as Engine's staticmethods, a call is not specialised
+from smallworld_rules.engine.redeploy import _held_back, _may_end_conquest, _surplus
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
 from smallworld_rules.state import Phase, RaceState, State
@@ -79,7 +82,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         occupied = self._occupied(s, race)
     own = occupied[0]
     wanted = combo.conquest_tokens
-    hold = self._held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
+    hold = _held_back(s, rs, wanted, own) if wanted else 0  # _hold, from what is here
     hand = rs.hand
     if self._no_redeploy and "no_redeployment" in combo.flags:
         return flow.unredeployed_actions(self, s, rs, combo, occupied)
@@ -115,9 +118,12 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         acts += self._ability_actions(s, rs, phase, reach)
     if self.declined_abilities:  # abilities of its player's races in decline
         acts += flow.declined_ability_actions(self, s, phase)
-    surplus = self._surplus(s, own, combo.floor) if self._floors else self._surplus(s, own)
+    if self._floors:
+        surplus = _surplus(s, own, combo.floor)
+    else:  # _surplus(s, own), inline (a frame per listing): the tokens beyond one per region
+        surplus = sum(map(s.region_tokens.__getitem__, own)) - len(own)
     acts.extend(self._deploys(own, hand + surplus - hold))
-    if role or self._may_end_conquest(rs, hold, surplus, own):
+    if role or _may_end_conquest(rs, hold, surplus, own):
         acts.append(_END_TURN)
         # Decline at the end of the turn, unless Decline already means a decline turn.
         if not may_decline and self._may_decline_at_end(s, rs):
@@ -232,12 +238,12 @@ def _capped_actions(self: Engine, s: State, rs: RaceState, limit: int, hold: int
         acts += self._ability_actions(s, rs, s.phase)
     if self.declined_abilities:  # abilities of its player's races in decline
         acts += flow.declined_ability_actions(self, s, s.phase)
-    surplus = self._surplus(s, own, combo.floor)
+    surplus = _surplus(s, own, combo.floor)
     deploys = limits.deploys(self, s, race, limit, rs.hand + surplus - hold, lifted=True)
     acts.extend(deploys)
     # End as they stand if every region is within the limit; with no room anywhere, ending
     # the conquests sets the tokens that fit nowhere aside.
-    if (self._may_end_conquest(rs, hold, surplus, own) and limits.within(self, s, race)) or (
+    if (_may_end_conquest(rs, hold, surplus, own) and limits.within(self, s, race)) or (
         not deploys
     ):
         acts.append(_END_TURN)
