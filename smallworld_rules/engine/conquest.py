@@ -92,17 +92,19 @@ def conquest_costs(
     ]
     fixed = self._fixed_costs.get(id(modifiers))
     if fixed is None or fixed[0] is not modifiers:  # kept with it: its id is not reused
-        fixed = self._fixed_costs[id(modifiers)] = (
-            modifiers, _fixed_costs(self, s, race, modifiers)
-        )
+        table = _fixed_costs(self, s, race, modifiers)
+        least = _NO_LEAST
+        if table is not None and all(p.defence >= 0 for p in self.rules.pieces.values()):
+            least = min(table)
+        fixed = self._fixed_costs[id(modifiers)] = (modifiers, table, least)
     # Region by region only what differs per region; each piece table and each modifier
     # is then applied to the regions it concerns (the same sums, in the same region order).
-    tokens, mountains = s.region_tokens, fixed[1]
+    tokens, (_, mountains, least) = s.region_tokens, fixed
     order = self.regions_in(regions)
-    if mountains is not None:  # the Mountains and every modifier, summed once per game
-        own = _NOTHING_APPLIES
-    else:
-        own, mountains = self._applying(s, race, "conquest_cost"), self.mountain_bonus
+    applying: _Applying | None = None  # the modifiers, when the table is not fixed
+    if mountains is None:
+        applying = self._applying(s, race, "conquest_cost")
+        mountains = self.mountain_bonus
     out = {r: base + tokens[r] + mountains[r] for r in order}
     on_map = s.pieces
     if on_map:
@@ -113,18 +115,25 @@ def conquest_costs(
                 for name, count in held.items():
                     value += pieces[name].defence * count
                 out[r] = value
-    adds, sets = own
-    for applies, amount in adds:
-        for r in self.regions_in(applies & regions):
-            out[r] += amount
-    if sets:
-        for r in order:
-            lowest = [amount for applies, amount in sets if (applies >> r) & 1]
-            if lowest:
-                out[r] = min(lowest)
-    if out and min(out.values()) < floor:
+    if applying is not None:
+        adds, sets = applying
+        for applies, amount in adds:
+            for r in self.regions_in(applies & regions):
+                out[r] += amount
+        if sets:
+            for r in order:
+                lowest = [amount for applies, amount in sets if (applies >> r) & 1]
+                if lowest:
+                    out[r] = min(lowest)
+    # With a fixed table no cost is below base + its least entry (tokens and, in such a
+    # game, the pieces' defence add nothing negative): the clamp is then not looked for.
+    if out and (applying is not None or base + least < floor) and min(out.values()) < floor:
         out = {r: value if value >= floor else floor for r, value in out.items()}
     return out
+
+
+#: the least entry of a fixed table when it bounds no cost (see conquest_costs)
+_NO_LEAST = -(1 << 62)
 
 
 def _fixed_costs(

@@ -356,10 +356,11 @@ class Engine:
         #: see regions_in: mask -> its regions
         self._mask_regions: dict[int, tuple[int, ...]] = {}
         #: see conquest_costs: id of a race's conquest_cost modifiers -> (them, what a
-        #: Mountain and they add to each region's cost, or None if that may change)
+        #: Mountain and they add to each region's cost, or None if that may change, and the
+        #: least of those additions)
         self._fixed_modifiers = conquest.fixed_modifiers(every)
         self._fixed_costs: dict[
-            int, tuple[tuple[CompiledModifier, ...], tuple[int, ...] | None]
+            int, tuple[tuple[CompiledModifier, ...], tuple[int, ...] | None, int]
         ] = {}
 
     def _lend_to_borrowers(self) -> None:
