@@ -148,7 +148,7 @@ def _fixed_costs(
     if not all(id(m) in fixed for m in modifiers):
         return None
     out = list(self.mountain_bonus)
-    for applies, amount in self._applying(s, race, "conquest_cost")[0]:
+    for applies, amount in self._applying(s, race, "conquest_cost", modifiers)[0]:
         for r in self.regions_in(applies & self.map.all_mask):
             out[r] += amount
     return tuple(out)
@@ -243,12 +243,19 @@ def _costs_defended(
     return out
 
 
-def _applying(self: Engine, s: State, race: str, hook: str) -> _Applying:
-    """The race's modifiers on a targeted hook, each as the regions where it applies and
-    its amount: ``(add/sub with signed amounts, set)``. Neither the regions nor the amount
-    depends on the target (``CompiledModifier.where``), so they are worked out once for
-    every region a caller asks about."""
-    modifiers = self._modifiers(s, race, hook)
+def _applying(
+    self: Engine,
+    s: State,
+    race: str,
+    hook: str,
+    modifiers: tuple[CompiledModifier, ...] | None = None,
+) -> _Applying:
+    """The race's modifiers on a targeted hook (or those given), each as the regions where
+    it applies and its amount: ``(add/sub with signed amounts, set)``. Neither the regions
+    nor the amount depends on the target (``CompiledModifier.where``), so they are worked
+    out once for every region a caller asks about."""
+    if modifiers is None:
+        modifiers = self._modifiers(s, race, hook)
     if not modifiers:
         return _NOTHING_APPLIES
     ctx = _Ctx(self, s, race)
