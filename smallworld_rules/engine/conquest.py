@@ -3,10 +3,8 @@ defender loses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, cast
-
-import attrs
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import Abandon, Conquer, ConquerWithDie
 from smallworld_rules.dsl import ast
@@ -164,8 +162,9 @@ def fixed_modifiers(defs: Iterable[RuleDef]) -> frozenset[int]:
         if d.ast is None:
             continue
         written: dict[tuple[int, str, str], list[ast.Modifier]] = {}
-        for st in _modifier_statements(d.ast):
-            written.setdefault((st.pos.line, st.hook, st.op), []).append(st)
+        for st in d.ast.statements:  # where the compiler finds them (compile_file)
+            if isinstance(st, ast.Modifier):
+                written.setdefault((st.pos.line, st.hook, st.op), []).append(st)
         for mods in d.modifiers.values():
             for m in mods:
                 found = written.get((m.line, m.hook, m.op), [])
@@ -178,19 +177,6 @@ def _fixed(st: ast.Modifier) -> bool:
     return isinstance(st.value, ast.Number) and (
         st.condition is None or reads_only_the_map(st.condition)
     )
-
-
-def _modifier_statements(node: object) -> Iterator[ast.Modifier]:
-    """Every modifier statement under ``node`` (a parsed rule file), however nested."""
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Modifier):
-            yield node
-        elif isinstance(node, tuple):
-            stack.extend(node)
-        elif attrs.has(type(node)):
-            stack.extend(getattr(node, f.name) for f in attrs.fields(cast(Any, type(node))))
 
 
 def _costs_defended(
