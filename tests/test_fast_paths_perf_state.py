@@ -1,0 +1,112 @@
+"""The fixed cost of every action and every game, cut by fast paths that must give exactly
+what the plain code gives: the seeded shuffle of a new game, the copy a move is applied to,
+the undo history.
+
+Each test compares the fast path with the general one (or the old result) on seeded games
+with the official rules, every folder of test rule files and every expansion.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import smallworld_rules as sw
+from smallworld_rules import rng
+
+GOLDEN = 0x9E3779B97F4A7C15
+MASK = (1 << 64) - 1
+
+#: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
+TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
+RULE_SETS = pytest.mark.parametrize(
+    "how",
+    [{}, *({"paths": [d]} for d in TEST_RULE_DIRS), {"expansions": "all"}],
+    ids=["official", *(d.name for d in TEST_RULE_DIRS), "expansions"],
+)
+
+
+def _rule_sets(how: dict[str, object]) -> tuple[sw.Rules, tuple[int, ...]]:
+    """The rules of a parametrised test, and the player counts to play them at."""
+    if how.get("expansions") == "all":
+        return sw.load_rules(expansions=sw.available_expansions()), (3, 4, 5)
+    return sw.load_rules(**how), (2, 3, 4, 5)  # type: ignore[arg-type]
+
+
+def _drawn_one_by_one(state: int, n: int) -> tuple[int, list[int]]:
+    """``range(n)`` shuffled by drawing each position with ``randbelow`` (the definition)."""
+    drawn = list(range(n))
+    for i in range(n - 1, 0, -1):
+        state, j = rng.randbelow(state, i + 1)
+        drawn[i], drawn[j] = drawn[j], drawn[i]
+    return state, drawn
+
+
+def test_packed_shuffle_draws_what_randbelow_draws() -> None:
+    """The seeded shuffle, which works out every draw at once (one 128-bit lane per draw
+    of one integer), leaves the items and the generator exactly as drawing each position
+    with ``randbelow`` does, for every length up to past the packed range."""
+    source = random.Random(7)
+    packed = 0
+    for _ in range(3000):
+        state, n = source.getrandbits(64), source.randrange(0, 140)
+        shuffled = list(range(n))
+        assert (rng.shuffle(state, shuffled), shuffled) == _drawn_one_by_one(state, n)
+        packed += rng._PACKED_FROM <= n < 128
+    assert packed > 2000
+
+
+def _state_rejecting_draw(k: int) -> int:
+    """A generator state whose ``k``-th draw (1-based) is ``2**64 - 1``, at or above the
+    rejection limit of every count that is not a power of 2 (splitmix64 run backwards)."""
+
+    def unshift(y: int, shift: int) -> int:  # the inverse of y ^ (y >> shift)
+        out = y
+        for _ in range(64 // shift + 1):
+            out = y ^ (out >> shift)
+        return out
+
+    z = unshift(MASK, 31)
+    z = unshift(z * pow(0x94D049BB133111EB, -1, 1 << 64) & MASK, 27)
+    z = unshift(z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & MASK, 30)
+    return (z - k * GOLDEN) & MASK
+
+
+@pytest.mark.parametrize("n", [6, 7, 14, 20, 100, 127])
+def test_packed_shuffle_draws_again_after_a_rejected_draw(n: int) -> None:
+    """A draw at or above randbelow's limit for its count is drawn again (so that every
+    position is equally likely), whichever draw of the shuffle it is: the packed shuffle,
+    which assumes none is, falls back to drawing one by one and gives randbelow's result
+    when the first, a middle or the last draw is rejected."""
+    # the k-th draw is of a count of n - k + 1: a power of 2 never rejects
+    draws = [k for k in range(1, n) if (n - k + 1) & (n - k)]
+    assert len(draws) >= 3
+    for k in sorted({draws[0], draws[len(draws) // 2], draws[-1]}):
+        state = _state_rejecting_draw(k)
+        shuffled = list(range(n))
+        assert (rng.shuffle(state, shuffled), shuffled) == _drawn_one_by_one(state, n)
+        # and the draw was rejected: one state more than the number of draws
+        assert _drawn_one_by_one(state, n)[0] == (state + n * GOLDEN) & MASK
+
+
+@RULE_SETS
+def test_new_games_shuffle_as_drawing_one_by_one(
+    how: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule 1.2: the race banners and the power badges are shuffled into their stacks. A
+    new game (its shuffles packed) saves to the same text as the game made with every
+    shuffle drawn one by one, for 15 seeds at each player count."""
+    rules, players = _rule_sets(how)
+    games = [
+        sw.Game.new(players=count, seed=seed, rules=rules).to_json()
+        for count in players
+        for seed in range(15)
+    ]
+    monkeypatch.setattr(rng, "shuffle", rng._shuffle_drawn)
+    assert games == [
+        sw.Game.new(players=count, seed=seed, rules=rules).to_json()
+        for count in players
+        for seed in range(15)
+    ]
