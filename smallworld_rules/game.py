@@ -154,8 +154,10 @@ class Game:
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
         self._log = log
-        # (state before, log length before, the action applied or None for a set-up edit)
-        self._history: list[tuple[State, int, Action | None]] = []
+        # Three entries per move: the state before, the log length before, the action applied
+        # (None for a set-up edit). A flat list rather than a tuple per move: one object less
+        # made, kept and visited by the cyclic collector per move.
+        self._undo: list[Any] = []
 
     # ------------------------------------------------------------------ creation
 
@@ -247,7 +249,10 @@ class Game:
         except BaseException:
             del log[length:]  # the events of an action that was refused
             raise
-        self._history.append((self._state, length, action))
+        undo = self._undo
+        undo.append(self._state)
+        undo.append(length)
+        undo.append(action)
         self._state = new
 
     def undo(self) -> None:
@@ -256,15 +261,17 @@ class Game:
         Raises:
             RulesError: nothing to undo.
         """
-        if not self._history:
+        undo = self._undo
+        if not undo:
             raise RulesError("nothing to undo")
-        self._state, length, _ = self._history.pop()
-        del self._log[length:]
+        del undo[-1]
+        del self._log[undo.pop() :]
+        self._state = undo.pop()
 
     def clone(self) -> Game:
         """An independent copy (sharing only immutable data), undo history included."""
         twin = Game(self._engine, self._state, self._seed, list(self._log))
-        twin._history = list(self._history)
+        twin._undo = self._undo.copy()
         if self._unbuilt:
             twin._unbuilt = True
             twin._log_text = self._log_text
@@ -281,7 +288,14 @@ class Game:
         >>> game.action_stack
         (PickCombo(index=0),)
         """
-        return tuple(action for _, _, action in self._history if action is not None)
+        return tuple(action for action in self._undo[2::3] if action is not None)
+
+    @property
+    def _history(self) -> list[tuple[State, int, Action | None]]:
+        """The undo history, oldest first: (state before, log length before, the action
+        applied or None for a set-up edit) per move (read by :mod:`.recording`)."""
+        undo = self._undo
+        return list(zip(undo[0::3], undo[1::3], undo[2::3], strict=True))
 
     def chance_outcomes(self) -> list[tuple[RollDie | DrawPiece, float]]:
         """At a chance node: each die outcome with its probability (at a draw of face-down
@@ -556,7 +570,7 @@ class Game:
         new = s.copy()
         change(new)
         self._engine.check_invariants(new)
-        self._history.append((self._state, len(self._log), None))
+        self._undo += (self._state, len(self._log), None)
         self._state = new
         self._log.append(PositionEdited(what))
         self._engine.after_edit(new, self._log.append)

@@ -110,3 +110,44 @@ def test_new_games_shuffle_as_drawing_one_by_one(
         for count in players
         for seed in range(15)
     ]
+
+
+@RULE_SETS
+def test_the_undo_history_is_every_move_in_order(how: dict[str, object]) -> None:
+    """Every move can be undone, exactly: the history (kept as one flat list, three entries
+    per move) holds, for each applied action and set-up edit in order, the very state
+    before it and the log's length before it; a clone keeps the same history; undoing walks
+    back through those states and log lengths to the start, and ``action_stack`` lists the
+    actions applied (not the edits)."""
+    rules, players = _rule_sets(how)
+    walked = 0
+    for count in players:
+        for seed in range(3):
+            game = sw.Game.new(players=count, seed=seed, rules=rules)
+            moves: list[tuple[object, int, object]] = []
+            if seed == 1:  # a set-up edit first: undone like a move
+                moves.append((game._state, len(game._log), None))
+                game.set_coins(0, 9)
+            choose = random.Random(seed)
+            while not game.is_over:
+                options = list(game.legal_actions())
+                action = options[choose.randrange(len(options))]
+                moves.append((game._state, len(game._log), action))
+                game.apply(action)
+                if len(moves) == 40:
+                    game = game.clone()  # the clone plays on with the same history
+            assert [tuple(m) for m in game._history] == moves
+            assert all(
+                m[0] is h[0] and m[2] is h[2] for m, h in zip(moves, game._history, strict=True)
+            )
+            assert game.action_stack == tuple(a for _, _, a in moves if a is not None)
+            twin = game.clone()
+            assert twin._history == game._history
+            for state, length, _ in reversed(moves):
+                game.undo()
+                assert game._state is state and len(game._log) == length
+                walked += 1
+            with pytest.raises(sw.RulesError, match="nothing to undo"):
+                game.undo()
+            assert twin.is_over and twin.action_stack  # the clone's history is its own
+    assert walked > 1000
