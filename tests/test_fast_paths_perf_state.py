@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import random_positions
 
 import smallworld_rules as sw
 from smallworld_rules import rng
@@ -151,3 +152,34 @@ def test_the_undo_history_is_every_move_in_order(how: dict[str, object]) -> None
                 game.undo()
             assert twin.is_over and twin.action_stack  # the clone's history is its own
     assert walked > 1000
+
+
+@RULE_SETS
+def test_fork_copies_what_changes_in_place_and_shares_the_rest(how: dict[str, object]) -> None:
+    """The copy a move is applied to (``State.fork``) is the position itself: every field
+    the same value; the region tokens and the table of races in play (changed in place)
+    its own copies, of the same kinds; every other field the very object the position holds
+    (values never changed in place); a generation of its own; and the position left as it
+    was."""
+    from smallworld_rules.state import State, state_to_dict
+
+    rules, players = _rule_sets(how)
+    copied = {"region_tokens", "races"}
+    checked = 0
+    for game in random_positions(rules, 4, players):
+        state = game._state
+        before = state_to_dict(state)
+        new = state.fork()
+        assert state_to_dict(new) == before == state_to_dict(state)
+        assert new.gen != state.gen
+        for name in State.__slots__:
+            if name == "gen":
+                continue
+            mine, theirs = getattr(new, name), getattr(state, name)
+            if name in copied:
+                assert mine == theirs and mine is not theirs
+                assert type(mine) is type(theirs)
+            else:
+                assert mine is theirs, name
+        checked += 1
+    assert checked > 200
