@@ -22,6 +22,7 @@ import attrs
 from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import Action, Deploy, DrawPiece, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
+from smallworld_rules.engine import core as _core
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
     Event,
@@ -193,28 +194,21 @@ class Game:
             raise RulesError(f"players must be a whole number, not {players!r}")
         if rules is None:
             rules = load_rules()
-        if not 2 <= players <= 8:
-            raise RulesError(f"a game has 2 to 8 players, not {players}")
-        for expansion in rules.expansions.values():
-            if expansion.players is not None:
-                low, high = expansion.players
-                if not low <= players <= high:
-                    raise RulesError(
-                        f"{expansion.name} is played by {low} to {high} players, not {players}"
-                    )
-        # An expansion may play on the map for fewer players (a role takes a seat).
-        seats = players - max((e.map_minus for e in rules.expansions.values()), default=0)
-        game_map = load_map(map if map is not None else map_for_players(seats))
-        if map is None and seats != game_map.players:  # pragma: no cover - by construction
-            raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
-        if chance not in ("seeded", "explicit"):
-            raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
+        last = _last_new
+        if (
+            options is None
+            and last[0] is rules
+            and last[1] == players
+            and last[2] == map
+            and last[3] == chance
+            and last[4] == _core.made
+        ):  # as the last game made without options: the same checks passed, the same engine
+            engine = last[5]
+        else:
+            engine = _engine_for(rules, players, map, chance, options, seed)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RulesError(f"seed must be an integer, not {seed!r}")
-        engine = Engine.shared(
-            rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
-        )
-        fixed = _combos(rules, combos)
+        fixed = _combos(rules, combos) if combos is not None else []
         game = cls(engine, engine.new_state(seed, fixed), seed, [])
         if game._state.active != engine.role_seat:  # else a role's draft comes first
             game._log.append(TurnStarted(game._state.round, game._state.active, 0))
@@ -792,6 +786,49 @@ class Game:
                 step); ``.step`` is the first step that no longer matches.
         """
         return replay(cls, record, rules)[0]
+
+
+#: What the last Game.new without options was asked (rules, players, map, chance), the
+#: number of engines made then (``core.made``) and the engine it played on: a new game asked
+#: the same while no engine was made since gets that engine without the checks, the map look-up
+#: and the options key (the same for the same arguments).
+_last_new: tuple[Any, ...] = (None,) * 6
+
+
+def _engine_for(
+    rules: Rules,
+    players: int,
+    map: str | None,
+    chance: str,
+    options: Mapping[str, Any] | None,
+    seed: object,
+) -> Engine:
+    """The engine of :meth:`Game.new` (see there), after checking what it was asked."""
+    global _last_new
+    if not 2 <= players <= 8:
+        raise RulesError(f"a game has 2 to 8 players, not {players}")
+    for expansion in rules.expansions.values():
+        if expansion.players is not None:
+            low, high = expansion.players
+            if not low <= players <= high:
+                raise RulesError(
+                    f"{expansion.name} is played by {low} to {high} players, not {players}"
+                )
+    # An expansion may play on the map for fewer players (a role takes a seat).
+    seats = players - max((e.map_minus for e in rules.expansions.values()), default=0)
+    game_map = load_map(map if map is not None else map_for_players(seats))
+    if map is None and seats != game_map.players:  # pragma: no cover - by construction
+        raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
+    if chance not in ("seeded", "explicit"):
+        raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RulesError(f"seed must be an integer, not {seed!r}")
+    engine = Engine.shared(
+        rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
+    )
+    if options is None:
+        _last_new = (rules, players, map, chance, _core.made, engine)
+    return engine
 
 
 def _accepts(engine: Engine, state: State, action: Action) -> bool:
