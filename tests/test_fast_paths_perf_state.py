@@ -220,3 +220,31 @@ def test_new_games_asked_alike_get_the_engine_the_checks_give(how: dict[str, obj
         assert later._engine is not expected and later._engine in core._ENGINES.values()
         assert later._engine is Engine.shared(*key, resolve_options(rules.options, None), False)
         assert later.to_json() == first.to_json()
+
+
+@RULE_SETS
+def test_legal_actions_are_the_engines_list_of_the_position(how: dict[str, object]) -> None:
+    """``game.legal_actions()`` (a list made when asked) holds exactly the engine's legal
+    actions of the position, in order; it answers ``in`` as ``is_legal`` does, for every
+    Deploy count too; and it still holds them after the game has moved on (it belongs to the
+    position it was asked of)."""
+    rules, players = _rule_sets(how)
+    deploys = 0
+    for count in players[:2]:
+        game = sw.Game.new(players=count, seed=count, rules=rules)
+        choose = random.Random(count)
+        while not game.is_over:
+            legal = game.legal_actions()
+            expected = game._engine.legal_actions(game._state)
+            assert isinstance(legal, sw.LegalActions) and list(legal) == expected
+            assert len(legal) == len(expected) and repr(legal) == f"LegalActions({expected!r})"
+            assert all(action in legal for action in expected)
+            for action in expected:
+                if isinstance(action, sw.Deploy):
+                    for n in range(1, action.count + 2):
+                        other = sw.Deploy(action.region, n)
+                        assert (other in legal) == game.is_legal(other)
+                        deploys += 1
+            game.apply(expected[choose.randrange(len(expected))])
+            assert list(legal) == expected
+    assert deploys > 100
