@@ -8,14 +8,20 @@ with the official rules, every folder of test rule files and every expansion.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 from helpers import random_positions
 
 import smallworld_rules as sw
 from smallworld_rules import rng
+from smallworld_rules.events import EVENT_TYPES, event_from_dict
+from smallworld_rules.frozen import quick_new
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK = (1 << 64) - 1
@@ -248,3 +254,82 @@ def test_legal_actions_are_the_engines_list_of_the_position(how: dict[str, objec
             game.apply(expected[choose.randrange(len(expected))])
             assert list(legal) == expected
     assert deploys > 100
+
+
+def _event_the_plain_way(cls: type[Any], values: list[Any]) -> Any:
+    """An event made without its fast constructor: a bare instance of ``cls`` whose slots
+    are set one by one through their descriptors (as a frozen attrs class sets them)."""
+    event = object.__new__(cls)
+    for field, value in zip(attrs.fields(cls), values, strict=True):
+        cls.__dict__[field.name].__set__(event, value)
+    return event
+
+
+@pytest.mark.parametrize("cls", list(EVENT_TYPES.values()), ids=lambda c: c.__name__)
+def test_events_made_fast_are_the_events_made_slot_by_slot(cls: type[Any]) -> None:
+    """A log event (made in ``__new__`` as an instance of a twin class with the same slots,
+    then given its class) is the event of its class with those fields: equal to the one
+    made slot by slot, with the same type, repr, hash and JSON form, by position or by name;
+    frozen; copied, pickled (every protocol) and evolved to equal events."""
+    fields = attrs.fields(cls)
+    values = [(f"v{i}",) if "tuple" in str(f.type) else i + 1 for i, f in enumerate(fields)]
+    plain = _event_the_plain_way(cls, values)
+    for fast in (cls(*values), cls(**{f.name: v for f, v in zip(fields, values, strict=True)})):
+        assert type(fast) is cls and fast == plain and repr(fast) == repr(plain)
+        assert hash(fast) == hash(plain) and fast.to_dict() == plain.to_dict()
+        assert copy.copy(fast) == fast and copy.deepcopy(fast) == fast
+        assert all(
+            pickle.loads(pickle.dumps(fast, protocol)) == fast
+            for protocol in range(pickle.HIGHEST_PROTOCOL + 1)
+        )
+        assert attrs.evolve(fast) == fast and event_from_dict(fast.to_dict()) == fast
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(fast, fields[0].name, values[0])
+    with pytest.raises(TypeError):
+        cls(*values, "one too many")
+
+
+def test_quick_new_refuses_what_it_could_not_build_the_same() -> None:
+    """The fast constructor is given only to classes it builds exactly as attrs does: not
+    to one with a ``__weakref__`` slot (whose instances cannot change class), nor to fields
+    with a validator, a converter or a factory."""
+
+    @attrs.frozen
+    class Weak:
+        a: int
+
+    @attrs.frozen(weakref_slot=False)
+    class Checked:
+        a: int = attrs.field(validator=attrs.validators.instance_of(int))
+
+    @attrs.frozen(weakref_slot=False)
+    class Made:
+        a: list[int] = attrs.field(factory=list)
+
+    with pytest.raises(TypeError, match="__weakref__"):
+        quick_new(Weak)
+    for cls in (Checked, Made):
+        with pytest.raises(TypeError, match="quick_new cannot build"):
+            quick_new(cls)
+
+
+@RULE_SETS
+def test_the_events_of_games_are_those_made_slot_by_slot(how: dict[str, object]) -> None:
+    """Every event the engine logs in seeded games (made by the fast constructors) equals
+    the event of its class made slot by slot from its fields, and a saved game's log reads
+    back equal."""
+    rules, players = _rule_sets(how)
+    events = 0
+    for count in players[:2]:
+        game = sw.Game.new(players=count, seed=count, rules=rules)
+        choose = random.Random(count)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[choose.randrange(len(options))])
+        for event in game.log:
+            cls = type(event)
+            values = [getattr(event, f.name) for f in attrs.fields(cls)]
+            assert cls in EVENT_TYPES.values() and event == _event_the_plain_way(cls, values)
+            events += 1
+        assert sw.Game.from_json(game.to_json(), rules=rules).log == game.log
+    assert events > 200
