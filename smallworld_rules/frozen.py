@@ -86,13 +86,13 @@ def quick_new(cls: C) -> C:
     names = [f.name for f in attrs.fields(cls)]
     twin = type(f"_{cls.__name__}Fields", cls.__bases__, {"__slots__": cls.__slots__})
     namespace.update(_new=object.__new__, _twin=twin, _cls=cls)
-    # the setter of object.__class__: no attribute look-up, and it checks the layouts agree
-    namespace["_set_class"] = object.__dict__["__class__"].__set__
     body = [f"    self.{name} = {name}" for name in names]
     source = (
         f"def __new__(cls, {', '.join(params)}):\n    self = _new(_twin)\n"
         + "".join(line + "\n" for line in body)
-        + "    _set_class(self, _cls)\n    return self\n"
+        # a plain store on the twin (generic setattr, no argument tuple), which checks
+        # that the layouts agree
+        + "    self.__class__ = _cls\n    return self\n"
     )
     exec(compile(source, f"<quick_new {cls.__qualname__}>", "exec"), namespace)
     new = namespace["__new__"]
