@@ -114,6 +114,7 @@ class LegalActions(list[Action]):
 
 
 _new_legal = list.__new__
+_new_game = object.__new__
 _extend = list.extend
 
 
@@ -247,7 +248,13 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (sharing only immutable data), undo history included."""
-        twin = Game(self._engine, self._state, self._seed, list(self._log))
+        # Game(...) without the __init__ frame and the empty history it makes; the attributes
+        # in __init__'s order (the instances share their key table)
+        twin = _new_game(Game)
+        twin._engine = self._engine
+        twin._state = self._state
+        twin._seed = self._seed
+        twin._log = self._log.copy()
         twin._undo = self._undo.copy()
         if self._unbuilt:
             twin._unbuilt = True

@@ -333,3 +333,25 @@ def test_the_events_of_games_are_those_made_slot_by_slot(how: dict[str, object])
             events += 1
         assert sw.Game.from_json(game.to_json(), rules=rules).log == game.log
     assert events > 200
+
+
+@RULE_SETS
+def test_a_clone_is_the_game_made_by_its_constructor(how: dict[str, object]) -> None:
+    """``clone`` (which makes its twin without ``Game.__init__``) gives a game with the same
+    attributes, in the same order, as the constructor makes, holding the same engine, state
+    and seed and copies of the log and the undo history; a loaded game's clone reads the
+    same log; playing on either leaves the other as it was."""
+    rules, players = _rule_sets(how)
+    for game in random_positions(rules, 2, players)[::15]:
+        twin = game.clone()
+        made = sw.Game(game._engine, game._state, game._seed, list(game._log))
+        assert list(vars(twin)) == list(vars(made))
+        assert twin._engine is game._engine and twin._state is game._state
+        assert twin.seed == game.seed and twin._log == game._log and twin._log is not game._log
+        assert twin._undo == game._undo and twin._undo is not game._undo
+        if not game.is_over:
+            before = game.to_json(), len(game._undo)
+            twin.apply(twin.legal_actions()[0])
+            assert (game.to_json(), len(game._undo)) == before
+        loaded = sw.Game.from_json(game.to_json(), rules=rules).clone()
+        assert loaded.log == game.log and loaded.to_json() == game.to_json()
