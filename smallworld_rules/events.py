@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeAlias, cast
 import attrs
 
 from smallworld_rules.errors import RulesError, excerpt
-from smallworld_rules.frozen import quick_init
+from smallworld_rules.frozen import quick_new
 
 
 class Event:
@@ -35,7 +35,7 @@ class Event:
         return out
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class TurnStarted(Event):
     """A player's turn begins (``readied`` tokens were taken back into hand)."""
 
@@ -44,7 +44,7 @@ class TurnStarted(Event):
     readied: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class ComboPicked(Event):
     """A combo was taken from the market at ``position`` (0 = top)."""
 
@@ -57,7 +57,7 @@ class ComboPicked(Event):
     tokens: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class Abandoned(Event):
     """A region was emptied into the player's hand."""
 
@@ -67,7 +67,7 @@ class Abandoned(Event):
     tokens: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class Conquered(Event):
     """A region changed hands.
 
@@ -87,7 +87,7 @@ class Conquered(Event):
     returned: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class DieRolled(Event):
     """The reinforcement die for the final conquest attempt."""
 
@@ -99,7 +99,7 @@ class DieRolled(Event):
     success: bool
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class Deployed(Event):
     """Tokens placed from hand (redeployment or withdrawal)."""
 
@@ -109,7 +109,7 @@ class Deployed(Event):
     count: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class Declined(Event):
     """A race went into decline (``removed``: declined races that left the map for it)."""
 
@@ -118,7 +118,7 @@ class Declined(Event):
     removed: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class RaceRemoved(Event):
     """A race's last token left the map; its banner went back under the race stack."""
 
@@ -126,7 +126,7 @@ class RaceRemoved(Event):
     race: str
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class Scored(Event):
     """Coins scored at the end of a turn; ``details`` = ((race, coins, explanation), …)."""
 
@@ -135,14 +135,14 @@ class Scored(Event):
     details: tuple[tuple[str, int, str], ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class TurnEnded(Event):
     """A player's turn is over."""
 
     player: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class GameOver(Event):
     """The last turn was played."""
 
@@ -150,14 +150,14 @@ class GameOver(Event):
     coins: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class PositionEdited(Event):
     """A set-up call (``put``, ``clear``, ``set_coins``) changed the position."""
 
     what: str
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class AbilityUsed(Event):
     """A player used an ability (``target``: a region, a player, or ``None``)."""
 
@@ -167,7 +167,7 @@ class AbilityUsed(Event):
     target: int | None = None
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class PieceMoved(Event):
     """A piece was placed (``source`` -1: from its supply) or lifted (``region`` -1)."""
 
@@ -176,7 +176,7 @@ class PieceMoved(Event):
     source: int = -1
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class TokensGained(Event):
     """A race took extra tokens from its box into hand."""
 
@@ -185,7 +185,7 @@ class TokensGained(Event):
     tokens: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class RaceActs(Event):
     """Within a turn, a race of the player starts acting (readied tokens taken into hand)."""
 
@@ -194,7 +194,7 @@ class RaceActs(Event):
     readied: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class PowerChosen(Event):
     """A role activated a drafted power at the start (``price`` 0) or bought one."""
 
@@ -203,7 +203,7 @@ class PowerChosen(Event):
     price: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class TokenBought(Event):
     """A role bought a token from its reserve into its hand zone."""
 
@@ -212,7 +212,7 @@ class TokenBought(Event):
     price: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class TokensToZone(Event):
     """Tokens went into a zone: ``tokens`` are their kinds (race ids, ``#lost_tribe``, or
     ``#soul`` for the anonymous tokens of a harvest)."""
@@ -221,7 +221,7 @@ class TokensToZone(Event):
     tokens: tuple[str, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class Exchanged(Event):
     """An exchange emptied ``taken`` from ``zone`` and gave ``gained`` tokens of ``race``."""
 
@@ -231,7 +231,7 @@ class Exchanged(Event):
     gained: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class PowerSwapped(Event):
     """Having just picked ``race``, ``player`` swapped its badge ``old`` for ``new``, the
     badge of another combo of the market (flag ``swaps_power_when_picked``); ``tokens``: the
@@ -244,7 +244,7 @@ class PowerSwapped(Event):
     tokens: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # see quick_new
 class PieceRevealed(Event):
     """A conquest by ``player`` turned over the face-down piece ``piece`` of ``region``
     (it went back to its supply)."""
@@ -264,7 +264,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
     )
 }
 for _cls in EVENT_TYPES.values():  # the engine makes ~150 events a game
-    quick_init(_cls)
+    quick_new(_cls)
     _cls._field_names = tuple(f.name for f in attrs.fields(_cls))
 
 #: the JSON text of any value as a save writes it (``json.dumps`` with these settings)

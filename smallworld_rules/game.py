@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
 import attrs
@@ -22,6 +22,7 @@ import attrs
 from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import Action, Deploy, DrawPiece, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
+from smallworld_rules.engine import core as _core
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
     Event,
@@ -78,58 +79,43 @@ class RegionView:
 _OVER = Phase.OVER
 
 
-class LegalActions:
-    """The legal actions of a position: iterable, sized, and answering ``in``.
+class LegalActions(list[Action]):
+    """The legal actions of a position: a list, that also answers ``in`` for every legal
+    ``Deploy``.
 
-    It belongs to the position it was asked of (later moves do not change it) and is computed
-    on first use. Iteration lists ``Deploy`` with one token or all tokens per region, to keep
-    the set small; ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
+    It belongs to the position it was asked of (later moves do not change it). It lists
+    ``Deploy`` with one token or all tokens per region, to keep the list small;
+    ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
+
+    >>> import smallworld_rules as sw
+    >>> legal = sw.Game.new(players=2, seed=1).legal_actions()
+    >>> legal[0], len(legal), sw.PickCombo(5) in legal
+    (PickCombo(index=0), 6, True)
     """
 
-    __slots__ = ("_engine", "_list", "_state")
+    # A list (made when asked, by one C call), not a wrapper computing it on first use: a
+    # playout's ``list(game.legal_actions())`` then runs no Python frame (__len__, __iter__).
+    __slots__ = ("_engine", "_state")
 
-    def __init__(self, engine: Engine, state: State) -> None:
-        self._engine = engine
-        self._state = state  # states are never changed in place, so this is a snapshot
-        self._list: list[Action] | None = None
-
-    def _actions(self) -> list[Action]:
-        if self._list is None:
-            self._list = self._engine.legal_actions(self._state)
-        return self._list
-
-    # ``list(game.legal_actions())`` calls __len__ then __iter__ once per move of a playout:
-    # both compute the list themselves rather than through _actions (one call less).
-
-    def __iter__(self) -> Iterator[Action]:
-        found = self._list
-        if found is None:
-            found = self._list = self._engine.legal_actions(self._state)
-        return iter(found)
-
-    def __len__(self) -> int:
-        found = self._list
-        if found is None:
-            found = self._list = self._engine.legal_actions(self._state)
-        return len(found)
+    _engine: Engine
+    _state: State  # states are never changed in place, so this is a snapshot
 
     def __contains__(self, action: object) -> bool:
         # attrs equality compares values, so PickCombo(True) == PickCombo(0): refuse what
         # apply() would refuse for its field types before comparing.
         if action_problem(action):
             return False
-        if action in self._actions():
+        if list.__contains__(self, action):
             return True
         return isinstance(action, Deploy) and _accepts(self._engine, self._state, action)
 
-    def __getitem__(self, index: int) -> Action:
-        return self._actions()[index]
-
     def __repr__(self) -> str:
-        return f"LegalActions({self._actions()!r})"
+        return f"LegalActions({list(self)!r})"
 
 
-_new_legal = object.__new__
+_new_legal = list.__new__
+_new_game = object.__new__
+_extend = list.extend
 
 
 class Game:
@@ -154,8 +140,10 @@ class Game:
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
         self._log = log
-        # (state before, log length before, the action applied or None for a set-up edit)
-        self._history: list[tuple[State, int, Action | None]] = []
+        # Three entries per move: the state before, the log length before, the action applied
+        # (None for a set-up edit). A flat list rather than a tuple per move: one object less
+        # made, kept and visited by the cyclic collector per move.
+        self._undo: list[Any] = []
 
     # ------------------------------------------------------------------ creation
 
@@ -191,28 +179,21 @@ class Game:
             raise RulesError(f"players must be a whole number, not {players!r}")
         if rules is None:
             rules = load_rules()
-        if not 2 <= players <= 8:
-            raise RulesError(f"a game has 2 to 8 players, not {players}")
-        for expansion in rules.expansions.values():
-            if expansion.players is not None:
-                low, high = expansion.players
-                if not low <= players <= high:
-                    raise RulesError(
-                        f"{expansion.name} is played by {low} to {high} players, not {players}"
-                    )
-        # An expansion may play on the map for fewer players (a role takes a seat).
-        seats = players - max((e.map_minus for e in rules.expansions.values()), default=0)
-        game_map = load_map(map if map is not None else map_for_players(seats))
-        if map is None and seats != game_map.players:  # pragma: no cover - by construction
-            raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
-        if chance not in ("seeded", "explicit"):
-            raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
+        last = _last_new
+        if (
+            options is None
+            and last[0] is rules
+            and last[1] == players
+            and last[2] == map
+            and last[3] == chance
+            and last[4] == _core.made
+        ):  # as the last game made without options: the same checks passed, the same engine
+            engine = last[5]
+        else:
+            engine = _engine_for(rules, players, map, chance, options, seed)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RulesError(f"seed must be an integer, not {seed!r}")
-        engine = Engine.shared(
-            rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
-        )
-        fixed = _combos(rules, combos)
+        fixed = _combos(rules, combos) if combos is not None else []
         game = cls(engine, engine.new_state(seed, fixed), seed, [])
         if game._state.active != engine.role_seat:  # else a role's draft comes first
             game._log.append(TurnStarted(game._state.round, game._state.active, 0))
@@ -222,11 +203,10 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """Every legal action for whoever must act now (see :class:`LegalActions`)."""
-        # LegalActions(self._engine, self._state) without the __init__ frame (once per move)
-        legal = _new_legal(LegalActions)
-        legal._engine = self._engine
-        legal._state = self._state
-        legal._list = None
+        legal = _new_legal(LegalActions)  # without an __init__ frame (once per move)
+        engine = legal._engine = self._engine
+        state = legal._state = self._state
+        _extend(legal, engine.legal_actions(state))
         return legal
 
     def is_legal(self, action: Action) -> bool:
@@ -247,7 +227,10 @@ class Game:
         except BaseException:
             del log[length:]  # the events of an action that was refused
             raise
-        self._history.append((self._state, length, action))
+        undo = self._undo
+        undo.append(self._state)
+        undo.append(length)
+        undo.append(action)
         self._state = new
 
     def undo(self) -> None:
@@ -256,15 +239,23 @@ class Game:
         Raises:
             RulesError: nothing to undo.
         """
-        if not self._history:
+        undo = self._undo
+        if not undo:
             raise RulesError("nothing to undo")
-        self._state, length, _ = self._history.pop()
-        del self._log[length:]
+        del undo[-1]
+        del self._log[undo.pop() :]
+        self._state = undo.pop()
 
     def clone(self) -> Game:
         """An independent copy (sharing only immutable data), undo history included."""
-        twin = Game(self._engine, self._state, self._seed, list(self._log))
-        twin._history = list(self._history)
+        # Game(...) without the __init__ frame and the empty history it makes; the attributes
+        # in __init__'s order (the instances share their key table)
+        twin = _new_game(Game)
+        twin._engine = self._engine
+        twin._state = self._state
+        twin._seed = self._seed
+        twin._log = self._log.copy()
+        twin._undo = self._undo.copy()
         if self._unbuilt:
             twin._unbuilt = True
             twin._log_text = self._log_text
@@ -281,7 +272,14 @@ class Game:
         >>> game.action_stack
         (PickCombo(index=0),)
         """
-        return tuple(action for _, _, action in self._history if action is not None)
+        return tuple(action for action in self._undo[2::3] if action is not None)
+
+    @property
+    def _history(self) -> list[tuple[State, int, Action | None]]:
+        """The undo history, oldest first: (state before, log length before, the action
+        applied or None for a set-up edit) per move (read by :mod:`.recording`)."""
+        undo = self._undo
+        return list(zip(undo[0::3], undo[1::3], undo[2::3], strict=True))
 
     def chance_outcomes(self) -> list[tuple[RollDie | DrawPiece, float]]:
         """At a chance node: each die outcome with its probability (at a draw of face-down
@@ -556,7 +554,7 @@ class Game:
         new = s.copy()
         change(new)
         self._engine.check_invariants(new)
-        self._history.append((self._state, len(self._log), None))
+        self._undo += (self._state, len(self._log), None)
         self._state = new
         self._log.append(PositionEdited(what))
         self._engine.after_edit(new, self._log.append)
@@ -778,6 +776,49 @@ class Game:
                 step); ``.step`` is the first step that no longer matches.
         """
         return replay(cls, record, rules)[0]
+
+
+#: What the last Game.new without options was asked (rules, players, map, chance), the
+#: number of engines made then (``core.made``) and the engine it played on: a new game asked
+#: the same while no engine was made since gets that engine without the checks, the map look-up
+#: and the options key (the same for the same arguments).
+_last_new: tuple[Any, ...] = (None,) * 6
+
+
+def _engine_for(
+    rules: Rules,
+    players: int,
+    map: str | None,
+    chance: str,
+    options: Mapping[str, Any] | None,
+    seed: object,
+) -> Engine:
+    """The engine of :meth:`Game.new` (see there), after checking what it was asked."""
+    global _last_new
+    if not 2 <= players <= 8:
+        raise RulesError(f"a game has 2 to 8 players, not {players}")
+    for expansion in rules.expansions.values():
+        if expansion.players is not None:
+            low, high = expansion.players
+            if not low <= players <= high:
+                raise RulesError(
+                    f"{expansion.name} is played by {low} to {high} players, not {players}"
+                )
+    # An expansion may play on the map for fewer players (a role takes a seat).
+    seats = players - max((e.map_minus for e in rules.expansions.values()), default=0)
+    game_map = load_map(map if map is not None else map_for_players(seats))
+    if map is None and seats != game_map.players:  # pragma: no cover - by construction
+        raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
+    if chance not in ("seeded", "explicit"):
+        raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RulesError(f"seed must be an integer, not {seed!r}")
+    engine = Engine.shared(
+        rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
+    )
+    if options is None:
+        _last_new = (rules, players, map, chance, _core.made, engine)
+    return engine
 
 
 def _accepts(engine: Engine, state: State, action: Action) -> bool:

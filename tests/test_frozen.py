@@ -1,5 +1,6 @@
-"""``quick_init``: the fast ``__init__`` of the log events and breakdown parts behaves exactly
-as the one attrs writes (events are frozen, typed values)."""
+"""``quick_init`` and ``quick_new``: the fast constructors of the breakdown parts and of the
+log events behave exactly as the ``__init__`` attrs writes (events are frozen, typed
+values)."""
 
 from __future__ import annotations
 
