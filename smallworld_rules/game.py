@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, cast
 
 import attrs
@@ -79,43 +79,59 @@ class RegionView:
 _OVER = Phase.OVER
 
 
-class LegalActions(list[Action]):
-    """The legal actions of a position: a list, that also answers ``in`` for every legal
-    ``Deploy``.
+class LegalActions:
+    """The legal actions of a position: iterable, sized, and answering ``in``.
 
-    It belongs to the position it was asked of (later moves do not change it). It lists
-    ``Deploy`` with one token or all tokens per region, to keep the list small;
-    ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
-
-    >>> import smallworld_rules as sw
-    >>> legal = sw.Game.new(players=2, seed=1).legal_actions()
-    >>> legal[0], len(legal), sw.PickCombo(5) in legal
-    (PickCombo(index=0), 6, True)
+    It belongs to the position it was asked of (later moves do not change it) and is computed
+    on first use. Iteration lists ``Deploy`` with one token or all tokens per region, to keep
+    the set small; ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
     """
 
-    # A list (made when asked, by one C call), not a wrapper computing it on first use: a
-    # playout's ``list(game.legal_actions())`` then runs no Python frame (__len__, __iter__).
-    __slots__ = ("_engine", "_state")
+    __slots__ = ("_engine", "_list", "_state")
 
-    _engine: Engine
-    _state: State  # states are never changed in place, so this is a snapshot
+    def __init__(self, engine: Engine, state: State) -> None:
+        self._engine = engine
+        self._state = state  # states are never changed in place, so this is a snapshot
+        self._list: list[Action] | None = None
+
+    def _actions(self) -> list[Action]:
+        if self._list is None:
+            self._list = self._engine.legal_actions(self._state)
+        return self._list
+
+    # ``list(game.legal_actions())`` calls __len__ then __iter__ once per move of a playout:
+    # both compute the list themselves rather than through _actions (one call less).
+
+    def __iter__(self) -> Iterator[Action]:
+        found = self._list
+        if found is None:
+            found = self._list = self._engine.legal_actions(self._state)
+        return iter(found)
+
+    def __len__(self) -> int:
+        found = self._list
+        if found is None:
+            found = self._list = self._engine.legal_actions(self._state)
+        return len(found)
 
     def __contains__(self, action: object) -> bool:
         # attrs equality compares values, so PickCombo(True) == PickCombo(0): refuse what
         # apply() would refuse for its field types before comparing.
         if action_problem(action):
             return False
-        if list.__contains__(self, action):
+        if action in self._actions():
             return True
         return isinstance(action, Deploy) and _accepts(self._engine, self._state, action)
 
+    def __getitem__(self, index: int) -> Action:
+        return self._actions()[index]
+
     def __repr__(self) -> str:
-        return f"LegalActions({list(self)!r})"
+        return f"LegalActions({self._actions()!r})"
 
 
-_new_legal = list.__new__
+_new_legal = object.__new__
 _new_game = object.__new__
-_extend = list.extend
 
 
 class Game:
@@ -203,10 +219,11 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """Every legal action for whoever must act now (see :class:`LegalActions`)."""
-        legal = _new_legal(LegalActions)  # without an __init__ frame (once per move)
-        engine = legal._engine = self._engine
-        state = legal._state = self._state
-        _extend(legal, engine.legal_actions(state))
+        # LegalActions(self._engine, self._state) without the __init__ frame (once per move)
+        legal = _new_legal(LegalActions)
+        legal._engine = self._engine
+        legal._state = self._state
+        legal._list = None
         return legal
 
     def is_legal(self, action: Action) -> bool:
