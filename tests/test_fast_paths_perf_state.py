@@ -230,7 +230,7 @@ def test_new_games_asked_alike_get_the_engine_the_checks_give(how: dict[str, obj
 
 @RULE_SETS
 def test_legal_actions_are_the_engines_list_of_the_position(how: dict[str, object]) -> None:
-    """``game.legal_actions()`` (a list made when asked) holds exactly the engine's legal
+    """``game.legal_actions()`` (a lazy view of the position) holds exactly the engine's legal
     actions of the position, in order; it answers ``in`` as ``is_legal`` does, for every
     Deploy count too; and it still holds them after the game has moved on (it belongs to the
     position it was asked of)."""
