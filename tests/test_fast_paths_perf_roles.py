@@ -14,6 +14,7 @@ import pytest
 
 import smallworld_rules as sw
 from smallworld_rules.actions import Purchase
+from smallworld_rules.state import Phase
 
 TESTS = Path(__file__).parent
 #: The official rules, every folder of test rule files, Necromancer Island, every expansion.
@@ -80,3 +81,85 @@ def test_role_purchases_are_those_purchase_problem_allows(options: dict[str, int
         offered += len(expected)
         refused += len(wanted) - len(expected)
     assert offered > 50 and refused > 50
+
+
+def _acting(state: object) -> str | None:
+    phase = state.phase  # type: ignore[attr-defined]
+    if phase is Phase.WITHDRAWAL:
+        return state.withdrawals[0]  # type: ignore[attr-defined, no-any-return]
+    if phase in (Phase.CONQUEST, Phase.REDEPLOY):
+        return state.acting  # type: ignore[attr-defined, no-any-return]
+    return None
+
+
+def _listed_as_ability_problem_allows(rules: sw.Rules, players: tuple[int, ...]) -> int:
+    """Compare the listing with ``ability_problem`` on every position of 10 seeded games;
+    the number of abilities listed."""
+    listed = 0
+    for game in _positions(rules, 10, players):
+        engine, state = game._engine, game._state
+        acting = _acting(state)
+        if acting is None:
+            continue
+        rs = state.races[acting]
+        expected = []
+        for ability in engine.abilities(state, acting):
+            targets: list[int | None] = [None]
+            if ability.target:
+                top = {"player": engine.players, "combo": len(state.market)}
+                targets = list(range(top.get(ability.target, engine.n)))
+            expected += [
+                sw.UseAbility(ability.name, target)
+                for target in targets
+                if engine.ability_problem(state, rs, ability, target) is None
+            ]
+        assert engine._ability_actions(state, rs, state.phase) == expected
+        reach = engine.reach_mask(state, acting)
+        assert engine._ability_actions(state, rs, state.phase, reach) == expected
+        listed += len(expected)
+    return listed
+
+
+@pytest.mark.parametrize("how", list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_listed_abilities_are_each_one_ability_problem_allows(how: dict[str, object]) -> None:
+    """A race uses an ability only in its phases, within its limits, at its price, on a
+    target its clause allows and where every effect can happen: the listing (checking a die
+    roll, a piece placed on a target the ability takes and a conquest's tokens in hand once,
+    only the rest per target) gives, in the same order, every UseAbility ``ability_problem``
+    accepts among all targets, whether it is handed the race's reach or works it out."""
+    players = (3, 4, 5) if how.get("expansions") else (2, 3, 4, 5)
+    assert _listed_as_ability_problem_allows(_rules(how), players) > 20
+
+
+STAKERS = """\
+# A power of this test: its clauses leave the per-target checks to the effects.
+power stakers "Stakers" {
+    tokens 5
+    text "Place a Stake on any of your regions without one. Once per turn, conquer any region"
+         "for 1 token and place a Stake there."
+    piece stake supply 3 { one_per_region }
+    ability stake {
+        during conquest, redeploy
+        target own region
+        place stake
+    }
+    ability leap {
+        during conquest
+        once_per_turn
+        target region
+        conquer paying 1
+        place stake
+    }
+}
+"""
+
+
+def test_listed_abilities_check_each_target_the_clause_lets_through(tmp_path: Path) -> None:
+    """One Stake a region, a conquest only within the race's reach: where the target clause
+    allows any region (own regions, any region), the listing still checks for each target
+    what depends on it (a Stake already there, the region out of reach) and gives exactly
+    what ``ability_problem`` accepts."""
+    (tmp_path / "stakers.swr").write_text(STAKERS, encoding="utf-8")
+    assert _listed_as_ability_problem_allows(sw.load_rules(paths=[tmp_path]), (3,)) > 100
+
+

@@ -156,11 +156,7 @@ def _effect_problem(
             problem = self.target_problem(s, rs.race, target)
             if problem:
                 return problem
-        least = self._keep(s, rs.race) if self._floors else 1  # region_tokens min
-        if rs.hand < max(least, self._amount(s, rs, effect)):
-            if least > 1:
-                return f"not enough tokens in hand (your race holds a region with {least})"
-            return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
+        return _hand_problem(self, s, rs, effect)
     elif verb == "convert":
         assert target is not None
         occupant = s.region_race[target]
@@ -183,6 +179,73 @@ def _effect_problem(
         occasion = events.Occasion("ability", -1 if target is None else target)
         return language_effects.EFFECTS[verb].problem(self, s, rs, effect, occasion)
     return None
+
+
+def _hand_problem(self: Engine, s: State, rs: RaceState, effect: CompiledEffect) -> str | None:
+    """Why a ``conquer`` effect lacks the tokens in hand (whatever its target)."""
+    least = self._keep(s, rs.race) if self._floors else 1  # region_tokens min
+    if rs.hand < max(least, self._amount(s, rs, effect)):
+        if least > 1:
+            return f"not enough tokens in hand (your race holds a region with {least})"
+        return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
+    return None
+
+
+#: An ability's effects as the listing checks them (see _plan): those checked once per
+#: position (with whether an earlier effect takes the target), those checked for each
+#: target (with that, and whether only the conquest's reach is left to check), and whether
+#: one conquers.
+_Plan = tuple[
+    tuple[tuple[CompiledEffect, bool], ...], tuple[tuple[CompiledEffect, bool, bool], ...], bool
+]
+_PLANS: dict[int, tuple[CompiledAbility, _Plan]] = {}
+
+
+def _plan(ability: CompiledAbility) -> _Plan:
+    """Which of the ability's effects _effect_problem checks whatever the target: a die
+    roll; a piece placed or moved onto a target an earlier effect takes (the race holds it
+    then, and it holds no piece); a conquest's tokens in hand (its reach is left to check
+    per target). Worked out once per ability (kept with it, so its id stays its own)."""
+    known = _PLANS.get(id(ability))
+    if known is not None and known[0] is ability:
+        return known[1]
+    once: list[tuple[CompiledEffect, bool]] = []
+    each: list[tuple[CompiledEffect, bool, bool]] = []
+    taken = False
+    for effect in ability.effects:
+        verb = effect.verb
+        if verb == "roll_die" or (taken and verb in ("place", "move")):
+            once.append((effect, taken))
+        elif verb == "conquer":
+            once.append((effect, taken))
+            each.append((effect, taken, True))
+        else:
+            each.append((effect, taken, False))
+        taken = taken or verb in TAKES_TARGET
+    plan = (tuple(once), tuple(each), any(e.verb == "conquer" for e in ability.effects))
+    if len(_PLANS) >= 1 << 12:  # rules loaded again and again: start afresh
+        _PLANS.clear()
+    _PLANS[id(ability)] = (ability, plan)
+    return plan
+
+
+def _once_problem(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    once: tuple[tuple[CompiledEffect, bool], ...],
+    targets: int,
+    reach: int | None,
+) -> bool:
+    """Whether an effect of ``once`` (see _plan) fails, checked on the lowest target."""
+    first = (targets & -targets).bit_length() - 1
+    for effect, taken in once:
+        if effect.verb == "conquer":
+            if _hand_problem(self, s, rs, effect):
+                return True
+        elif self._effect_problem(s, rs, effect, first, taken, reach):
+            return True
+    return False
 
 
 def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
@@ -231,19 +294,24 @@ def _ability_actions(
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        if reach is None and any(e.verb == "conquer" for e in ability.effects):
+        once, each, conquers = _plan(ability)
+        if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
         targets = self._ability_targets(s, rs, ability, reach)
         if not targets:
             continue
+        if once and _once_problem(self, s, rs, once, targets, reach):
+            continue
+        near = 0 if reach is None else reach  # a conquest's is known (worked out above)
         for target in self.regions_in(targets):
             if per_player and self._use_key(ability, s, target) in s.used:
                 continue
-            taken = False
-            for effect in effects:
-                if self._effect_problem(s, rs, effect, target, taken, reach):
+            for effect, taken, conquest in each:
+                if conquest:  # its hand is checked once: only its reach is left
+                    if not (near >> target) & 1 and self.target_problem(s, rs.race, target):
+                        break
+                elif self._effect_problem(s, rs, effect, target, taken, reach):
                     break
-                taken = taken or effect.verb in TAKES_TARGET
             else:
                 acts.append(_shared(UseAbility, ability.name, target))
     return acts
