@@ -163,3 +163,35 @@ def test_listed_abilities_check_each_target_the_clause_lets_through(tmp_path: Pa
     assert _listed_as_ability_problem_allows(sw.load_rules(paths=[tmp_path]), (3,)) > 100
 
 
+
+
+@pytest.mark.parametrize("how", list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_pairing_modifiers_are_each_files_in_order(how: dict[str, object]) -> None:
+    """A race's modifiers and its power's add up (the race's first, each file's in its own
+    order), and each works while active, in decline or always as its file says: for every
+    race with every power (and with two), the modifiers of each hook gathered in one pass
+    are those each file gives for that hook, in file order, kept by ``applies_to``."""
+    from smallworld_rules.dsl.vocabulary import HOOKS
+    from smallworld_rules.engine.context import _Combo
+
+    rules = _rules(how)
+    engine = sw.Game.new(players=3 if how.get("expansions") else 2, seed=0, rules=rules)._engine
+    powers = sorted(rules.powers)
+    found = 0
+    for race in sorted(engine.race_defs):
+        for i, power in enumerate(powers):
+            for pair in ((power,), (power, powers[i - 1])):
+                defs = (engine.race_defs[race], *(rules.powers[p] for p in pair))
+                combo = _Combo(engine, defs)
+                for declined, got in (
+                    (False, combo.active_modifiers), (True, combo.declined_modifiers)
+                ):
+                    assert list(got) == list(HOOKS)
+                    for hook in HOOKS:
+                        expected = tuple(
+                            m for d in defs for m in d.modifiers[hook] if m.applies_to(declined)
+                        )
+                        assert got[hook] == expected
+                        assert all(a is b for a, b in zip(got[hook], expected, strict=True))
+                        found += len(expected)
+    assert found > 0

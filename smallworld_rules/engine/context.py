@@ -63,19 +63,29 @@ class _Combo:
             p.lifted_at_redeploy and p.holder in ids for p in engine.rules.pieces.values()
         )
         #: the modifiers that apply on each hook, while active and once in decline
-        self.active_modifiers = self._modifiers(False)
-        self.declined_modifiers = self._modifiers(True)
+        self.active_modifiers, self.declined_modifiers = self._modifiers()
         #: the triggers of each event, in file order
         self.triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
         for d in defs:
             for trigger in d.triggers:
                 self.triggers[trigger.event] = (*self.triggers.get(trigger.event, ()), trigger)
 
-    def _modifiers(self, declined: bool) -> dict[str, tuple[CompiledModifier, ...]]:
-        return {
-            hook: tuple(m for d in self.defs for m in d.modifiers[hook] if m.applies_to(declined))
-            for hook in HOOKS
-        }
+    def _modifiers(
+        self,
+    ) -> tuple[dict[str, tuple[CompiledModifier, ...]], dict[str, tuple[CompiledModifier, ...]]]:
+        """Each hook's modifiers in file order (the race's, then its powers'), while active
+        and once in decline; in one pass over the few the files have (a pairing is built
+        afresh for each new race/badge pairing of a game)."""
+        active: dict[str, tuple[CompiledModifier, ...]] = dict.fromkeys(HOOKS, ())
+        declined = dict(active)
+        for d in self.defs:
+            for hook in HOOKS:
+                for m in d.modifiers[hook]:
+                    if m.applies_to(False):
+                        active[hook] += (m,)
+                    if m.applies_to(True):
+                        declined[hook] += (m,)
+        return active, declined
 
 
 class _Ctx:
