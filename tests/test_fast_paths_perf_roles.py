@@ -195,3 +195,24 @@ def test_pairing_modifiers_are_each_files_in_order(how: dict[str, object]) -> No
                         assert all(a is b for a, b in zip(got[hook], expected, strict=True))
                         found += len(expected)
     assert found > 0
+
+
+@pytest.mark.parametrize("how", list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_race_modifiers_are_its_pairings_for_its_status(how: dict[str, object]) -> None:
+    """A race's modifiers are its pairing's while it is active, those that work in decline
+    once it is declined (the role's tokens, whose powers all work, included): on every
+    position of seeded games, for every race in play and every hook, ``_modifiers`` (which
+    looks the pairing up itself) gives the very tuple of the pairing ``_combo_of`` finds."""
+    from smallworld_rules.dsl.vocabulary import HOOKS
+
+    rules = _rules(how)
+    checked = 0
+    for game in _positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::3]:
+        engine, state = game._engine, game._state
+        for race, rs in state.races.items():
+            combo = engine._combo_of(state, race)
+            kept = combo.declined_modifiers if rs.declined else combo.active_modifiers
+            for hook in HOOKS:
+                assert engine._modifiers(state, race, hook) is kept[hook]
+                checked += 1
+    assert checked > 1000

@@ -172,10 +172,15 @@ def seen_declined(self: Engine, race: str) -> bool:
 def _modifiers(self: Engine, s: State, race: str, hook: str) -> tuple[CompiledModifier, ...]:
     """The race's modifiers on ``hook`` that apply in its present status."""
     rs = s.races.get(race)
-    combo = self._combo_of(s, race)
-    if rs is not None and rs.declined:
-        return combo.declined_modifiers[hook]
-    return combo.active_modifiers[hook]
+    if rs is None:
+        return self._combo_of(s, race).active_modifiers[hook]
+    # _combo_of's first look-up, with the banner in hand (asked for per conquest cost and
+    # per score): the pairing by badge, then race, if it is kept there
+    by_race = self._badge_combos.get(rs.power)
+    combo = None if by_race is None else by_race.get(race)
+    if combo is None:
+        combo = self._combo_of(s, race)
+    return (combo.declined_modifiers if rs.declined else combo.active_modifiers)[hook]
 
 
 def _contributions(
