@@ -101,22 +101,27 @@ def _listed_as_ability_problem_allows(rules: sw.Rules, players: tuple[int, ...])
         acting = _acting(state)
         if acting is None:
             continue
-        rs = state.races[acting]
-        expected = []
-        for ability in engine.abilities(state, acting):
-            targets: list[int | None] = [None]
-            if ability.target:
-                top = {"player": engine.players, "combo": len(state.market)}
-                targets = list(range(top.get(ability.target, engine.n)))
-            expected += [
-                sw.UseAbility(ability.name, target)
-                for target in targets
-                if engine.ability_problem(state, rs, ability, target) is None
-            ]
-        assert engine._ability_actions(state, rs, state.phase) == expected
-        reach = engine.reach_mask(state, acting)
-        assert engine._ability_actions(state, rs, state.phase, reach) == expected
-        listed += len(expected)
+        # the acting race, and the player's races in decline (whose abilities may work)
+        users = [acting, *(r for r in state.players[state.active].declined if r != acting)]
+        for race in users:
+            if race not in state.races:
+                continue
+            rs = state.races[race]
+            expected = []
+            for ability in engine.abilities(state, race):
+                targets: list[int | None] = [None]
+                if ability.target:
+                    top = {"player": engine.players, "combo": len(state.market)}
+                    targets = list(range(top.get(ability.target, engine.n)))
+                expected += [
+                    sw.UseAbility(ability.name, target)
+                    for target in targets
+                    if engine.ability_problem(state, rs, ability, target) is None
+                ]
+            assert engine._ability_actions(state, rs, state.phase) == expected
+            reach = engine.reach_mask(state, race)
+            assert engine._ability_actions(state, rs, state.phase, reach) == expected
+            listed += len(expected)
     return listed
 
 

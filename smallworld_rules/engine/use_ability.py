@@ -259,12 +259,17 @@ def _ability_actions(
     """Every legal UseAbility of the race in this phase (``reach``: the race's
     ``reach_mask``, if the caller has it)."""
     acts: list[Action] = []
-    abilities = self.abilities(s, rs.race)
-    if not abilities:  # most races: nothing to check
-        return acts
-    name = _PHASE_NAMES[phase]
-    if rs.declined and flow.choosing(s) == rs.race:
-        name = "decline"
+    # self.abilities(s, rs.race), the banner in hand
+    if rs.declined:
+        abilities = flow.decline_abilities(self, s, rs.race)
+        if not abilities:
+            return acts
+        name = "decline" if flow.choosing(s) == rs.race else _PHASE_NAMES[phase]
+    else:
+        abilities = self._combo_of(s, rs.race).abilities
+        if not abilities:  # most races: nothing to check
+            return acts
+        name = _PHASE_NAMES[phase]
     for ability in abilities:
         if name not in ability.phases and (  # inline _starting: this runs per legal action
             name != "conquest" or s.conquered or "turn_start" not in ability.phases
