@@ -160,17 +160,19 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
     (rule 4.2.5, rule 4.3 c–d, A18). Returns whether the role has won."""
     role, race = self.role, self.role_race
     assert role is not None and race is not None
-    rs = s.own_race(race)
-    rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
-    rs.held = 0
+    if s.races[race].held:  # else nothing to change (its banner is copied only to change)
+        rs = s.own_race(race)
+        rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
+        rs.held = 0
     if role.harvest is not None and s.active == self.role_seat:
         amount, zone = role.harvest
         souls = max(0, amount(_Ctx(self, s, race)))
         if souls:
             s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
             log(TokensToZone(zone, (SOUL,) * souls))
-    if role.exchange is not None:
+    if role.exchange is not None and len(s.zones[role.exchange[1]]) >= role.exchange[0]:
         count, zone, gain = role.exchange
+        rs = s.own_race(race)
         pile = list(s.zones[zone])  # the zones are replaced, not changed (copy on write)
         while len(pile) >= count:
             taken = self._take_from_pile(pile, count, race)
