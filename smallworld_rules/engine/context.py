@@ -307,7 +307,9 @@ class _PlayerCtx(_Static):
         self, engine: Engine, state: State, player: int, race: str | None = None,
         about: int = -1,
     ) -> None:
-        super().__init__(engine.map, engine.options)
+        # _Static's map and options, not its map properties (property_mask is this class's)
+        self.map = engine.map
+        self.options = engine.options
         self.engine = engine
         self.state = state
         self.race = race
