@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ RULE_SETS = {
 
 def _rules(how: dict[str, object]) -> sw.Rules:
     if how.get("expansions") == "all":
-        return sw.load_rules(expansions=sw.available_expansions())
+        how = {**how, "expansions": sw.available_expansions()}
     return sw.load_rules(**how)  # type: ignore[arg-type]
 
 
@@ -170,35 +171,83 @@ def test_listed_abilities_check_each_target_the_clause_lets_through(tmp_path: Pa
 
 
 
-@pytest.mark.parametrize("how", list(RULE_SETS.values()), ids=list(RULE_SETS))
-def test_pairing_modifiers_are_each_files_in_order(how: dict[str, object]) -> None:
-    """A race's modifiers and its power's add up (the race's first, each file's in its own
-    order), and each works while active, in decline or always as its file says: for every
-    race with every power (and with two), the modifiers of each hook gathered in one pass
-    are those each file gives for that hook, in file order, kept by ``applies_to``."""
+def _pairing_as_its_files_say(engine: object, defs: tuple[object, ...]) -> dict[str, object]:
+    """What a pairing brings, each attribute worked out from its files on its own."""
+    e: Any = engine
+    ds: Any = defs
+    triggers: dict[str, tuple[object, ...]] = {}
+    for d in ds:
+        for trigger in d.triggers:
+            triggers[trigger.event] = (*triggers.get(trigger.event, ()), trigger)
+    link = 0
+    for d in ds:
+        for mask in e.links[d.kind, d.id]:
+            link |= mask
+    flags = frozenset().union(*(e.flags[d.kind, d.id] for d in ds))
+    reach = max((d.reach for d in ds), default=1)
+    ids = {d.id for d in ds}
+    return {
+        "defs": defs,
+        "flags": flags,
+        "link": link,
+        "conquest_tokens": sum(d.conquest_tokens for d in ds),
+        "reach": reach,
+        "far": reach > 1 or "crosses_water" in flags,
+        "floor": max([1, *(d.region_min for d in ds)]),
+        "region_max": min([d.region_max for d in ds if d.region_max], default=0),
+        "abilities": tuple(a for d in ds for a in d.abilities if a.status != "declined"),
+        "declined_abilities": tuple(a for d in ds for a in d.abilities if a.status != "active"),
+        "lifts_pieces": any(
+            p.lifted_at_redeploy and p.holder in ids for p in e.rules.pieces.values()
+        ),
+        "triggers": triggers,
+    }
+
+
+#: every rule set, and one with two caps and two floors (region_tokens max / min) to combine
+PAIRING_SETS = {**RULE_SETS, "with_rules_v3": {"expansions": "all", "paths": [TESTS / "rules_v3"]}}
+
+
+@pytest.mark.parametrize("how", list(PAIRING_SETS.values()), ids=list(PAIRING_SETS))
+def test_pairings_bring_what_each_of_their_files_says(how: dict[str, object]) -> None:
+    """A race and its power add up: their flags, links, reach, floors and caps, abilities,
+    triggers and modifiers (the race's first, each file's in its own order; a modifier
+    works while active, in decline or always as its file says). For no file, every race
+    alone, with every power and with two, and a role's tokens, the pairing built in one
+    pass over its files holds what each attribute's definition gives from them (also for
+    files no game pairs, to combine two caps, floors or reaches)."""
     from smallworld_rules.dsl.vocabulary import HOOKS
     from smallworld_rules.engine.context import _Combo
 
     rules = _rules(how)
     engine = sw.Game.new(players=3 if how.get("expansions") else 2, seed=0, rules=rules)._engine
     powers = sorted(rules.powers)
-    found = 0
+    pairings: list[tuple[Any, ...]] = [()]
+    pairings += [(role.race,) for role in rules.roles.values()]
+    every = [*engine.race_defs.values(), *rules.powers.values()]
+    bounded = [d for d in every if d.region_max or d.region_min or d.reach != 1]
     for race in sorted(engine.race_defs):
+        pairings.append((engine.race_defs[race],))
+        # any files at all, as with a file that caps, floors or reaches (two to combine)
+        pairings += [(engine.race_defs[race], d) for d in bounded]
         for i, power in enumerate(powers):
             for pair in ((power,), (power, powers[i - 1])):
-                defs = (engine.race_defs[race], *(rules.powers[p] for p in pair))
-                combo = _Combo(engine, defs)
-                for declined, got in (
-                    (False, combo.active_modifiers), (True, combo.declined_modifiers)
-                ):
-                    assert list(got) == list(HOOKS)
-                    for hook in HOOKS:
-                        expected = tuple(
-                            m for d in defs for m in d.modifiers[hook] if m.applies_to(declined)
-                        )
-                        assert got[hook] == expected
-                        assert all(a is b for a, b in zip(got[hook], expected, strict=True))
-                        found += len(expected)
+                pairings.append((engine.race_defs[race], *(rules.powers[p] for p in pair)))
+    found = 0
+    for defs in pairings:
+        combo = _Combo(engine, defs)
+        for name, expected in _pairing_as_its_files_say(engine, defs).items():
+            assert getattr(combo, name) == expected, name
+        assert type(combo.flags) is frozenset
+        for declined, got in ((False, combo.active_modifiers), (True, combo.declined_modifiers)):
+            assert list(got) == list(HOOKS)
+            for hook in HOOKS:
+                modifiers = tuple(
+                    m for d in defs for m in d.modifiers[hook] if m.applies_to(declined)
+                )
+                assert got[hook] == modifiers
+                assert all(a is b for a, b in zip(got[hook], modifiers, strict=True))
+                found += len(modifiers)
     assert found > 0
 
 
