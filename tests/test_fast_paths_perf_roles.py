@@ -270,3 +270,21 @@ def test_race_modifiers_are_its_pairings_for_its_status(how: dict[str, object]) 
                 assert engine._modifiers(state, race, hook) is kept[hook]
                 checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("how", list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_regions_of_a_race_are_those_holding_its_tokens(how: dict[str, object]) -> None:
+    """A race's regions are those holding its tokens, in id order: on every position of
+    seeded games, for every race in play (and one never in play), ``regions_of`` (reading
+    the table of masks itself) gives exactly the regions the map shows it in, and the very
+    tuple ``_occupied`` keeps for that mask."""
+    rules = _rules(how)
+    checked = 0
+    for game in _positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::2]:
+        engine, state = game._engine, game._state
+        for race in [*state.races, "nobody"]:
+            regions = engine.regions_of(state, race)
+            assert regions == tuple(r for r in range(engine.n) if state.region_race[r] == race)
+            assert regions is engine._occupied(state, race)[0]
+            checked += len(regions)
+    assert checked > 1000

@@ -100,7 +100,8 @@ def _none_of(self: Engine, race: str, rs: RaceState | None, ids: frozenset[str])
 
 def regions_of(self: Engine, s: State, race: str) -> tuple[int, ...]:
     """Regions holding the race's tokens, in id order."""
-    return self._occupied(s, race)[0]
+    entry = self._by_mask.get(s.race_masks.get(race, 0))  # _occupied's table, read here
+    return (self._occupied(s, race) if entry is None else entry)[0]
 
 
 def mask_of(self: Engine, s: State, race: str) -> int:
