@@ -288,3 +288,26 @@ def test_regions_of_a_race_are_those_holding_its_tokens(how: dict[str, object]) 
             assert regions is engine._occupied(state, race)[0]
             checked += len(regions)
     assert checked > 1000
+
+
+def test_role_pairing_is_its_race_with_every_power_it_activated() -> None:
+    """The Necromancer's powers all work, always (A20): on every position of seeded games,
+    visited in play order, backwards and shuffled (so the role's last pairing is now the
+    one wanted, now not), ``_combo_of`` gives his tokens the pairing of his token kind with
+    exactly the powers he has activated, in the order he did."""
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    positions = _positions(rules, 8, (4,))  # one engine: one player count
+    engine = positions[0]._engine
+    assert all(game._engine is engine for game in positions)
+    mixed = positions[:]
+    random.Random(7).shuffle(mixed)
+    powers_seen = set()
+    for game in [*positions, *reversed(positions), *mixed]:
+        state = game._state
+        race = engine.role_race
+        assert race is not None
+        combo = engine._combo_of(state, race)
+        assert combo is engine._combo(race, state.role_powers)
+        assert [d.id for d in combo.defs] == [race, *state.role_powers]
+        powers_seen.add(state.role_powers)
+    assert len(powers_seen) > 10

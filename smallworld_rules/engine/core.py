@@ -100,6 +100,7 @@ class Engine:
         "_penniless",
         "_raising",
         "_role_combos",
+        "_role_last",
         "_shielding",
         "_single_deploys",
         "_start",
@@ -347,6 +348,8 @@ class Engine:
         self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
         #: the role's pairing by the powers it has activated (``State.role_powers``)
         self._role_combos: dict[tuple[str, ...], _Combo] = {}
+        #: the last of them looked up, with its powers (the very tuple: see _combo_of)
+        self._role_last: tuple[tuple[str, ...] | None, _Combo | None] = (None, None)
         #: see immune_mask: (the piece tables it was computed from, the mask)
         self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
         #: see _occupied: mask -> (regions, mask, bordering mask)

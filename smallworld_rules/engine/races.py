@@ -61,9 +61,14 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
             if combo is not None:  # never a role's token kind: it is not kept here
                 return combo
     if race == self.role_race:  # by its powers (a tuple, replaced when they change)
-        combo = self._role_combos.get(s.role_powers)
+        powers = s.role_powers
+        last, combo = self._role_last  # the same tuple as last time: no hash of it
+        if last is powers and combo is not None:
+            return combo
+        combo = self._role_combos.get(powers)
         if combo is None:
-            combo = self._role_combos[s.role_powers] = self._combo(race, s.role_powers)
+            combo = self._role_combos[powers] = self._combo(race, powers)
+        self._role_last = (powers, combo)
         return combo
     badge = None if rs is None else rs.power
     if self._borrowers and badge in self._borrowers:  # by what it borrows now: not kept here
