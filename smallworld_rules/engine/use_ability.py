@@ -142,14 +142,15 @@ def _effect_problem(
         piece = self.rules.pieces[effect.piece]
         if s.region_race[target] != rs.race and not taken and not piece.placed_anywhere:
             return f"region {target} is not held by your race"
-        here = 0 if taken else s.pieces.get(target, {}).get(piece.name, 0)
+        here = 0
+        if not taken and target in s.pieces:  # only regions with pieces are listed there
+            here = s.pieces[target].get(piece.name, 0)
         if piece.one_per_region and here:
             return f"region {target} already holds a {piece.name}"
         on_map = piece.supply - s.piece_supply[piece.name]
         if not s.piece_supply[piece.name] and not (verb == "move" and on_map > here):
             return f"no {piece.name} is left to place"
-        regained = s.regained.get(piece.name, 0)
-        if s.phase is _WITHDRAWAL and piece.kept_when_lost and not regained:
+        if s.phase is _WITHDRAWAL and piece.kept_when_lost and not s.regained.get(piece.name, 0):
             return f"only a {piece.name} lost this turn is placed again now (ruling 25)"
     elif verb == "conquer":
         assert target is not None
