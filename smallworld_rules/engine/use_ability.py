@@ -26,7 +26,6 @@ from smallworld_rules.state import LOST_TRIBE, Phase, RaceState, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
-    from smallworld_rules.rules import Rules
 
 
 
@@ -200,19 +199,17 @@ def _hand_problem(self: Engine, s: State, rs: RaceState, effect: CompiledEffect)
 _Plan = tuple[
     tuple[tuple[CompiledEffect, bool], ...], tuple[tuple[CompiledEffect, bool, bool], ...], bool
 ]
-_PLANS: dict[int, tuple[CompiledAbility, Rules, _Plan]] = {}
 
 
-def _plan(ability: CompiledAbility, rules: Rules) -> _Plan:
+def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
     """Which of the ability's effects _effect_problem checks whatever the target: a die
     roll; a piece placed or moved onto a target an earlier effect takes (the race holds it
     then, and it holds no piece); a piece placed on an own region (the race holds it) that
     a region may hold more than one of; a conquest's tokens in hand (its reach is left to
-    check per target). Worked out once per ability and rules (kept with them, so the id
-    stays the ability's own)."""
-    known = _PLANS.get(id(ability))
-    if known is not None and known[0] is ability and known[1] is rules:
-        return known[2]
+    check per target). Worked out once per ability of the engine's rules."""
+    known = self._plans.get(id(ability))
+    if known is not None and known[0] is ability:  # kept with it: the id stays its own
+        return known[1]
     once: list[tuple[CompiledEffect, bool]] = []
     each: list[tuple[CompiledEffect, bool, bool]] = []
     taken = False
@@ -224,7 +221,7 @@ def _plan(ability: CompiledAbility, rules: Rules) -> _Plan:
             or (
                 verb == "place"
                 and ability.target == "own region"
-                and not rules.pieces[effect.piece].one_per_region  # type: ignore[index]
+                and not self.rules.pieces[effect.piece].one_per_region  # type: ignore[index]
             )
         ):
             once.append((effect, taken))
@@ -235,9 +232,7 @@ def _plan(ability: CompiledAbility, rules: Rules) -> _Plan:
             each.append((effect, taken, False))
         taken = taken or verb in TAKES_TARGET
     plan = (tuple(once), tuple(each), any(e.verb == "conquer" for e in ability.effects))
-    if len(_PLANS) >= 1 << 12:  # rules loaded again and again: start afresh
-        _PLANS.clear()
-    _PLANS[id(ability)] = (ability, rules, plan)
+    self._plans[id(ability)] = (ability, plan)
     return plan
 
 
@@ -311,7 +306,7 @@ def _ability_actions(
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        once, each, conquers = _plan(ability, self.rules)
+        once, each, conquers = _plan(self, ability)
         if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
         targets = self._ability_targets(s, rs, ability, reach)
