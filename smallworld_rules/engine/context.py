@@ -10,7 +10,7 @@ from smallworld_rules.dsl.vocabulary import HOOKS
 from smallworld_rules.hooks import IntFn
 from smallworld_rules.language import values
 from smallworld_rules.maps import GameMap
-from smallworld_rules.ruledefs import CompiledModifier, CompiledTrigger, RuleDef
+from smallworld_rules.ruledefs import CompiledAbility, CompiledModifier, CompiledTrigger, RuleDef
 from smallworld_rules.state import State
 
 if TYPE_CHECKING:
@@ -38,44 +38,72 @@ class _Combo:
     )
 
     def __init__(self, engine: Engine, defs: tuple[RuleDef, ...]) -> None:
+        # One pass over the files (a pairing is built afresh for each new race/badge
+        # pairing a game meets): each attribute as its comment says, in file order.
         self.defs = defs  #: the race's rule file, then its power's
-        self.flags = frozenset().union(*(engine.flags[d.kind, d.id] for d in defs))
-        #: the regions its links make adjacent to one another
-        self.link = 0
-        for d in defs:
-            for mask in engine.links[d.kind, d.id]:
-                self.link |= mask
-        self.conquest_tokens = sum(d.conquest_tokens for d in defs)
-        #: how many steps its conquests reach (``reach N``), the least a conquest costs
-        self.reach = max((d.reach for d in defs), default=1)
-        self.far = self.reach > 1 or "crosses_water" in self.flags  # see values.far_reach
-        self.floor = max([1, *(d.region_min for d in defs)])
-        #: the most tokens a region may hold after redeployment (0: no limit)
-        self.region_max = min([d.region_max for d in defs if d.region_max], default=0)
-        #: while active, and in decline (``while declined``, ``always``)
-        self.abilities = tuple(a for d in defs for a in d.abilities if a.status != "declined")
-        self.declined_abilities = tuple(
-            a for d in defs for a in d.abilities if a.status != "active"
-        )
-        #: whether it holds pieces that go back to the supply when it redeploys
-        ids = {d.id for d in defs}
-        self.lifts_pieces = any(
-            p.lifted_at_redeploy and p.holder in ids for p in engine.rules.pieces.values()
-        )
-        #: the modifiers that apply on each hook, while active and once in decline
-        self.active_modifiers = self._modifiers(False)
-        self.declined_modifiers = self._modifiers(True)
+        flags: frozenset[str] = frozenset()
+        link = conquest_tokens = region_max = 0
+        reach = floor = 1
+        abilities: list[CompiledAbility] = []
+        declined_abilities: list[CompiledAbility] = []
         #: the triggers of each event, in file order
         self.triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
-        for d in defs:
+        for i, d in enumerate(defs):
+            key = d.kind, d.id
+            flags |= engine.flags[key]
+            for mask in engine.links[key]:
+                link |= mask
+            conquest_tokens += d.conquest_tokens
+            reach = d.reach if i == 0 else max(reach, d.reach)
+            floor = max(floor, d.region_min)
+            if d.region_max and (not region_max or d.region_max < region_max):
+                region_max = d.region_max
+            for a in d.abilities:
+                if a.status != "declined":
+                    abilities.append(a)
+                if a.status != "active":
+                    declined_abilities.append(a)
             for trigger in d.triggers:
                 self.triggers[trigger.event] = (*self.triggers.get(trigger.event, ()), trigger)
+        self.flags = flags
+        #: the regions its links make adjacent to one another
+        self.link = link
+        self.conquest_tokens = conquest_tokens
+        #: how many steps its conquests reach (``reach N``), the least a conquest costs
+        self.reach = reach
+        self.far = reach > 1 or "crosses_water" in flags  # see values.far_reach
+        self.floor = floor
+        #: the most tokens a region may hold after redeployment (0: no limit)
+        self.region_max = region_max
+        #: while active, and in decline (``while declined``, ``always``)
+        self.abilities = tuple(abilities)
+        self.declined_abilities = tuple(declined_abilities)
+        #: whether it holds pieces that go back to the supply when it redeploys
+        self.lifts_pieces = False
+        ids = {d.id for d in defs}
+        for p in engine.rules.pieces.values():
+            if p.lifted_at_redeploy and p.holder in ids:
+                self.lifts_pieces = True
+                break
+        #: the modifiers that apply on each hook, while active and once in decline
+        self.active_modifiers, self.declined_modifiers = self._modifiers()
 
-    def _modifiers(self, declined: bool) -> dict[str, tuple[CompiledModifier, ...]]:
-        return {
-            hook: tuple(m for d in self.defs for m in d.modifiers[hook] if m.applies_to(declined))
-            for hook in HOOKS
-        }
+    def _modifiers(
+        self,
+    ) -> tuple[dict[str, tuple[CompiledModifier, ...]], dict[str, tuple[CompiledModifier, ...]]]:
+        """Each hook's modifiers in file order (the race's, then its powers'), while active
+        and once in decline; in one pass over the few the files have (a pairing is built
+        afresh for each new race/badge pairing of a game)."""
+        active: dict[str, tuple[CompiledModifier, ...]] = dict.fromkeys(HOOKS, ())
+        declined = dict(active)
+        for d in self.defs:
+            for hook in HOOKS:
+                for m in d.modifiers[hook]:
+                    if m.applies_to(False):
+                        active[hook] += (m,)
+                    if m.applies_to(True):
+                        declined[hook] += (m,)
+        return active, declined
 
 
 class _Ctx:
@@ -297,7 +325,9 @@ class _PlayerCtx(_Static):
         self, engine: Engine, state: State, player: int, race: str | None = None,
         about: int = -1,
     ) -> None:
-        super().__init__(engine.map, engine.options)
+        # _Static's map and options, not its map properties (property_mask is this class's)
+        self.map = engine.map
+        self.options = engine.options
         self.engine = engine
         self.state = state
         self.race = race

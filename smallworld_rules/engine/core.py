@@ -57,7 +57,7 @@ from smallworld_rules.engine.new_game import _Start
 from smallworld_rules.errors import RulesError
 from smallworld_rules.language import borrowing, hidden_pieces
 from smallworld_rules.maps import GameMap
-from smallworld_rules.ruledefs import CompiledModifier, RoleDef, RuleDef
+from smallworld_rules.ruledefs import CompiledAbility, CompiledModifier, RoleDef, RuleDef
 from smallworld_rules.rules import Rules
 from smallworld_rules.state import State
 
@@ -103,8 +103,10 @@ class Engine:
         "_no_redeploy",
         "_own_tokens",
         "_penniless",
+        "_plans",
         "_raising",
         "_role_combos",
+        "_role_last",
         "_shielding",
         "_single_deploys",
         "_start",
@@ -354,6 +356,10 @@ class Engine:
         self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
         #: the role's pairing by the powers it has activated (``State.role_powers``)
         self._role_combos: dict[tuple[str, ...], _Combo] = {}
+        #: the last of them looked up, with its powers (the very tuple: see _combo_of)
+        self._role_last: tuple[tuple[str, ...] | None, _Combo | None] = (None, None)
+        #: see use_ability._plan: id of an ability -> (the ability, how its effects are checked)
+        self._plans: dict[int, tuple[CompiledAbility, use_ability._Plan]] = {}
         #: see immune_mask: (the piece tables it was computed from, the mask)
         self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
         #: see _occupied: mask -> (regions, mask, bordering mask)

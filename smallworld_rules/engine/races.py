@@ -61,9 +61,14 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
             if combo is not None:  # never a role's token kind: it is not kept here
                 return combo
     if race == self.role_race:  # by its powers (a tuple, replaced when they change)
-        combo = self._role_combos.get(s.role_powers)
+        powers = s.role_powers
+        last, combo = self._role_last  # the same tuple as last time: no hash of it
+        if last is powers and combo is not None:
+            return combo
+        combo = self._role_combos.get(powers)
         if combo is None:
-            combo = self._role_combos[s.role_powers] = self._combo(race, s.role_powers)
+            combo = self._role_combos[powers] = self._combo(race, powers)
+        self._role_last = (powers, combo)
         return combo
     badge = None if rs is None else rs.power
     if self._borrowers and badge in self._borrowers:  # by what it borrows now: not kept here
@@ -100,7 +105,8 @@ def _none_of(self: Engine, race: str, rs: RaceState | None, ids: frozenset[str])
 
 def regions_of(self: Engine, s: State, race: str) -> tuple[int, ...]:
     """Regions holding the race's tokens, in id order."""
-    return self._occupied(s, race)[0]
+    entry = self._by_mask.get(s.race_masks.get(race, 0))  # _occupied's table, read here
+    return (self._occupied(s, race) if entry is None else entry)[0]
 
 
 def mask_of(self: Engine, s: State, race: str) -> int:
@@ -172,10 +178,15 @@ def seen_declined(self: Engine, race: str) -> bool:
 def _modifiers(self: Engine, s: State, race: str, hook: str) -> tuple[CompiledModifier, ...]:
     """The race's modifiers on ``hook`` that apply in its present status."""
     rs = s.races.get(race)
-    combo = self._combo_of(s, race)
-    if rs is not None and rs.declined:
-        return combo.declined_modifiers[hook]
-    return combo.active_modifiers[hook]
+    if rs is None:
+        return self._combo_of(s, race).active_modifiers[hook]
+    # _combo_of's first look-up, with the banner in hand (asked for per conquest cost and
+    # per score): the pairing by badge, then race, if it is kept there
+    by_race = self._badge_combos.get(rs.power)
+    combo = None if by_race is None else by_race.get(race)
+    if combo is None:
+        combo = self._combo_of(s, race)
+    return (combo.declined_modifiers if rs.declined else combo.active_modifiers)[hook]
 
 
 def _contributions(

@@ -82,18 +82,40 @@ def purchase_problem(
 
 
 def _purchases(self: Engine, s: State) -> list[Action]:
-    if self.role is None or s.conquered:
+    """The purchases ``purchase_problem`` allows now, in its order (the token, then each
+    reserved power): its checks that name no item made once, each price expression worked
+    out once (a price names no power), no message written for what is refused; the actions
+    shared like the others legal_actions hands out."""
+    role, race = self.role, self.role_race
+    if (
+        role is None
+        or s.conquered
+        or not role.buys
+        or s.active != self.role_seat
+        or s.phase is not _CONQUEST
+        or s.acting != race
+        or (self.role_purchases and s.purchases >= self.role_purchases)
+    ):
         return []
-    wanted: list[tuple[str, str | None]] = [("token", None)]
-    wanted += [("power", p) for p in s.role_reserve]
-    # One price per price expression, not per item and reserved power (a price names no
-    # power), and the actions shared like the others legal_actions hands out.
-    prices: dict[Any, int] = {}
-    return [
-        _shared(Purchase, item, power)
-        for item, power in wanted
-        if item in self.role.buys and self.purchase_problem(s, item, power, prices) is None
-    ]
+    buys = role.buys
+    coins = s.players[self.role_seat].coins
+    acts: list[Action] = []
+    ctx = None
+    token = buys.get("token")
+    if token is not None and s.box[race or ""]:
+        ctx = _Ctx(self, s, race or "")
+        if coins >= max(0, token(ctx)):
+            acts.append(_shared(Purchase, "token", None))
+    power = buys.get("power")
+    if power is not None and s.role_reserve:
+        if power is not token or ctx is None:  # else priced just above, or not at all
+            ctx = ctx or _Ctx(self, s, race or "")
+            affordable = coins >= max(0, power(ctx))
+        else:
+            affordable = bool(acts)
+        if affordable:
+            acts += [_shared(Purchase, "power", p) for p in s.role_reserve]
+    return acts
 
 
 def _purchase(self: Engine, s: State, action: Purchase, log: Log) -> None:
@@ -138,17 +160,19 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
     (rule 4.2.5, rule 4.3 c–d, A18). Returns whether the role has won."""
     role, race = self.role, self.role_race
     assert role is not None and race is not None
-    rs = s.own_race(race)
-    rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
-    rs.held = 0
+    if s.races[race].held:  # else nothing to change (its banner is copied only to change)
+        rs = s.own_race(race)
+        rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
+        rs.held = 0
     if role.harvest is not None and s.active == self.role_seat:
         amount, zone = role.harvest
         souls = max(0, amount(_Ctx(self, s, race)))
         if souls:
             s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
             log(TokensToZone(zone, (SOUL,) * souls))
-    if role.exchange is not None:
+    if role.exchange is not None and len(s.zones[role.exchange[1]]) >= role.exchange[0]:
         count, zone, gain = role.exchange
+        rs = s.own_race(race)
         pile = list(s.zones[zone])  # the zones are replaced, not changed (copy on write)
         while len(pile) >= count:
             taken = self._take_from_pile(pile, count, race)

@@ -141,14 +141,15 @@ def _effect_problem(
         piece = self.rules.pieces[effect.piece]
         if s.region_race[target] != rs.race and not taken and not piece.placed_anywhere:
             return f"region {target} is not held by your race"
-        here = 0 if taken else s.pieces.get(target, {}).get(piece.name, 0)
+        here = 0
+        if not taken and target in s.pieces:  # only regions with pieces are listed there
+            here = s.pieces[target].get(piece.name, 0)
         if piece.one_per_region and here:
             return f"region {target} already holds a {piece.name}"
         on_map = piece.supply - s.piece_supply[piece.name]
         if not s.piece_supply[piece.name] and not (verb == "move" and on_map > here):
             return f"no {piece.name} is left to place"
-        regained = s.regained.get(piece.name, 0)
-        if s.phase is _WITHDRAWAL and piece.kept_when_lost and not regained:
+        if s.phase is _WITHDRAWAL and piece.kept_when_lost and not s.regained.get(piece.name, 0):
             return f"only a {piece.name} lost this turn is placed again now (ruling 25)"
     elif verb == "conquer":
         assert target is not None
@@ -156,11 +157,7 @@ def _effect_problem(
             problem = self.target_problem(s, rs.race, target)
             if problem:
                 return problem
-        least = self._keep(s, rs.race) if self._floors else 1  # region_tokens min
-        if rs.hand < max(least, self._amount(s, rs, effect)):
-            if least > 1:
-                return f"not enough tokens in hand (your race holds a region with {least})"
-            return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
+        return _hand_problem(self, s, rs, effect)
     elif verb == "convert":
         assert target is not None
         occupant = s.region_race[target]
@@ -185,6 +182,79 @@ def _effect_problem(
     return None
 
 
+def _hand_problem(self: Engine, s: State, rs: RaceState, effect: CompiledEffect) -> str | None:
+    """Why a ``conquer`` effect lacks the tokens in hand (whatever its target)."""
+    least = self._keep(s, rs.race) if self._floors else 1  # region_tokens min
+    if rs.hand < max(least, self._amount(s, rs, effect)):
+        if least > 1:
+            return f"not enough tokens in hand (your race holds a region with {least})"
+        return "not enough tokens in hand (a conquest needs at least one, ruling 4)"
+    return None
+
+
+#: An ability's effects as the listing checks them (see _plan): those checked once per
+#: position (with whether an earlier effect takes the target), those checked for each
+#: target (with that, and whether only the conquest's reach is left to check), and whether
+#: one conquers.
+_Plan = tuple[
+    tuple[tuple[CompiledEffect, bool], ...], tuple[tuple[CompiledEffect, bool, bool], ...], bool
+]
+
+
+def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
+    """Which of the ability's effects _effect_problem checks whatever the target: a die
+    roll; a piece placed or moved onto a target an earlier effect takes (the race holds it
+    then, and it holds no piece); a piece placed on an own region (the race holds it) that
+    a region may hold more than one of; a conquest's tokens in hand (its reach is left to
+    check per target). Worked out once per ability of the engine's rules."""
+    known = self._plans.get(id(ability))
+    if known is not None and known[0] is ability:  # kept with it: the id stays its own
+        return known[1]
+    once: list[tuple[CompiledEffect, bool]] = []
+    each: list[tuple[CompiledEffect, bool, bool]] = []
+    taken = False
+    for effect in ability.effects:
+        verb = effect.verb
+        if (
+            verb == "roll_die"
+            or (taken and verb in ("place", "move"))
+            or (
+                verb == "place"
+                and ability.target == "own region"
+                and not self.rules.pieces[effect.piece].one_per_region  # type: ignore[index]
+            )
+        ):
+            once.append((effect, taken))
+        elif verb == "conquer":
+            once.append((effect, taken))
+            each.append((effect, taken, True))
+        else:
+            each.append((effect, taken, False))
+        taken = taken or verb in TAKES_TARGET
+    plan = (tuple(once), tuple(each), any(e.verb == "conquer" for e in ability.effects))
+    self._plans[id(ability)] = (ability, plan)
+    return plan
+
+
+def _once_problem(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    once: tuple[tuple[CompiledEffect, bool], ...],
+    targets: int,
+    reach: int | None,
+) -> bool:
+    """Whether an effect of ``once`` (see _plan) fails, checked on the lowest target."""
+    first = (targets & -targets).bit_length() - 1
+    for effect, taken in once:
+        if effect.verb == "conquer":
+            if _hand_problem(self, s, rs, effect):
+                return True
+        elif self._effect_problem(s, rs, effect, first, taken, reach):
+            return True
+    return False
+
+
 def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
     assert effect.amount is not None
     return effect.amount(_Ctx(self, s, rs.race, target))
@@ -196,12 +266,17 @@ def _ability_actions(
     """Every legal UseAbility of the race in this phase (``reach``: the race's
     ``reach_mask``, if the caller has it)."""
     acts: list[Action] = []
-    abilities = self.abilities(s, rs.race)
-    if not abilities:  # most races: nothing to check
-        return acts
-    name = _PHASE_NAMES[phase]
-    if rs.declined and flow.choosing(s) == rs.race:
-        name = "decline"
+    # self.abilities(s, rs.race), the banner in hand
+    if rs.declined:
+        abilities = flow.decline_abilities(self, s, rs.race)
+        if not abilities:
+            return acts
+        name = "decline" if flow.choosing(s) == rs.race else _PHASE_NAMES[phase]
+    else:
+        abilities = self._combo_of(s, rs.race).abilities
+        if not abilities:  # most races: nothing to check
+            return acts
+        name = _PHASE_NAMES[phase]
     for ability in abilities:
         if name not in ability.phases and (  # inline _starting: this runs per legal action
             name != "conquest" or s.conquered or "turn_start" not in ability.phases
@@ -231,19 +306,24 @@ def _ability_actions(
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        if reach is None and any(e.verb == "conquer" for e in ability.effects):
+        once, each, conquers = _plan(self, ability)
+        if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
         targets = self._ability_targets(s, rs, ability, reach)
         if not targets:
             continue
+        if once and _once_problem(self, s, rs, once, targets, reach):
+            continue
+        near = 0 if reach is None else reach  # a conquest's is known (worked out above)
         for target in self.regions_in(targets):
             if per_player and self._use_key(ability, s, target) in s.used:
                 continue
-            taken = False
-            for effect in effects:
-                if self._effect_problem(s, rs, effect, target, taken, reach):
+            for effect, taken, conquest in each:
+                if conquest:  # its hand is checked once: only its reach is left
+                    if not (near >> target) & 1 and self.target_problem(s, rs.race, target):
+                        break
+                elif self._effect_problem(s, rs, effect, target, taken, reach):
                     break
-                taken = taken or effect.verb in TAKES_TARGET
             else:
                 acts.append(_shared(UseAbility, ability.name, target))
     return acts
