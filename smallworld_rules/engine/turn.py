@@ -119,6 +119,9 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
 
 
 def _start_turn(self: Engine, s: State, log: Log) -> None:
+    if self._plain_turns:
+        _start_plain_turn(self, s, log)
+        return
     self._reset_turn(s)
     # A truce lasts until the turn of the player who made it.
     if s.truces:
@@ -211,3 +214,53 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         self._begin_cycle(s, following, log)
     else:
         self._start_withdrawals(s, log)
+
+
+def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
+    """``_start_turn`` in one pass, for a game whose turns start with nothing but readying
+    the troops (``Engine._plain_turns``): the same changes and events, without the frames of
+    ``_reset_turn``, ``_reset_cycle`` (once, not twice) and ``_begin_cycle``."""
+    s.acted = False
+    s.picked = False
+    s.withdrawals = ()
+    s.used = ()
+    s.attacked = 0
+    s.decline_at_end = False
+    s.regained = {}
+    s.purchases = 0
+    s.conquered = ()
+    s.conquered_nonempty = 0
+    s.die_target = -1
+    s.die_bonus = -1
+    if s.lang:  # what _reset_turn and _reset_cycle forget
+        memory.forget(
+            s, "counters", "die", "declining", "choosing", "abandoned", "second_round",
+            "repelled", "facts", "discounts",
+        )
+    if s.truces:  # a truce lasts until the turn of the player who made it
+        s.truces = tuple(t for t in s.truces if t[0] != s.active)
+    player = s.players[s.active]
+    race = player.active
+    readied = 0
+    if race is None:
+        s.acting = None
+        s.readied = ()
+        s.phase = _PICK
+    else:
+        if player.declined:  # one acting in decline goes first
+            race = self._acting_order(s)[0]
+        s.acting = race
+        rs = s.own_race(race)
+        taken = []
+        tokens = s.region_tokens
+        for r in self.regions_of(s, race):  # rule 1.6, as in _begin_cycle
+            extra = tokens[r] - 1
+            if extra:
+                taken.append((r, extra))
+                tokens[r] = 1
+                readied += extra
+        s.readied = tuple(taken)
+        rs.hand += rs.held + readied
+        rs.held = 0
+        s.phase = _CONQUEST
+    log(TurnStarted(s.round, s.active, readied))
