@@ -144,8 +144,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
 
 
 def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> None:
-    self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
-    if s.phase is _WITHDRAWAL:
+    phase = s.phase
+    if phase is _WITHDRAWAL:
         wrs = s.races[s.withdrawals[0]]
         if wrs.hand and self._capping and limits.full(self, s, wrs.race):
             limits.set_aside(s.own_race(wrs.race), wrs.hand)  # no room: off the map
@@ -155,13 +155,15 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         s.withdrawals = s.withdrawals[1:]
         self._next_withdrawal(s, log)
         return
-    if s.phase is _PICK:
+    if phase is _PICK:
         if s.market:
             raise IllegalAction("pick a combo first", action)
         self._start_withdrawals(s, log)
         return
+    if phase is not _CONQUEST and phase is not _REDEPLOY:  # the die's roll: refused
+        self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
     rs = self._acting_race(s, action)
-    if self.second_rounds and s.phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
+    if self.second_rounds and phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
         return
     own = self.regions_of(s, rs.race)
@@ -169,7 +171,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
     keeps_hand = rs.race == self.role_race
     capped = self._capping and limits.cap(self, s, rs.race)
-    if s.phase is _CONQUEST and capped and not (
+    if phase is _CONQUEST and capped and not (
         self._may_end_conquest(rs, hold, self._surplus(s, own, self._keep(s, rs.race)), own)
         and limits.within(self, s, rs.race)
     ):
@@ -180,7 +182,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
             limits.set_aside(rs, rs.hand - hold)
         if own and rs.hand != hold:
             return  # tokens to place, or regions to abandon (ruling 13)
-    elif s.phase is _CONQUEST:
+    elif phase is _CONQUEST:
         surplus = self._surplus(s, own, self._keep(s, rs.race) if self._floors else 1)
         if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
             raise IllegalAction(
@@ -209,11 +211,14 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     rs.held += hold
     if s.lang and flow.ends_turn(self, s, rs, action, log):
         return  # a decline after its redeployment, or after its choices
-    following = self._next_acting(s)
+    # With no race in decline the active race acts last (see _acting_order).
+    following = self._next_acting(s) if s.players[s.active].declined else None
     if following is not None:
         self._begin_cycle(s, following, log)
-    else:
+    elif s.withdrawals:
         self._start_withdrawals(s, log)
+    else:  # no defender has tokens to place (see _next_withdrawal)
+        self._score_and_advance(s, log)
 
 
 def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
