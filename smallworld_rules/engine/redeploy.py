@@ -102,11 +102,8 @@ def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool 
 
 
 def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
-    self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
-    if s.phase is _WITHDRAWAL:
-        rs = s.own_race(s.withdrawals[0])
-        available = rs.hand
-    else:
+    phase = s.phase
+    if phase is _REDEPLOY or phase is _CONQUEST:
         rs = self._acting_race(s, action)
         if self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
             raise IllegalAction(
@@ -115,9 +112,15 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
                 action,
             )
         available = rs.hand - self._hold(s, rs)
-        if s.phase is _CONQUEST:
+        if phase is _CONQUEST:
             keep = self._keep(s, rs.race) if self._floors else 1
             available += self._surplus(s, self.regions_of(s, rs.race), keep)
+    elif phase is _WITHDRAWAL:
+        rs = s.own_race(s.withdrawals[0])
+        available = rs.hand
+    else:  # refused with the phases it is played in
+        self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
+        return  # pragma: no cover - _need_phase raised
     r, n = action.region, action.count
     if not 0 <= r < self.n or s.region_race[r] != rs.race:
         raise IllegalAction(
@@ -131,12 +134,12 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         problem = limits.fits(self, s, rs.race, r, n, lifted=s.phase is _CONQUEST)
         if problem:
             raise IllegalAction(problem, action)
-    if s.phase is _CONQUEST:
+    if phase is _CONQUEST:
         self._enter_redeploy(s, rs, log)
         if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
             raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
     rs.hand -= n
     s.region_tokens[r] += n
     log(Deployed(rs.owner, rs.race, r, n))
-    if s.phase is _WITHDRAWAL:
+    if phase is _WITHDRAWAL:
         self._withdrawal_progress(s, log)
