@@ -150,3 +150,75 @@ def test_a_plain_turn_starts_as_the_general_start_of_a_turn(
         assert calls[0] > 50  # the one pass was taken, and compared
     else:
         assert calls[0] == 0  # a game whose turns start with more never takes it
+
+
+#: score modifiers of every kind (sub, set, a clamp to 0), which no shipped rule file has
+SCORE_FILES = {
+    "taxed.swr": """\
+power taxed "Taxed" {
+    tokens 4
+    text "Pay 6 coins at the end of each turn; 1 back at the end of the first."
+    score sub 6
+    score add 1 when first_turn
+}
+""",
+    "capped.swr": """\
+power capped "Capped" {
+    tokens 4
+    text "Score 2 coins while holding a Forest region, plus 1 per Hill region."
+    score set 2 when count(own regions with terrain forest) > 0
+    score add count(own regions with terrain hill)
+}
+""",
+}
+
+
+def _scores_checked(rules: sw.Rules, games: list[sw.Game]) -> tuple[int, int, int]:
+    """Every race in play on every position: ``scored`` is the breakdown's value and
+    explanation. Returns (races with contributions, clamped ones, set ones)."""
+    from smallworld_rules.engine.scoring import scored
+
+    changed = clamped = set_ = 0
+    for game in games:
+        engine, state = game._engine, game._state
+        for race in state.races:
+            b = engine.score(state, race)
+            assert scored(engine, state, race) == (b.value, b.explain())
+            changed += bool(b.contributions)
+            clamped += b.clamped_from is not None
+            set_ += any(c.op == "set" for c in b.contributions)
+    return changed, clamped, set_
+
+
+@RULE_SETS
+def test_the_turn_score_is_folded_as_the_breakdown(how: dict[str, Any]) -> None:
+    """Rule 1.11: a race scores a coin per region it holds, changed by its rule files'
+    score modifiers (every add and sub, then the lowest set, then never below 0). The end
+    of the turn folds and explains them without making the breakdown: the same value and
+    text as the breakdown, for every race on every position of seeded games."""
+    rules, players = _rules(how)
+    changed, _, _ = _scores_checked(rules, random_positions(rules, 6, players))
+    assert changed > 5 or how.get("expansions") == ["necromancer_island"]
+
+
+def test_subtracted_set_and_clamped_scores_are_folded_as_the_breakdown(
+    tmp_path: Path,
+) -> None:
+    """Rule 1.11 with score modifiers that subtract, set and clamp (rule files of this
+    test: no shipped one has them): the same value and explanation as the breakdown."""
+    import random
+
+    for name, text in SCORE_FILES.items():
+        (tmp_path / name).write_text(text)
+    rules = sw.load_rules(paths=[tmp_path])
+    games = []
+    for seed in range(8):
+        combos = [("humans", "taxed"), ("elves", "capped"), ("giants", "forest")]
+        game = sw.Game.new(players=2, seed=seed, rules=rules, combos=combos)
+        rng = random.Random(seed)
+        while not game.is_over:
+            games.append(game.clone())
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    changed, clamped, set_ = _scores_checked(rules, games)
+    assert changed > 200 and clamped > 20 and set_ > 20
