@@ -34,7 +34,8 @@ def _keep(self: Engine, s: State, race: str) -> int:
 def _hold(self: Engine, s: State, rs: RaceState) -> int:
     """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
     all of them, or every token it has if it has fewer."""
-    if self._none_of(rs.race, rs, self._holding):
+    holding = self._holding  # _none_of, without its frame (asked at every Deploy)
+    if rs.race not in holding and rs.power not in holding and rs.race != self.role_race:
         return 0
     combo = self._combo_of(s, rs.race)
     if self._no_redeploy and "no_redeployment" in combo.flags:
