@@ -64,15 +64,23 @@ def _may_end_conquest(
     return not own or rs.hand == hold or rs.hand < hold >= rs.hand + surplus
 
 
-def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool = True) -> None:
+def _enter_redeploy(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    log: Log,
+    lift: bool = True,
+    own: tuple[int, ...] | None = None,
+) -> None:
     """Conquests end (rule 1.10): every token beyond one per region goes back to hand and the
     race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
-    stands); then the race's redeploy triggers run."""
+    stands); then the race's redeploy triggers run. ``own``: the race's regions, if the
+    caller has them at hand."""
     if lift and self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
         lift = False  # no redeployment: the conquests end as they stand
     if lift:
         keep = self._keep(s, rs.race) if self._floors else 1  # region_tokens min: more stay
-        for r in self.regions_of(s, rs.race):
+        for r in self.regions_of(s, rs.race) if own is None else own:
             extra = s.region_tokens[r] - keep
             if extra > 0:
                 s.region_tokens[r] = keep
@@ -115,7 +123,8 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         available = rs.hand - self._hold(s, rs)
         if phase is _CONQUEST:
             keep = self._keep(s, rs.race) if self._floors else 1
-            available += self._surplus(s, self.regions_of(s, rs.race), keep)
+            own = self.regions_of(s, rs.race)
+            available += self._surplus(s, own, keep)
     elif phase is _WITHDRAWAL:
         rs = s.own_race(s.withdrawals[0])
         available = rs.hand
@@ -136,7 +145,7 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         if problem:
             raise IllegalAction(problem, action)
     if phase is _CONQUEST:
-        self._enter_redeploy(s, rs, log)
+        self._enter_redeploy(s, rs, log, own=own)
         if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
             raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
     rs.hand -= n

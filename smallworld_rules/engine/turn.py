@@ -177,7 +177,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     ):
         # Ending the conquests takes every token but one per region back into hand; those
         # that fit nowhere then wait off the map (region_tokens max).
-        self._enter_redeploy(s, rs, log)
+        self._enter_redeploy(s, rs, log, own=own)
         if own and rs.hand > hold and limits.full(self, s, rs.race):
             limits.set_aside(rs, rs.hand - hold)
         if own and rs.hand != hold:
@@ -191,7 +191,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
             )
         # Ending the conquests as they stand; the tokens held back for conquest are taken
         # from the map first if the hand lacks them (ruling 13).
-        self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold)
+        self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold, own=own)
         if own and rs.hand != hold and not keeps_hand:
             return  # tokens to place (a gain) or regions to abandon (ruling 13)
     elif capped and own and rs.hand > hold and limits.full(self, s, rs.race):
