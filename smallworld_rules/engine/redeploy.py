@@ -113,7 +113,8 @@ def _enter_redeploy(
 def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
     phase = s.phase
     if phase is _REDEPLOY or phase is _CONQUEST:
-        rs = self._acting_race(s, action)
+        acting = s.acting  # _acting_race's frame only to refuse: no race acts
+        rs = self._acting_race(s, action) if acting is None else s.own_race(acting)
         if self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
             raise IllegalAction(
                 f"your {self.race_defs[rs.race].name} do not redeploy: the tokens in hand wait "

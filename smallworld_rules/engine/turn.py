@@ -162,7 +162,8 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         return
     if phase is not _CONQUEST and phase is not _REDEPLOY:  # the die's roll: refused
         self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
-    rs = self._acting_race(s, action)
+    acting = s.acting  # _acting_race's frame only to refuse: no race acts
+    rs = self._acting_race(s, action) if acting is None else s.own_race(acting)
     if self.second_rounds and phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
         return
