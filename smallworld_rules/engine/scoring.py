@@ -26,6 +26,11 @@ def score(self: Engine, s: State, race: str) -> Breakdown:
     return fold(regions, parts, minimum=0)
 
 
+#: the explanation of a score without contributions, by value (written once, not per turn)
+_PLAIN_KEPT = 128
+_PLAIN = tuple(f"{value} = {value}" for value in range(_PLAIN_KEPT))
+
+
 def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
     """``score(s, race)``'s value and explanation, folded and written as ``fold`` and
     ``Breakdown.explain`` do, without making the contributions and the breakdown (a test
@@ -36,7 +41,7 @@ def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
     value = s.race_masks.get(race, 0).bit_count()
     modifiers = self._modifiers(s, race, "score")
     if not modifiers:  # most races: the regions held, nothing to fold or clamp
-        return value, f"{value} = {value}"
+        return value, _PLAIN[value] if value < _PLAIN_KEPT else f"{value} = {value}"
     ctx = _Ctx(self, s, race, -1)
     parts = [str(value)]
     sets = []  # fold: every add and sub first, then the lowest set
