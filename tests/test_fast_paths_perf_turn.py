@@ -222,3 +222,49 @@ def test_subtracted_set_and_clamped_scores_are_folded_as_the_breakdown(
             game.apply(options[rng.randrange(len(options))])
     changed, clamped, set_ = _scores_checked(rules, games)
     assert changed > 200 and clamped > 20 and set_ > 20
+
+
+#: the phases each action is played in (what the engine's phase checks name)
+PLAYED_IN = {
+    sw.Deploy: (sw.Phase.CONQUEST, sw.Phase.REDEPLOY, sw.Phase.WITHDRAWAL),
+    sw.EndTurn: (sw.Phase.PICK, sw.Phase.CONQUEST, sw.Phase.REDEPLOY, sw.Phase.WITHDRAWAL),
+    sw.PickCombo: (sw.Phase.PICK,),
+    sw.Decline: (sw.Phase.CONQUEST, sw.Phase.REDEPLOY),
+}
+
+
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_an_action_out_of_its_phase_is_refused_as_the_phase_check_words_it(
+    chance: str,
+) -> None:
+    """An action played outside the phases it belongs to (a Deploy while picking, an
+    EndTurn while the die is rolled …) is refused with the phase check's own message, and
+    the game is left exactly as it was: Deploy and EndTurn look at the phase once, for the
+    usual phases first, and call the check only to refuse."""
+    import random
+
+    rules = sw.load_rules()
+    refused = set()
+    for seed in range(6):
+        game = sw.Game.new(players=2 + seed % 3, seed=seed, rules=rules, chance=chance)
+        rng = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            for action in (sw.Deploy(0, 1), sw.EndTurn(), sw.PickCombo(0), sw.Decline()):
+                if state.phase in PLAYED_IN[type(action)]:
+                    continue
+                with pytest.raises(sw.IllegalAction) as wanted:
+                    engine._need_phase(state, action, *PLAYED_IN[type(action)])
+                before = game.to_json()
+                with pytest.raises(sw.IllegalAction) as got:
+                    game.apply(action)
+                assert str(got.value) == str(wanted.value)
+                assert game.to_json() == before
+                refused.add((type(action), state.phase))
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    P = sw.Phase
+    assert {(sw.Deploy, P.PICK), (sw.Decline, P.PICK), (sw.PickCombo, P.REDEPLOY)} <= refused
+    assert {p for _, p in refused} >= {P.PICK, P.CONQUEST, P.REDEPLOY, P.WITHDRAWAL}
+    if chance == "explicit":  # EndTurn and Deploy while the die is rolled
+        assert {(sw.EndTurn, P.DIE_ROLL), (sw.Deploy, P.DIE_ROLL)} <= refused
