@@ -78,14 +78,17 @@ def _enter_redeploy(
     caller has them at hand."""
     if lift and self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
         lift = False  # no redeployment: the conquests end as they stand
+    combo = None
     if lift:
         keep = self._keep(s, rs.race) if self._floors else 1  # region_tokens min: more stay
+        tokens = s.region_tokens
         for r in self.regions_of(s, rs.race) if own is None else own:
-            extra = s.region_tokens[r] - keep
+            extra = tokens[r] - keep
             if extra > 0:
-                s.region_tokens[r] = keep
+                tokens[r] = keep
                 rs.hand += extra
-        if self._combo_of(s, rs.race).lifts_pieces:
+        combo = self._combo_of(s, rs.race)
+        if combo.lifts_pieces:
             holders = {d.id for d in self.defs(s, rs.race)}
             for r in sorted(s.pieces):
                 if s.region_race[r] != rs.race:
@@ -107,7 +110,8 @@ def _enter_redeploy(
                 s.set_pieces(r, {})
     s.die_bonus = -1
     s.phase = _REDEPLOY
-    self._fire(s, rs, "redeploy", -1, log)
+    if combo is None or "redeploy" in combo.triggers:  # (lifting changed no pairing)
+        self._fire(s, rs, "redeploy", -1, log)
 
 
 def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
