@@ -102,12 +102,13 @@ def _compare(
             fast = _outcome(engine, state, action)
             with _switched_off(engine, flag):
                 general = _outcome(engine, state, action)
-            assert fast == general, (action, state_to_text(state))
+            assert fast == general, (action, _text(state))
             compared += 1
     return compared, len(flagged)
 
 
-def state_to_text(s: State) -> str:
+def _text(s: State) -> str:
+    """The start of a state's fields, to name the position a comparison failed on."""
     return repr(_whole(s))[:2000]
 
 
