@@ -103,6 +103,7 @@ class Engine:
         "_no_redeploy",
         "_own_tokens",
         "_penniless",
+        "_plain_turns",
         "_plans",
         "_raising",
         "_role_combos",
@@ -340,6 +341,16 @@ class Engine:
         #: pieces lifted when their holder's turn begins (``lifted_at_turn_start``)
         self._turn_lifted = frozenset(
             n for n, p in rules.pieces.items() if p.lifted_at_turn_start
+        )
+        #: a turn starts with nothing but readying the troops: no revival, no piece lifted,
+        #: no borrowed badge, no ``turn_start`` trigger, no ``region_tokens min`` (see
+        #: turn._start_plain_turn, the one pass taken then)
+        self._plain_turns = not (
+            self.revives
+            or self._turn_lifted
+            or self._borrowers
+            or self._floors
+            or "turn_start" in self.trigger_events
         )
         #: see new_game.start_tables: what every new game starts from, made on first use
         self._start: _Start | None = None

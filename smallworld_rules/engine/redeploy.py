@@ -34,7 +34,8 @@ def _keep(self: Engine, s: State, race: str) -> int:
 def _hold(self: Engine, s: State, rs: RaceState) -> int:
     """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
     all of them, or every token it has if it has fewer."""
-    if self._none_of(rs.race, rs, self._holding):
+    holding = self._holding  # _none_of, without its frame (asked at every Deploy)
+    if rs.race not in holding and rs.power not in holding and rs.race != self.role_race:
         return 0
     combo = self._combo_of(s, rs.race)
     if self._no_redeploy and "no_redeployment" in combo.flags:
@@ -63,20 +64,31 @@ def _may_end_conquest(
     return not own or rs.hand == hold or rs.hand < hold >= rs.hand + surplus
 
 
-def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool = True) -> None:
+def _enter_redeploy(
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    log: Log,
+    lift: bool = True,
+    own: tuple[int, ...] | None = None,
+) -> None:
     """Conquests end (rule 1.10): every token beyond one per region goes back to hand and the
     race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
-    stands); then the race's redeploy triggers run."""
+    stands); then the race's redeploy triggers run. ``own``: the race's regions, if the
+    caller has them at hand."""
     if lift and self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
         lift = False  # no redeployment: the conquests end as they stand
+    combo = None
     if lift:
         keep = self._keep(s, rs.race) if self._floors else 1  # region_tokens min: more stay
-        for r in self.regions_of(s, rs.race):
-            extra = s.region_tokens[r] - keep
+        tokens = s.region_tokens
+        for r in self.regions_of(s, rs.race) if own is None else own:
+            extra = tokens[r] - keep
             if extra > 0:
-                s.region_tokens[r] = keep
+                tokens[r] = keep
                 rs.hand += extra
-        if self._combo_of(s, rs.race).lifts_pieces:
+        combo = self._combo_of(s, rs.race)
+        if combo.lifts_pieces:
             holders = {d.id for d in self.defs(s, rs.race)}
             for r in sorted(s.pieces):
                 if s.region_race[r] != rs.race:
@@ -98,16 +110,15 @@ def _enter_redeploy(self: Engine, s: State, rs: RaceState, log: Log, lift: bool 
                 s.set_pieces(r, {})
     s.die_bonus = -1
     s.phase = _REDEPLOY
-    self._fire(s, rs, "redeploy", -1, log)
+    if combo is None or "redeploy" in combo.triggers:  # (lifting changed no pairing)
+        self._fire(s, rs, "redeploy", -1, log)
 
 
 def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
-    self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
-    if s.phase is _WITHDRAWAL:
-        rs = s.own_race(s.withdrawals[0])
-        available = rs.hand
-    else:
-        rs = self._acting_race(s, action)
+    phase = s.phase
+    if phase is _REDEPLOY or phase is _CONQUEST:
+        acting = s.acting  # _acting_race's frame only to refuse: no race acts
+        rs = self._acting_race(s, action) if acting is None else s.own_race(acting)
         if self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
             raise IllegalAction(
                 f"your {self.race_defs[rs.race].name} do not redeploy: the tokens in hand wait "
@@ -115,9 +126,16 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
                 action,
             )
         available = rs.hand - self._hold(s, rs)
-        if s.phase is _CONQUEST:
+        if phase is _CONQUEST:
             keep = self._keep(s, rs.race) if self._floors else 1
-            available += self._surplus(s, self.regions_of(s, rs.race), keep)
+            own = self.regions_of(s, rs.race)
+            available += self._surplus(s, own, keep)
+    elif phase is _WITHDRAWAL:
+        rs = s.own_race(s.withdrawals[0])
+        available = rs.hand
+    else:  # refused with the phases it is played in
+        self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
+        return  # pragma: no cover - _need_phase raised
     r, n = action.region, action.count
     if not 0 <= r < self.n or s.region_race[r] != rs.race:
         raise IllegalAction(
@@ -131,12 +149,12 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         problem = limits.fits(self, s, rs.race, r, n, lifted=s.phase is _CONQUEST)
         if problem:
             raise IllegalAction(problem, action)
-    if s.phase is _CONQUEST:
-        self._enter_redeploy(s, rs, log)
+    if phase is _CONQUEST:
+        self._enter_redeploy(s, rs, log, own=own)
         if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
             raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
     rs.hand -= n
     s.region_tokens[r] += n
     log(Deployed(rs.owner, rs.race, r, n))
-    if s.phase is _WITHDRAWAL:
+    if phase is _WITHDRAWAL:
         self._withdrawal_progress(s, log)

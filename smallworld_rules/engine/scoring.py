@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _OVER, Log
+from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.events import GameOver, Scored, TurnEnded
-from smallworld_rules.hooks import Breakdown, fold
+from smallworld_rules.hooks import CORE, Breakdown, fold
 from smallworld_rules.language import events, markers
 from smallworld_rules.state import LOST_TRIBE, State
 
@@ -25,15 +26,43 @@ def score(self: Engine, s: State, race: str) -> Breakdown:
     return fold(regions, parts, minimum=0)
 
 
+#: the explanation of a score without contributions, by value (written once, not per turn)
+_PLAIN_KEPT = 128
+_PLAIN = tuple(f"{value} = {value}" for value in range(_PLAIN_KEPT))
+
+
 def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
-    """``score(s, race)``'s value and explanation; a race with no score modifier (and no
-    toll in the game) scores its regions, explained as ``Breakdown.explain`` reads a
-    breakdown without contributions, and no breakdown is made (a test compares the two)."""
-    if self._tolling or self._modifiers(s, race, "score"):
+    """``score(s, race)``'s value and explanation, folded and written as ``fold`` and
+    ``Breakdown.explain`` do, without making the contributions and the breakdown (a test
+    compares the two); a toll in the game takes the general way."""
+    if self._tolling:
         b = self.score(s, race)
         return b.value, b.explain()
     value = s.race_masks.get(race, 0).bit_count()
-    return value, f"{value} = {value}"
+    modifiers = self._modifiers(s, race, "score")
+    if not modifiers:  # most races: the regions held, nothing to fold or clamp
+        return value, _PLAIN[value] if value < _PLAIN_KEPT else f"{value} = {value}"
+    ctx = _Ctx(self, s, race, -1)
+    parts = [str(value)]
+    sets = []  # fold: every add and sub first, then the lowest set
+    for m in modifiers:
+        if not m.condition(ctx):
+            continue
+        amount = m.value(ctx)
+        op = m.op
+        where = "" if m.path == CORE else f" ({m.path}:{m.line})"
+        if op == "set":
+            sets.append((amount, f"={amount} {m.label}{where}"))
+            continue
+        value += amount if op == "add" else -amount
+        parts.append(f"{'+' if op == 'add' else '-'}{amount} {m.label}{where}")
+    if sets:
+        value = min(amount for amount, _ in sets)
+        parts += [text for _, text in sets]
+    if value < 0:  # the clamp: a score is never negative
+        parts.append(f"(clamped from {value})")
+        value = 0
+    return value, f"{' '.join(parts)} = {value}"
 
 
 def _score_and_advance(self: Engine, s: State, log: Log) -> None:

@@ -119,6 +119,9 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
 
 
 def _start_turn(self: Engine, s: State, log: Log) -> None:
+    if self._plain_turns:
+        _start_plain_turn(self, s, log)
+        return
     self._reset_turn(s)
     # A truce lasts until the turn of the player who made it.
     if s.truces:
@@ -141,8 +144,8 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
 
 
 def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> None:
-    self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
-    if s.phase is _WITHDRAWAL:
+    phase = s.phase
+    if phase is _WITHDRAWAL:
         wrs = s.races[s.withdrawals[0]]
         if wrs.hand and self._capping and limits.full(self, s, wrs.race):
             limits.set_aside(s.own_race(wrs.race), wrs.hand)  # no room: off the map
@@ -152,13 +155,16 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         s.withdrawals = s.withdrawals[1:]
         self._next_withdrawal(s, log)
         return
-    if s.phase is _PICK:
+    if phase is _PICK:
         if s.market:
             raise IllegalAction("pick a combo first", action)
         self._start_withdrawals(s, log)
         return
-    rs = self._acting_race(s, action)
-    if self.second_rounds and s.phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
+    if phase is not _CONQUEST and phase is not _REDEPLOY:  # the die's roll: refused
+        self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
+    acting = s.acting  # _acting_race's frame only to refuse: no race acts
+    rs = self._acting_race(s, action) if acting is None else s.own_race(acting)
+    if self.second_rounds and phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
         return
     own = self.regions_of(s, rs.race)
@@ -166,18 +172,18 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
     keeps_hand = rs.race == self.role_race
     capped = self._capping and limits.cap(self, s, rs.race)
-    if s.phase is _CONQUEST and capped and not (
+    if phase is _CONQUEST and capped and not (
         self._may_end_conquest(rs, hold, self._surplus(s, own, self._keep(s, rs.race)), own)
         and limits.within(self, s, rs.race)
     ):
         # Ending the conquests takes every token but one per region back into hand; those
         # that fit nowhere then wait off the map (region_tokens max).
-        self._enter_redeploy(s, rs, log)
+        self._enter_redeploy(s, rs, log, own=own)
         if own and rs.hand > hold and limits.full(self, s, rs.race):
             limits.set_aside(rs, rs.hand - hold)
         if own and rs.hand != hold:
             return  # tokens to place, or regions to abandon (ruling 13)
-    elif s.phase is _CONQUEST:
+    elif phase is _CONQUEST:
         surplus = self._surplus(s, own, self._keep(s, rs.race) if self._floors else 1)
         if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
             raise IllegalAction(
@@ -186,7 +192,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
             )
         # Ending the conquests as they stand; the tokens held back for conquest are taken
         # from the map first if the hand lacks them (ruling 13).
-        self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold)
+        self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold, own=own)
         if own and rs.hand != hold and not keeps_hand:
             return  # tokens to place (a gain) or regions to abandon (ruling 13)
     elif capped and own and rs.hand > hold and limits.full(self, s, rs.race):
@@ -206,8 +212,61 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     rs.held += hold
     if s.lang and flow.ends_turn(self, s, rs, action, log):
         return  # a decline after its redeployment, or after its choices
-    following = self._next_acting(s)
+    # With no race in decline the active race acts last (see _acting_order).
+    following = self._next_acting(s) if s.players[s.active].declined else None
     if following is not None:
         self._begin_cycle(s, following, log)
-    else:
+    elif s.withdrawals:
         self._start_withdrawals(s, log)
+    else:  # no defender has tokens to place (see _next_withdrawal)
+        self._score_and_advance(s, log)
+
+
+def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
+    """``_start_turn`` in one pass, for a game whose turns start with nothing but readying
+    the troops (``Engine._plain_turns``): the same changes and events, without the frames of
+    ``_reset_turn``, ``_reset_cycle`` (once, not twice) and ``_begin_cycle``."""
+    s.acted = False
+    s.picked = False
+    s.withdrawals = ()
+    s.used = ()
+    s.attacked = 0
+    s.decline_at_end = False
+    s.regained = {}
+    s.purchases = 0
+    s.conquered = ()
+    s.conquered_nonempty = 0
+    s.die_target = -1
+    s.die_bonus = -1
+    if s.lang:  # what _reset_turn and _reset_cycle forget
+        memory.forget(
+            s, "counters", "die", "declining", "choosing", "abandoned", "second_round",
+            "repelled", "facts", "discounts",
+        )
+    if s.truces:  # a truce lasts until the turn of the player who made it
+        s.truces = tuple(t for t in s.truces if t[0] != s.active)
+    player = s.players[s.active]
+    race = player.active
+    readied = 0
+    if race is None:
+        s.acting = None
+        s.readied = ()
+        s.phase = _PICK
+    else:
+        if player.declined:  # one acting in decline goes first
+            race = self._acting_order(s)[0]
+        s.acting = race
+        rs = s.own_race(race)
+        taken = []
+        tokens = s.region_tokens
+        for r in self.regions_of(s, race):  # rule 1.6, as in _begin_cycle
+            extra = tokens[r] - 1
+            if extra:
+                taken.append((r, extra))
+                tokens[r] = 1
+                readied += extra
+        s.readied = tuple(taken)
+        rs.hand += rs.held + readied
+        rs.held = 0
+        s.phase = _CONQUEST
+    log(TurnStarted(s.round, s.active, readied))
