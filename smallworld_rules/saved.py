@@ -256,6 +256,19 @@ def _dict(value: Any, where: Where) -> dict[str, Any]:
     return value
 
 
+#: the fields of a saved state (``lang`` besides, when the rule language keeps anything)
+_STATE_FIELDS = frozenset((
+    "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
+    "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
+    "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
+    "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
+    "decline_at_end", "regained", *_ADDED_IN_3,
+))
+_STATE_FIELDS_LANG = _STATE_FIELDS | {"lang"}
+_RACE_FIELDS = frozenset(RaceState.FIELDS)
+_PLAYER_FIELDS = frozenset(("coins", "active", "declined"))
+
+
 def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     """Rebuild and validate a state saved by :func:`~smallworld_rules.state.state_to_dict`
     (``version``: the saved game's format version, 2 or 3).
@@ -269,18 +282,13 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     d = _dict(data, "state")
     if version == 2 and not set(_ADDED_IN_3) & set(d):
         d = {**d, **_ADDED_IN_3}
-    expected = {
-        "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
-        "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
-        "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
-        "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
-        "decline_at_end", "regained", *_ADDED_IN_3,
-    }
-    missing, extra = expected - set(d), set(d) - expected - {"lang"}
-    if missing:
-        raise _bad("state", f"is missing {sorted(missing)}")
-    if extra:
-        raise _bad("state", f"has unknown fields {sorted(extra)}")
+    keys = d.keys()
+    if keys != _STATE_FIELDS and keys != _STATE_FIELDS_LANG:
+        missing, extra = _STATE_FIELDS - set(d), set(d) - _STATE_FIELDS_LANG
+        if missing:
+            raise _bad("state", f"is missing {sorted(missing)}")
+        if extra:
+            raise _bad("state", f"has unknown fields {sorted(extra)}")
 
     def race_id(value: Any, where: Where) -> str:
         if not isinstance(value, str) or value not in engine.race_defs:
@@ -299,9 +307,10 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.gen = new_generation()
     races = engine.race_defs
     occupants = _ids(d["region_race"], "region_race", occupant, {*races, None, LOST_TRIBE}, n)
-    for r, v in enumerate(d["region_race"]):
-        if v == LOST_TRIBE:
-            occupants[r] = LOST_TRIBE
+    if LOST_TRIBE in occupants:  # the constant itself, not an equal string
+        for r, v in enumerate(occupants):
+            if v == LOST_TRIBE:
+                occupants[r] = LOST_TRIBE
     s.set_occupants(tuple(occupants))
     s.reach_costs = None
     s.region_tokens = _ints(d["region_tokens"], "region_tokens", length=n)
@@ -331,50 +340,59 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     else:
         s.piece_supply = {k: _int(v, ("piece_supply", k)) for k, v in supply.items()}
     s.races = {}
-    for key, raw in _dict(d["races"], "races").items():
-        race_id(key, "races")
-        rd = _dict(raw, f"races[{key}]")
-        if set(rd) != set(RaceState.FIELDS) or rd["race"] != key:
-            raise _bad(f"races[{key}]", f"must have the fields {sorted(RaceState.FIELDS)}")
-        power = None if rd["power"] is None else power_id(rd["power"], f"races[{key}].power")
-        s.races[key] = RaceState(
-            key,
-            power,
-            _int(rd["owner"], f"races[{key}].owner", 0, players - 1),
-            _bool(rd["declined"], f"races[{key}].declined"),
-            _int(rd["hand"], f"races[{key}].hand"),
-            _int(rd["turns"], f"races[{key}].turns"),
-            _int(rd["held"], f"races[{key}].held"),
-            {
-                _str(name, f"races[{key}].uses"): _int(
-                    count, f"races[{key}].uses[{excerpt(name)}]", 1,
-                    (1 << players) - 1 if name == memory.MARKS else None,
-                )
-                for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
-            },
-        )
+    powers = rules.powers
+    top = players - 1
+    for key, rd in _dict(d["races"], "races").items():
+        # A sound entry (what a save writes) is tested here at once; any other goes through
+        # the checks one field at a time below, for the first refusal and its message.
+        if type(rd) is dict and rd.keys() == _RACE_FIELDS and key in races:
+            power, owner, hand = rd["power"], rd["owner"], rd["hand"]
+            turns, held, uses, declined = rd["turns"], rd["held"], rd["uses"], rd["declined"]
+            if (
+                rd["race"] == key
+                and (power is None or (type(power) is str and power in powers))
+                and type(owner) is int and 0 <= owner <= top
+                and type(declined) is bool
+                and type(hand) is int and hand >= 0
+                and type(turns) is int and turns >= 0
+                and type(held) is int and held >= 0
+                and type(uses) is dict and not uses
+            ):
+                s.races[key] = RaceState(key, power, owner, declined, hand, turns, held, {})
+                continue
+        _race_entry(s, key, rd, race_id, power_id, players)
 
     def player(value: Any, where: Where) -> PlayerState:
-        pd = _dict(value, where)
-        if set(pd) != {"coins", "active", "declined"}:
-            raise _bad(where, "must have the fields active, coins, declined")
-        at = _place(where)
-        active = None if pd["active"] is None else race_id(pd["active"], f"{at}.active")
-        return PlayerState(
-            _int(pd["coins"], f"{at}.coins"),
-            active,
-            tuple(_ids(pd["declined"], f"{at}.declined", race_id, races)),
-        )
+        if type(value) is dict and value.keys() == _PLAYER_FIELDS:
+            coins, active, declined = value["coins"], value["active"], value["declined"]
+            if (
+                type(coins) is int and coins >= 0
+                and (active is None or (type(active) is str and active in races))
+                and type(declined) is list
+            ):
+                try:
+                    sound = all(map(races.__contains__, declined))
+                except TypeError:  # an unhashable entry: refused below
+                    sound = False
+                if sound:
+                    return PlayerState(coins, active, tuple(declined))
+        return _player_entry(value, where, race_id, races)
 
     s.players = tuple(_list(d["players"], "players", player, players))
 
     def combo(value: Any, where: Where) -> tuple[str, str, int]:
+        if type(value) is list and len(value) == 3:
+            race, power, coins = value
+            if (
+                type(race) is str and race in races and type(power) is str and power in powers
+                and type(coins) is int and coins >= 0
+            ):
+                return (race, power, coins)
         if not isinstance(value, list) or len(value) != 3:
             raise _bad(where, "must be [race, power, coins]")
         return (race_id(value[0], where), power_id(value[1], where), _int(value[2], where))
 
     s.market = tuple(_list(d["market"], "market", combo))
-    powers = rules.powers
     s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
     s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
     s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
@@ -449,6 +467,55 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             raise _bad("lang.borrowed", "must name races in play and known badges")
     _check_consistency(engine, s)
     return s
+
+
+def _race_entry(
+    s: State,
+    key: str,
+    raw: Any,
+    race_id: Callable[[Any, Where], str],
+    power_id: Callable[[Any, Where], str],
+    players: int,
+) -> None:
+    """``s.races[key]`` from its saved entry, checked field by field (the first wrong one is
+    refused, named by its place)."""
+    race_id(key, "races")
+    rd = _dict(raw, f"races[{key}]")
+    if set(rd) != set(RaceState.FIELDS) or rd["race"] != key:
+        raise _bad(f"races[{key}]", f"must have the fields {sorted(RaceState.FIELDS)}")
+    power = None if rd["power"] is None else power_id(rd["power"], f"races[{key}].power")
+    s.races[key] = RaceState(
+        key,
+        power,
+        _int(rd["owner"], f"races[{key}].owner", 0, players - 1),
+        _bool(rd["declined"], f"races[{key}].declined"),
+        _int(rd["hand"], f"races[{key}].hand"),
+        _int(rd["turns"], f"races[{key}].turns"),
+        _int(rd["held"], f"races[{key}].held"),
+        {
+            _str(name, f"races[{key}].uses"): _int(
+                count, f"races[{key}].uses[{excerpt(name)}]", 1,
+                (1 << players) - 1 if name == memory.MARKS else None,
+            )
+            for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
+        },
+    )
+
+
+def _player_entry(
+    value: Any, where: Where, race_id: Callable[[Any, Where], str], races: Any
+) -> PlayerState:
+    """A saved player, checked field by field (the first wrong one is refused)."""
+    pd = _dict(value, where)
+    if set(pd) != {"coins", "active", "declined"}:
+        raise _bad(where, "must have the fields active, coins, declined")
+    at = _place(where)
+    active = None if pd["active"] is None else race_id(pd["active"], f"{at}.active")
+    return PlayerState(
+        _int(pd["coins"], f"{at}.coins"),
+        active,
+        tuple(_ids(pd["declined"], f"{at}.declined", race_id, races)),
+    )
 
 
 def _check_consistency(engine: Engine, s: State) -> None:
