@@ -80,7 +80,8 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
     the log is read; it is two thirds of a save. Any other text, or one whose rest is not
     sound JSON within the depth, or might hold a second ``"log"`` key (``"log"`` or a
     backslash after the log), is loaded whole by :func:`load_json`: same outcome, same
-    message.
+    message. When the log is left as text, so is the depth of the state: a caller asks
+    :func:`check_state_depth` before any refusal.
 
     Raises:
         RulesError: as :func:`load_json`.
@@ -97,13 +98,27 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
             except (RecursionError, TypeError, ValueError):
                 doc = None
             if type(doc) is dict:
-                try:
-                    check_depth(doc, "not a saved game")
+                try:  # the state's depth is left to its checks (see check_state_depth)
+                    check_depth([v for k, v in doc.items() if k != "state"], "not a saved game")
                 except RulesError:
                     pass
                 else:
                     return doc, text[start:end]
     return load_json(text, "not a saved game"), None
+
+
+def check_state_depth(doc: Any) -> None:
+    """The depth check :func:`load_save_json` leaves out when it leaves the log as text: that
+    of the saved state, which the checks of :func:`state_from_dict` prove flat when they
+    accept it (every field and entry of a given type: five levels deep at most). Whatever
+    loading such a save refuses, this is asked first, so that a state nested too deeply is
+    refused as :func:`load_json` refuses it, not by a later check.
+
+    Raises:
+        RulesError: ``"not a saved game: lists and objects nested more than … deep"``.
+    """
+    if type(doc) is dict:
+        check_depth([doc.get("state")], "not a saved game")  # the state two levels down
 
 
 def check_depth(data: Any, what: str) -> None:
