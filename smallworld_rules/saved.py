@@ -282,6 +282,14 @@ _STATE_FIELDS = frozenset((
 _STATE_FIELDS_LANG = _STATE_FIELDS | {"lang"}
 _RACE_FIELDS = frozenset(RaceState.FIELDS)
 _PLAYER_FIELDS = frozenset(("coins", "active", "declined"))
+#: ``_TRIBE.get(v, v)``: the Lost Tribe's id as the constant itself, anything else as it is
+_TRIBE: dict[str | None, str | None] = {LOST_TRIBE: LOST_TRIBE}
+
+
+@functools.cache
+def _region_keys(regions: int) -> dict[str, int]:
+    """The keys of ``pieces`` a save writes for a board of ``regions`` regions."""
+    return {str(r): r for r in range(regions)}
 
 
 def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
@@ -316,21 +324,30 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return str(value)
 
     def occupant(value: Any, where: Where) -> str | None:
-        return None if value is None or value == LOST_TRIBE else race_id(value, where)
+        if value is None or value == LOST_TRIBE:
+            return None if value is None else LOST_TRIBE
+        return race_id(value, where)
 
     s = State.__new__(State)
     s.gen = new_generation()
     races = engine.race_defs
     occupants = _ids(d["region_race"], "region_race", occupant, {*races, None, LOST_TRIBE}, n)
-    if LOST_TRIBE in occupants:  # the constant itself, not an equal string
-        for r, v in enumerate(occupants):
-            if v == LOST_TRIBE:
-                occupants[r] = LOST_TRIBE
-    s.set_occupants(tuple(occupants))
+    # Lost Tribe entries as the constant itself, not an equal string (entries: str or None)
+    s.set_occupants(tuple(map(_TRIBE.get, occupants, occupants)))
     s.reach_costs = None
     s.region_tokens = _ints(d["region_tokens"], "region_tokens", length=n)
     s.pieces = {}
+    known_pieces = rules.pieces
+    region_keys = _region_keys(n)
     for key, pieces in _dict(d["pieces"], "pieces").items():
+        r = region_keys.get(key)
+        if r is not None and type(pieces) is dict:  # as a save writes it: tested here
+            for name, count in pieces.items():
+                if not (name in known_pieces and type(count) is int and count >= 1):
+                    break
+            else:
+                s.pieces[r] = dict(pieces)
+                continue
         if not (key.isdigit() and len(key) <= 3 and int(key) < n):
             raise _bad("pieces", f"names a region {excerpt(key)} that does not exist")
         at: Where = ("pieces", key)
@@ -345,10 +362,10 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         s.box = dict(box)
     else:
         s.box = {race_id(k, "box"): _int(v, ("box", k)) for k, v in _dict(box, "box").items()}
-    if set(s.box) != set(engine.race_defs):
-        raise _bad("box", "must list every race exactly once")
+        if set(s.box) != set(engine.race_defs):
+            raise _bad("box", "must list every race exactly once")
     supply = _dict(d["piece_supply"], "piece_supply")
-    if set(supply) != set(rules.pieces):
+    if supply.keys() != known_pieces.keys():
         raise _bad("piece_supply", "must list every piece exactly once")
     if _sound_counts(supply.values()):
         s.piece_supply = dict(supply)
@@ -396,18 +413,26 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.players = tuple(_list(d["players"], "players", player, players))
 
     def combo(value: Any, where: Where) -> tuple[str, str, int]:
-        if type(value) is list and len(value) == 3:
-            race, power, coins = value
-            if (
-                type(race) is str and race in races and type(power) is str and power in powers
-                and type(coins) is int and coins >= 0
-            ):
-                return (race, power, coins)
         if not isinstance(value, list) or len(value) != 3:
             raise _bad(where, "must be [race, power, coins]")
         return (race_id(value[0], where), power_id(value[1], where), _int(value[2], where))
 
-    s.market = tuple(_list(d["market"], "market", combo))
+    market = d["market"]
+    combos: list[tuple[str, str, int]] = []
+    sound = type(market) is list
+    for entry in market if sound else ():
+        # as a save writes it, tested here; the first other entry: every one checked below
+        if type(entry) is list and len(entry) == 3:
+            race, power, coins = entry
+            if (
+                type(race) is str and race in races and type(power) is str and power in powers
+                and type(coins) is int and coins >= 0
+            ):
+                combos.append((race, power, coins))
+                continue
+        sound = False
+        break
+    s.market = tuple(combos if sound else _list(market, "market", combo))
     s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
     s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
     s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
@@ -466,6 +491,14 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.role_reserve = tuple(_ids(d["role_reserve"], "role_reserve", power_id, powers))
     s.purchases = _int(d["purchases"], "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
+    if s.lang:
+        _check_lang(engine, s)
+    _check_consistency(engine, s)
+    return s
+
+
+def _check_lang(engine: Engine, s: State) -> None:
+    """What the rule language keeps, against the rest of the state."""
     on_market = {combo[0]: combo for combo in s.market}
     for race, tokens in memory.get(s, "banner", {}).items():
         if race not in on_market or tokens > s.box[race]:
@@ -480,8 +513,6 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     for race, power in memory.get(s, "borrowed", {}).items():  # see language.borrowing
         if race not in s.races or power not in engine.rules.powers:
             raise _bad("lang.borrowed", "must name races in play and known badges")
-    _check_consistency(engine, s)
-    return s
 
 
 def _race_entry(
