@@ -232,18 +232,19 @@ def _ids(
     item: Callable[[Any, Where], T],
     known: Any,
     length: int | None = None,
-) -> list[T]:
-    """:func:`_list` of ``item`` entries, where ``item`` accepts exactly the strings (or
-    ``None``) ``known`` holds and gives them back as they are: a sound list is tested at once
-    in C; any other value is checked entry by entry, for the same refusal and message."""
+) -> tuple[T, ...]:
+    """:func:`_list` of ``item`` entries as a tuple, where ``item`` accepts exactly the
+    strings (or ``None``) ``known`` holds and gives them back as they are: a sound list is
+    tested at once in C; any other value is checked entry by entry, for the same refusal and
+    message."""
     if type(value) is list and (length is None or len(value) == length):
         try:
             sound = all(map(known.__contains__, value))
         except TypeError:  # an unhashable entry: refused below
             sound = False
         if sound:  # ``known`` holds only strings and None: so do the entries
-            return value[:]
-    return _list(value, where, item, length)
+            return tuple(value)
+    return tuple(_list(value, where, item, length))
 
 
 def _sound_counts(values: Any) -> bool:
@@ -284,6 +285,8 @@ _RACE_FIELDS = frozenset(RaceState.FIELDS)
 _PLAYER_FIELDS = frozenset(("coins", "active", "declined"))
 #: ``_TRIBE.get(v, v)``: the Lost Tribe's id as the constant itself, anything else as it is
 _TRIBE: dict[str | None, str | None] = {LOST_TRIBE: LOST_TRIBE}
+#: the occupants of a region that are not races
+_NO_RACE = frozenset((None, LOST_TRIBE))
 
 
 @functools.cache
@@ -331,7 +334,15 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s = State.__new__(State)
     s.gen = new_generation()
     races = engine.race_defs
-    occupants = _ids(d["region_race"], "region_race", occupant, {*races, None, LOST_TRIBE}, n)
+    occupants = d["region_race"]
+    try:  # as a save writes it: race ids, None and the Lost Tribe's (tested in C)
+        sound = type(occupants) is list and len(occupants) == n and (
+            races.keys() >= set(occupants).difference(_NO_RACE)
+        )
+    except TypeError:  # an unhashable entry: refused below
+        sound = False
+    if not sound:
+        occupants = _list(occupants, "region_race", occupant, n)
     # Lost Tribe entries as the constant itself, not an equal string (entries: str or None)
     s.set_occupants(tuple(map(_TRIBE.get, occupants, occupants)))
     s.reach_costs = None
@@ -433,9 +444,9 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         sound = False
         break
     s.market = tuple(combos if sound else _list(market, "market", combo))
-    s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
-    s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
-    s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
+    s.race_stack = _ids(d["race_stack"], "race_stack", race_id, races)
+    s.power_stack = _ids(d["power_stack"], "power_stack", power_id, powers)
+    s.power_discard = _ids(d["power_discard"], "power_discard", power_id, powers)
     s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
     s.active = _int(d["active"], "active", 0, players - 1)
     try:
@@ -454,7 +465,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
 
     s.readied = tuple(_list(d["readied"], "readied", readied))
     s.die_target = _int(d["die_target"], "die_target", EFFECT_ROLL, n - 1)
-    s.withdrawals = tuple(_ids(d["withdrawals"], "withdrawals", race_id, races))
+    s.withdrawals = _ids(d["withdrawals"], "withdrawals", race_id, races)
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
     s.winners = tuple(_ints(d["winners"], "winners", 0, players - 1))
     s.acting = None if d["acting"] is None else race_id(d["acting"], "acting")
@@ -486,9 +497,9 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     if set(zones) != set(engine.pile_zones):
         raise _bad("zones", f"must list the zones {engine.pile_zones}")
     kinds = {*races, LOST_TRIBE, SOUL}
-    s.zones = {z: tuple(_ids(pile, f"zones[{z}]", kind, kinds)) for z, pile in zones.items()}
-    s.role_powers = tuple(_ids(d["role_powers"], "role_powers", power_id, powers))
-    s.role_reserve = tuple(_ids(d["role_reserve"], "role_reserve", power_id, powers))
+    s.zones = {z: _ids(pile, f"zones[{z}]", kind, kinds) for z, pile in zones.items()}
+    s.role_powers = _ids(d["role_powers"], "role_powers", power_id, powers)
+    s.role_reserve = _ids(d["role_reserve"], "role_reserve", power_id, powers)
     s.purchases = _int(d["purchases"], "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
     if s.lang:
@@ -560,7 +571,7 @@ def _player_entry(
     return PlayerState(
         _int(pd["coins"], f"{at}.coins"),
         active,
-        tuple(_ids(pd["declined"], f"{at}.declined", race_id, races)),
+        _ids(pd["declined"], f"{at}.declined", race_id, races),
     )
 
 
@@ -569,7 +580,8 @@ def _check_consistency(engine: Engine, s: State) -> None:
     rules = engine.rules
     in_play = [race for race in s.races if race != engine.role_race]
     banners = [m[0] for m in s.market] + list(s.race_stack) + in_play
-    if sorted(banners) != sorted(rules.races):
+    # as many as the rules' (whose ids are unique) and the same ones: each exactly once
+    if len(banners) != len(rules.races) or rules.races.keys() != set(banners):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
     badges = (
         [m[1] for m in s.market]
@@ -579,7 +591,7 @@ def _check_consistency(engine: Engine, s: State) -> None:
         + list(s.role_powers)
         + list(s.role_reserve)
     )
-    if sorted(badges) != sorted(rules.powers):
+    if len(badges) != len(rules.powers) or rules.powers.keys() != set(badges):
         raise _bad("state", "must hold every power badge exactly once")
     for p, ps in enumerate(s.players):
         if ps.active is not None and (
