@@ -11,6 +11,7 @@ import functools
 import json
 import re
 from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from smallworld_rules.engine.basics import DIE_FACES
@@ -208,6 +209,9 @@ def _list(
 
 
 _INT_ONLY = frozenset((int,))
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+#: the phases by their saved names (``Phase(name)`` without the enum's call)
+_PHASES = {phase.value: phase for phase in Phase}
 
 
 def _ints(
@@ -449,10 +453,13 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.power_discard = _ids(d["power_discard"], "power_discard", power_id, powers)
     s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
     s.active = _int(d["active"], "active", 0, players - 1)
-    try:
-        s.phase = Phase(d["phase"])
-    except ValueError:
-        raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
+    phase = _PHASES.get(d["phase"]) if type(d["phase"]) is str else None
+    if phase is None:
+        try:
+            phase = Phase(d["phase"])
+        except ValueError:
+            raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
+    s.phase = phase
     s.conquered = tuple(_ints(d["conquered"], "conquered", 0, n - 1))
     s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
     s.acted = _bool(d["acted"], "acted")
@@ -578,20 +585,19 @@ def _player_entry(
 def _check_consistency(engine: Engine, s: State) -> None:
     """The cross-field rules: every banner and badge in exactly one place, owners agree."""
     rules = engine.rules
-    in_play = [race for race in s.races if race != engine.role_race]
-    banners = [m[0] for m in s.market] + list(s.race_stack) + in_play
-    # as many as the rules' (whose ids are unique) and the same ones: each exactly once
-    if len(banners) != len(rules.races) or rules.races.keys() != set(banners):
+    # Every banner (badge) exactly once: as many as the rules' ids, which are unique, and
+    # the same ones (the market's, the stack's and those in play, counted and joined in C).
+    in_play = s.races.keys() - {engine.role_race}
+    banners = in_play.union(map(_FIRST, s.market), s.race_stack)
+    if len(s.market) + len(s.race_stack) + len(in_play) != len(rules.races) or (
+        rules.races.keys() != banners
+    ):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
-    badges = (
-        [m[1] for m in s.market]
-        + list(s.power_stack)
-        + list(s.power_discard)
-        + [rs.power for rs in s.races.values() if rs.power is not None]
-        + list(s.role_powers)
-        + list(s.role_reserve)
-    )
-    if len(badges) != len(rules.powers) or rules.powers.keys() != set(badges):
+    held = [rs.power for rs in s.races.values() if rs.power is not None]
+    placed = (s.power_stack, s.power_discard, held, s.role_powers, s.role_reserve)
+    if len(s.market) + sum(map(len, placed)) != len(rules.powers) or (
+        rules.powers.keys() != set(map(_SECOND, s.market)).union(*placed)
+    ):
         raise _bad("state", "must hold every power badge exactly once")
     for p, ps in enumerate(s.players):
         if ps.active is not None and (
@@ -660,7 +666,7 @@ def _check_turn(engine: Engine, s: State) -> None:
     acting_race = None if acting is None else s.races.get(acting)
     if acting is not None and (acting_race is None or acting_race.owner != s.active):
         raise _bad("acting", f"names {acting!r}, not a race of the active player")
-    regions = [r for r, _ in s.readied]
+    regions = list(map(_FIRST, s.readied))
     if len(set(regions)) != len(regions):
         raise _bad("readied", "names a region twice")
     if s.readied and phase is Phase.CONQUEST and not s.acted:
@@ -669,7 +675,7 @@ def _check_turn(engine: Engine, s: State) -> None:
         for r in regions:
             if s.region_race[r] != acting:
                 raise _bad("readied", f"names region {r}, which {acting!r} does not hold")
-        if sum(taken for _, taken in s.readied) > s.races[acting].hand:
+        if sum(map(_SECOND, s.readied)) > s.races[acting].hand:
             raise _bad("readied", f"takes more tokens than {acting!r} has in hand")
     conquered = 0
     for r in s.conquered:
@@ -707,7 +713,7 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("withdrawals", "list a race twice")
     if s.decline_at_end and phase is not Phase.WITHDRAWAL:
         raise _bad("decline_at_end", f"is set in the {phase.value} phase")
-    if len({protected for protected, _ in s.truces}) != len(s.truces):
+    if len(set(map(_FIRST, s.truces))) != len(s.truces):
         raise _bad("truces", "protect a player twice")
     for name in s.regained:
         if not engine.rules.pieces[name].kept_when_lost:
