@@ -205,6 +205,8 @@ def _list(
         raise _bad(where, "must be a list")
     if length is not None and len(value) != length:
         raise _bad(where, f"must have {length} entries, not {len(value)}")
+    if not value:
+        return []  # most saved lists of the turn are empty: no comprehension to run
     return [item(v, (where, i)) for i, v in enumerate(value)]
 
 
@@ -466,6 +468,10 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.picked = _bool(d["picked"], "picked")
 
     def readied(value: Any, where: Where) -> tuple[int, int]:
+        if type(value) is list and len(value) == 2:
+            region, taken = value
+            if type(region) is int and 0 <= region < n and type(taken) is int and taken >= 1:
+                return (region, taken)  # as a save writes it
         if not isinstance(value, list) or len(value) != 2:
             raise _bad(where, "must be [region, tokens]")
         return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
