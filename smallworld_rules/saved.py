@@ -507,10 +507,13 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return race_id(value, where)
 
     zones = _dict(d["zones"], "zones")
-    if set(zones) != set(engine.pile_zones):
-        raise _bad("zones", f"must list the zones {engine.pile_zones}")
-    kinds = {*races, LOST_TRIBE, SOUL}
-    s.zones = {z: _ids(pile, f"zones[{z}]", kind, kinds) for z, pile in zones.items()}
+    if zones or engine.pile_zones:  # none in a game without a role's zones
+        if set(zones) != set(engine.pile_zones):
+            raise _bad("zones", f"must list the zones {engine.pile_zones}")
+        kinds = {*races, LOST_TRIBE, SOUL}
+        s.zones = {z: _ids(pile, f"zones[{z}]", kind, kinds) for z, pile in zones.items()}
+    else:
+        s.zones = {}
     s.role_powers = _ids(d["role_powers"], "role_powers", power_id, powers)
     s.role_reserve = _ids(d["role_reserve"], "role_reserve", power_id, powers)
     s.purchases = _int(d["purchases"], "purchases")
