@@ -238,19 +238,18 @@ def _ids(
     item: Callable[[Any, Where], T],
     known: Any,
     length: int | None = None,
-) -> tuple[T, ...]:
-    """:func:`_list` of ``item`` entries as a tuple, where ``item`` accepts exactly the
-    strings (or ``None``) ``known`` holds and gives them back as they are: a sound list is
-    tested at once in C; any other value is checked entry by entry, for the same refusal and
-    message."""
+) -> list[T]:
+    """:func:`_list` of ``item`` entries, where ``item`` accepts exactly the strings (or
+    ``None``) ``known`` holds and gives them back as they are: a sound list is tested at once
+    in C; any other value is checked entry by entry, for the same refusal and message."""
     if type(value) is list and (length is None or len(value) == length):
         try:
             sound = all(map(known.__contains__, value))
         except TypeError:  # an unhashable entry: refused below
             sound = False
         if sound:  # ``known`` holds only strings and None: so do the entries
-            return tuple(value)
-    return tuple(_list(value, where, item, length))
+            return value[:]
+    return _list(value, where, item, length)
 
 
 def _sound_counts(values: Any) -> bool:
@@ -450,9 +449,9 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         sound = False
         break
     s.market = tuple(combos if sound else _list(market, "market", combo))
-    s.race_stack = _ids(d["race_stack"], "race_stack", race_id, races)
-    s.power_stack = _ids(d["power_stack"], "power_stack", power_id, powers)
-    s.power_discard = _ids(d["power_discard"], "power_discard", power_id, powers)
+    s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
+    s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
+    s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
     s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
     s.active = _int(d["active"], "active", 0, players - 1)
     phase = _PHASES.get(d["phase"]) if type(d["phase"]) is str else None
@@ -478,7 +477,7 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
 
     s.readied = tuple(_list(d["readied"], "readied", readied))
     s.die_target = _int(d["die_target"], "die_target", EFFECT_ROLL, n - 1)
-    s.withdrawals = _ids(d["withdrawals"], "withdrawals", race_id, races)
+    s.withdrawals = tuple(_ids(d["withdrawals"], "withdrawals", race_id, races))
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
     s.winners = tuple(_ints(d["winners"], "winners", 0, players - 1))
     s.acting = None if d["acting"] is None else race_id(d["acting"], "acting")
@@ -511,11 +510,11 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         if set(zones) != set(engine.pile_zones):
             raise _bad("zones", f"must list the zones {engine.pile_zones}")
         kinds = {*races, LOST_TRIBE, SOUL}
-        s.zones = {z: _ids(pile, f"zones[{z}]", kind, kinds) for z, pile in zones.items()}
+        s.zones = {z: tuple(_ids(pile, f"zones[{z}]", kind, kinds)) for z, pile in zones.items()}
     else:
         s.zones = {}
-    s.role_powers = _ids(d["role_powers"], "role_powers", power_id, powers)
-    s.role_reserve = _ids(d["role_reserve"], "role_reserve", power_id, powers)
+    s.role_powers = tuple(_ids(d["role_powers"], "role_powers", power_id, powers))
+    s.role_reserve = tuple(_ids(d["role_reserve"], "role_reserve", power_id, powers))
     s.purchases = _int(d["purchases"], "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
     if s.lang:
@@ -587,7 +586,7 @@ def _player_entry(
     return PlayerState(
         _int(pd["coins"], f"{at}.coins"),
         active,
-        _ids(pd["declined"], f"{at}.declined", race_id, races),
+        tuple(_ids(pd["declined"], f"{at}.declined", race_id, races)),
     )
 
 
