@@ -41,7 +41,14 @@ from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
 from smallworld_rules.recording import make_record, replay
 from smallworld_rules.rules import Rules, load_rules
-from smallworld_rules.saved import FORMAT, VERSION, load_save_json, saved_map, state_from_dict
+from smallworld_rules.saved import (
+    FORMAT,
+    VERSION,
+    check_state_depth,
+    load_save_json,
+    saved_map,
+    state_from_dict,
+)
 from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_to_dict
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
@@ -693,6 +700,14 @@ class Game:
             RulesError: the text is not a valid saved game; the message says what is wrong.
         """
         doc, log_text = load_save_json(text)
+        try:
+            return cls._from_saved(doc, log_text, rules)
+        except Exception:
+            check_state_depth(doc)  # a state nested too deeply: that is the refusal
+            raise
+
+    @classmethod
+    def _from_saved(cls, doc: Any, log_text: str | None, rules: Rules | None) -> Game:
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
         if doc.get("version") not in (2, VERSION):

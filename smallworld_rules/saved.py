@@ -11,6 +11,7 @@ import functools
 import json
 import re
 from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from smallworld_rules.engine.basics import DIE_FACES
@@ -80,7 +81,8 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
     the log is read; it is two thirds of a save. Any other text, or one whose rest is not
     sound JSON within the depth, or might hold a second ``"log"`` key (``"log"`` or a
     backslash after the log), is loaded whole by :func:`load_json`: same outcome, same
-    message.
+    message. When the log is left as text, so is the depth of the state: a caller asks
+    :func:`check_state_depth` before any refusal.
 
     Raises:
         RulesError: as :func:`load_json`.
@@ -97,13 +99,27 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
             except (RecursionError, TypeError, ValueError):
                 doc = None
             if type(doc) is dict:
-                try:
-                    check_depth(doc, "not a saved game")
+                try:  # the state's depth is left to its checks (see check_state_depth)
+                    check_depth([v for k, v in doc.items() if k != "state"], "not a saved game")
                 except RulesError:
                     pass
                 else:
                     return doc, text[start:end]
     return load_json(text, "not a saved game"), None
+
+
+def check_state_depth(doc: Any) -> None:
+    """The depth check :func:`load_save_json` leaves out when it leaves the log as text: that
+    of the saved state, which the checks of :func:`state_from_dict` prove flat when they
+    accept it (every field and entry of a given type: five levels deep at most). Whatever
+    loading such a save refuses, this is asked first, so that a state nested too deeply is
+    refused as :func:`load_json` refuses it, not by a later check.
+
+    Raises:
+        RulesError: ``"not a saved game: lists and objects nested more than … deep"``.
+    """
+    if type(doc) is dict:
+        check_depth([doc.get("state")], "not a saved game")  # the state two levels down
 
 
 def check_depth(data: Any, what: str) -> None:
@@ -189,10 +205,15 @@ def _list(
         raise _bad(where, "must be a list")
     if length is not None and len(value) != length:
         raise _bad(where, f"must have {length} entries, not {len(value)}")
+    if not value:
+        return []  # most saved lists of the turn are empty: no comprehension to run
     return [item(v, (where, i)) for i, v in enumerate(value)]
 
 
 _INT_ONLY = frozenset((int,))
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+#: the phases by their saved names (``Phase(name)`` without the enum's call)
+_PHASES = {phase.value: phase for phase in Phase}
 
 
 def _ints(
@@ -256,6 +277,29 @@ def _dict(value: Any, where: Where) -> dict[str, Any]:
     return value
 
 
+#: the fields of a saved state (``lang`` besides, when the rule language keeps anything)
+_STATE_FIELDS = frozenset((
+    "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
+    "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
+    "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
+    "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
+    "decline_at_end", "regained", *_ADDED_IN_3,
+))
+_STATE_FIELDS_LANG = _STATE_FIELDS | {"lang"}
+_RACE_FIELDS = frozenset(RaceState.FIELDS)
+_PLAYER_FIELDS = frozenset(("coins", "active", "declined"))
+#: ``_TRIBE.get(v, v)``: the Lost Tribe's id as the constant itself, anything else as it is
+_TRIBE: dict[str | None, str | None] = {LOST_TRIBE: LOST_TRIBE}
+#: the occupants of a region that are not races
+_NO_RACE = frozenset((None, LOST_TRIBE))
+
+
+@functools.cache
+def _region_keys(regions: int) -> dict[str, int]:
+    """The keys of ``pieces`` a save writes for a board of ``regions`` regions."""
+    return {str(r): r for r in range(regions)}
+
+
 def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     """Rebuild and validate a state saved by :func:`~smallworld_rules.state.state_to_dict`
     (``version``: the saved game's format version, 2 or 3).
@@ -269,18 +313,13 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     d = _dict(data, "state")
     if version == 2 and not set(_ADDED_IN_3) & set(d):
         d = {**d, **_ADDED_IN_3}
-    expected = {
-        "region_race", "region_tokens", "pieces", "box", "piece_supply", "races", "players",
-        "market", "race_stack", "power_stack", "power_discard", "round", "active", "phase",
-        "conquered", "conquered_nonempty", "acted", "picked", "readied", "die_target",
-        "withdrawals", "rng", "winners", "acting", "used", "attacked", "truces", "die_bonus",
-        "decline_at_end", "regained", *_ADDED_IN_3,
-    }
-    missing, extra = expected - set(d), set(d) - expected - {"lang"}
-    if missing:
-        raise _bad("state", f"is missing {sorted(missing)}")
-    if extra:
-        raise _bad("state", f"has unknown fields {sorted(extra)}")
+    keys = d.keys()
+    if keys != _STATE_FIELDS and keys != _STATE_FIELDS_LANG:
+        missing, extra = _STATE_FIELDS - set(d), set(d) - _STATE_FIELDS_LANG
+        if missing:
+            raise _bad("state", f"is missing {sorted(missing)}")
+        if extra:
+            raise _bad("state", f"has unknown fields {sorted(extra)}")
 
     def race_id(value: Any, where: Where) -> str:
         if not isinstance(value, str) or value not in engine.race_defs:
@@ -293,20 +332,38 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return str(value)
 
     def occupant(value: Any, where: Where) -> str | None:
-        return None if value is None or value == LOST_TRIBE else race_id(value, where)
+        if value is None or value == LOST_TRIBE:
+            return None if value is None else LOST_TRIBE
+        return race_id(value, where)
 
     s = State.__new__(State)
     s.gen = new_generation()
     races = engine.race_defs
-    occupants = _ids(d["region_race"], "region_race", occupant, {*races, None, LOST_TRIBE}, n)
-    for r, v in enumerate(d["region_race"]):
-        if v == LOST_TRIBE:
-            occupants[r] = LOST_TRIBE
-    s.set_occupants(tuple(occupants))
+    occupants = d["region_race"]
+    try:  # as a save writes it: race ids, None and the Lost Tribe's (tested in C)
+        sound = type(occupants) is list and len(occupants) == n and (
+            races.keys() >= set(occupants).difference(_NO_RACE)
+        )
+    except TypeError:  # an unhashable entry: refused below
+        sound = False
+    if not sound:
+        occupants = _list(occupants, "region_race", occupant, n)
+    # Lost Tribe entries as the constant itself, not an equal string (entries: str or None)
+    s.set_occupants(tuple(map(_TRIBE.get, occupants, occupants)))
     s.reach_costs = None
     s.region_tokens = _ints(d["region_tokens"], "region_tokens", length=n)
     s.pieces = {}
+    known_pieces = rules.pieces
+    region_keys = _region_keys(n)
     for key, pieces in _dict(d["pieces"], "pieces").items():
+        r = region_keys.get(key)
+        if r is not None and type(pieces) is dict:  # as a save writes it: tested here
+            for name, count in pieces.items():
+                if not (name in known_pieces and type(count) is int and count >= 1):
+                    break
+            else:
+                s.pieces[r] = dict(pieces)
+                continue
         if not (key.isdigit() and len(key) <= 3 and int(key) < n):
             raise _bad("pieces", f"names a region {excerpt(key)} that does not exist")
         at: Where = ("pieces", key)
@@ -321,50 +378,53 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         s.box = dict(box)
     else:
         s.box = {race_id(k, "box"): _int(v, ("box", k)) for k, v in _dict(box, "box").items()}
-    if set(s.box) != set(engine.race_defs):
-        raise _bad("box", "must list every race exactly once")
+        if set(s.box) != set(engine.race_defs):
+            raise _bad("box", "must list every race exactly once")
     supply = _dict(d["piece_supply"], "piece_supply")
-    if set(supply) != set(rules.pieces):
+    if supply.keys() != known_pieces.keys():
         raise _bad("piece_supply", "must list every piece exactly once")
     if _sound_counts(supply.values()):
         s.piece_supply = dict(supply)
     else:
         s.piece_supply = {k: _int(v, ("piece_supply", k)) for k, v in supply.items()}
     s.races = {}
-    for key, raw in _dict(d["races"], "races").items():
-        race_id(key, "races")
-        rd = _dict(raw, f"races[{key}]")
-        if set(rd) != set(RaceState.FIELDS) or rd["race"] != key:
-            raise _bad(f"races[{key}]", f"must have the fields {sorted(RaceState.FIELDS)}")
-        power = None if rd["power"] is None else power_id(rd["power"], f"races[{key}].power")
-        s.races[key] = RaceState(
-            key,
-            power,
-            _int(rd["owner"], f"races[{key}].owner", 0, players - 1),
-            _bool(rd["declined"], f"races[{key}].declined"),
-            _int(rd["hand"], f"races[{key}].hand"),
-            _int(rd["turns"], f"races[{key}].turns"),
-            _int(rd["held"], f"races[{key}].held"),
-            {
-                _str(name, f"races[{key}].uses"): _int(
-                    count, f"races[{key}].uses[{excerpt(name)}]", 1,
-                    (1 << players) - 1 if name == memory.MARKS else None,
-                )
-                for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
-            },
-        )
+    powers = rules.powers
+    top = players - 1
+    for key, rd in _dict(d["races"], "races").items():
+        # A sound entry (what a save writes) is tested here at once; any other goes through
+        # the checks one field at a time below, for the first refusal and its message.
+        if type(rd) is dict and rd.keys() == _RACE_FIELDS and key in races:
+            power, owner, hand = rd["power"], rd["owner"], rd["hand"]
+            turns, held, uses, declined = rd["turns"], rd["held"], rd["uses"], rd["declined"]
+            if (
+                rd["race"] == key
+                and (power is None or (type(power) is str and power in powers))
+                and type(owner) is int and 0 <= owner <= top
+                and type(declined) is bool
+                and type(hand) is int and hand >= 0
+                and type(turns) is int and turns >= 0
+                and type(held) is int and held >= 0
+                and type(uses) is dict and not uses
+            ):
+                s.races[key] = RaceState(key, power, owner, declined, hand, turns, held, {})
+                continue
+        _race_entry(s, key, rd, race_id, power_id, players)
 
     def player(value: Any, where: Where) -> PlayerState:
-        pd = _dict(value, where)
-        if set(pd) != {"coins", "active", "declined"}:
-            raise _bad(where, "must have the fields active, coins, declined")
-        at = _place(where)
-        active = None if pd["active"] is None else race_id(pd["active"], f"{at}.active")
-        return PlayerState(
-            _int(pd["coins"], f"{at}.coins"),
-            active,
-            tuple(_ids(pd["declined"], f"{at}.declined", race_id, races)),
-        )
+        if type(value) is dict and value.keys() == _PLAYER_FIELDS:
+            coins, active, declined = value["coins"], value["active"], value["declined"]
+            if (
+                type(coins) is int and coins >= 0
+                and (active is None or (type(active) is str and active in races))
+                and type(declined) is list
+            ):
+                try:
+                    sound = all(map(races.__contains__, declined))
+                except TypeError:  # an unhashable entry: refused below
+                    sound = False
+                if sound:
+                    return PlayerState(coins, active, tuple(declined))
+        return _player_entry(value, where, race_id, races)
 
     s.players = tuple(_list(d["players"], "players", player, players))
 
@@ -373,23 +433,44 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             raise _bad(where, "must be [race, power, coins]")
         return (race_id(value[0], where), power_id(value[1], where), _int(value[2], where))
 
-    s.market = tuple(_list(d["market"], "market", combo))
-    powers = rules.powers
+    market = d["market"]
+    combos: list[tuple[str, str, int]] = []
+    sound = type(market) is list
+    for entry in market if sound else ():
+        # as a save writes it, tested here; the first other entry: every one checked below
+        if type(entry) is list and len(entry) == 3:
+            race, power, coins = entry
+            if (
+                type(race) is str and race in races and type(power) is str and power in powers
+                and type(coins) is int and coins >= 0
+            ):
+                combos.append((race, power, coins))
+                continue
+        sound = False
+        break
+    s.market = tuple(combos if sound else _list(market, "market", combo))
     s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
     s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
     s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
     s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
     s.active = _int(d["active"], "active", 0, players - 1)
-    try:
-        s.phase = Phase(d["phase"])
-    except ValueError:
-        raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
+    phase = _PHASES.get(d["phase"]) if type(d["phase"]) is str else None
+    if phase is None:
+        try:
+            phase = Phase(d["phase"])
+        except ValueError:
+            raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
+    s.phase = phase
     s.conquered = tuple(_ints(d["conquered"], "conquered", 0, n - 1))
     s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
     s.acted = _bool(d["acted"], "acted")
     s.picked = _bool(d["picked"], "picked")
 
     def readied(value: Any, where: Where) -> tuple[int, int]:
+        if type(value) is list and len(value) == 2:
+            region, taken = value
+            if type(region) is int and 0 <= region < n and type(taken) is int and taken >= 1:
+                return (region, taken)  # as a save writes it
         if not isinstance(value, list) or len(value) != 2:
             raise _bad(where, "must be [region, tokens]")
         return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
@@ -425,14 +506,25 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return race_id(value, where)
 
     zones = _dict(d["zones"], "zones")
-    if set(zones) != set(engine.pile_zones):
-        raise _bad("zones", f"must list the zones {engine.pile_zones}")
-    kinds = {*races, LOST_TRIBE, SOUL}
-    s.zones = {z: tuple(_ids(pile, f"zones[{z}]", kind, kinds)) for z, pile in zones.items()}
+    if zones or engine.pile_zones:  # none in a game without a role's zones
+        if set(zones) != set(engine.pile_zones):
+            raise _bad("zones", f"must list the zones {engine.pile_zones}")
+        kinds = {*races, LOST_TRIBE, SOUL}
+        s.zones = {z: tuple(_ids(pile, f"zones[{z}]", kind, kinds)) for z, pile in zones.items()}
+    else:
+        s.zones = {}
     s.role_powers = tuple(_ids(d["role_powers"], "role_powers", power_id, powers))
     s.role_reserve = tuple(_ids(d["role_reserve"], "role_reserve", power_id, powers))
     s.purchases = _int(d["purchases"], "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
+    if s.lang:
+        _check_lang(engine, s)
+    _check_consistency(engine, s)
+    return s
+
+
+def _check_lang(engine: Engine, s: State) -> None:
+    """What the rule language keeps, against the rest of the state."""
     on_market = {combo[0]: combo for combo in s.market}
     for race, tokens in memory.get(s, "banner", {}).items():
         if race not in on_market or tokens > s.box[race]:
@@ -447,26 +539,73 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     for race, power in memory.get(s, "borrowed", {}).items():  # see language.borrowing
         if race not in s.races or power not in engine.rules.powers:
             raise _bad("lang.borrowed", "must name races in play and known badges")
-    _check_consistency(engine, s)
-    return s
+
+
+def _race_entry(
+    s: State,
+    key: str,
+    raw: Any,
+    race_id: Callable[[Any, Where], str],
+    power_id: Callable[[Any, Where], str],
+    players: int,
+) -> None:
+    """``s.races[key]`` from its saved entry, checked field by field (the first wrong one is
+    refused, named by its place)."""
+    race_id(key, "races")
+    rd = _dict(raw, f"races[{key}]")
+    if set(rd) != set(RaceState.FIELDS) or rd["race"] != key:
+        raise _bad(f"races[{key}]", f"must have the fields {sorted(RaceState.FIELDS)}")
+    power = None if rd["power"] is None else power_id(rd["power"], f"races[{key}].power")
+    s.races[key] = RaceState(
+        key,
+        power,
+        _int(rd["owner"], f"races[{key}].owner", 0, players - 1),
+        _bool(rd["declined"], f"races[{key}].declined"),
+        _int(rd["hand"], f"races[{key}].hand"),
+        _int(rd["turns"], f"races[{key}].turns"),
+        _int(rd["held"], f"races[{key}].held"),
+        {
+            _str(name, f"races[{key}].uses"): _int(
+                count, f"races[{key}].uses[{excerpt(name)}]", 1,
+                (1 << players) - 1 if name == memory.MARKS else None,
+            )
+            for name, count in _dict(rd["uses"], f"races[{key}].uses").items()
+        },
+    )
+
+
+def _player_entry(
+    value: Any, where: Where, race_id: Callable[[Any, Where], str], races: Any
+) -> PlayerState:
+    """A saved player, checked field by field (the first wrong one is refused)."""
+    pd = _dict(value, where)
+    if set(pd) != {"coins", "active", "declined"}:
+        raise _bad(where, "must have the fields active, coins, declined")
+    at = _place(where)
+    active = None if pd["active"] is None else race_id(pd["active"], f"{at}.active")
+    return PlayerState(
+        _int(pd["coins"], f"{at}.coins"),
+        active,
+        tuple(_ids(pd["declined"], f"{at}.declined", race_id, races)),
+    )
 
 
 def _check_consistency(engine: Engine, s: State) -> None:
     """The cross-field rules: every banner and badge in exactly one place, owners agree."""
     rules = engine.rules
-    in_play = [race for race in s.races if race != engine.role_race]
-    banners = [m[0] for m in s.market] + list(s.race_stack) + in_play
-    if sorted(banners) != sorted(rules.races):
+    # Every banner (badge) exactly once: as many as the rules' ids, which are unique, and
+    # the same ones (the market's, the stack's and those in play, counted and joined in C).
+    in_play = s.races.keys() - {engine.role_race}
+    banners = in_play.union(map(_FIRST, s.market), s.race_stack)
+    if len(s.market) + len(s.race_stack) + len(in_play) != len(rules.races) or (
+        rules.races.keys() != banners
+    ):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
-    badges = (
-        [m[1] for m in s.market]
-        + list(s.power_stack)
-        + list(s.power_discard)
-        + [rs.power for rs in s.races.values() if rs.power is not None]
-        + list(s.role_powers)
-        + list(s.role_reserve)
-    )
-    if sorted(badges) != sorted(rules.powers):
+    held = [rs.power for rs in s.races.values() if rs.power is not None]
+    placed = (s.power_stack, s.power_discard, held, s.role_powers, s.role_reserve)
+    if len(s.market) + sum(map(len, placed)) != len(rules.powers) or (
+        rules.powers.keys() != set(map(_SECOND, s.market)).union(*placed)
+    ):
         raise _bad("state", "must hold every power badge exactly once")
     for p, ps in enumerate(s.players):
         if ps.active is not None and (
@@ -535,7 +674,7 @@ def _check_turn(engine: Engine, s: State) -> None:
     acting_race = None if acting is None else s.races.get(acting)
     if acting is not None and (acting_race is None or acting_race.owner != s.active):
         raise _bad("acting", f"names {acting!r}, not a race of the active player")
-    regions = [r for r, _ in s.readied]
+    regions = list(map(_FIRST, s.readied))
     if len(set(regions)) != len(regions):
         raise _bad("readied", "names a region twice")
     if s.readied and phase is Phase.CONQUEST and not s.acted:
@@ -544,7 +683,7 @@ def _check_turn(engine: Engine, s: State) -> None:
         for r in regions:
             if s.region_race[r] != acting:
                 raise _bad("readied", f"names region {r}, which {acting!r} does not hold")
-        if sum(taken for _, taken in s.readied) > s.races[acting].hand:
+        if sum(map(_SECOND, s.readied)) > s.races[acting].hand:
             raise _bad("readied", f"takes more tokens than {acting!r} has in hand")
     conquered = 0
     for r in s.conquered:
@@ -582,7 +721,7 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("withdrawals", "list a race twice")
     if s.decline_at_end and phase is not Phase.WITHDRAWAL:
         raise _bad("decline_at_end", f"is set in the {phase.value} phase")
-    if len({protected for protected, _ in s.truces}) != len(s.truces):
+    if len(set(map(_FIRST, s.truces))) != len(s.truces):
         raise _bad("truces", "protect a player twice")
     for name in s.regained:
         if not engine.rules.pieces[name].kept_when_lost:

@@ -537,7 +537,7 @@ def test_a_log_left_as_text_is_what_loading_it_whole_gives() -> None:
     second "log" key, text cut and spliced), loading this way gives the same document and
     log as loading the text whole, or the same refusal."""
     from smallworld_rules.events import saved_log
-    from smallworld_rules.saved import load_json, load_save_json
+    from smallworld_rules.saved import check_state_depth, load_json, load_save_json
 
     def compact(doc: object) -> str:
         return json.dumps(doc, sort_keys=True, separators=(",", ":"))
@@ -545,6 +545,8 @@ def test_a_log_left_as_text_is_what_loading_it_whole_gives() -> None:
     def outcome(text: str) -> tuple[str, object]:
         try:
             doc, log_text = load_save_json(text)
+            if log_text is not None:  # the state's depth, left to the caller (from_json)
+                check_state_depth(doc)
         except sw.RulesError as exc:
             return "refused", str(exc)
         if log_text is None:

@@ -87,6 +87,13 @@ def _str(value: Any, what: str) -> str:
     return value
 
 
+_KNOWN = frozenset((
+    "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
+    "declining", "choosing", "abandoned", "second_round", "discounts",
+    "die_conquest", "reviving", "repelled", "borrowed", "drawing",
+))
+
+
 def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """Check and rebuild ``State.lang`` from its JSON form.
 
@@ -95,12 +102,9 @@ def from_saved(data: Any, regions: int, players: int) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise _bad("must be an object")
-    known = {
-        "facts", "die", "counters", "queue", "resume", "roller", "extra", "swap", "banner",
-        "declining", "choosing", "abandoned", "second_round", "discounts",
-        "die_conquest", "reviving", "repelled", "borrowed", "drawing",
-    }
-    unknown = set(data) - known
+    if not data:
+        return {}  # what a game whose rule files keep nothing saves
+    unknown = set(data) - _KNOWN
     if unknown:
         raise _bad(f"has unknown fields {sorted(unknown)}")
     out: dict[str, Any] = {}
