@@ -3,6 +3,8 @@ position keeps."""
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import attrgetter, is_, not_
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _PICK, LOST_TRIBE_TOKENS, Log
@@ -17,6 +19,85 @@ if TYPE_CHECKING:
 
 def check_invariants(self: Engine, s: State) -> None:
     """Raise :class:`RulesError` if the state breaks a rule that always holds."""
+    # Every load and set-up edit asks this of a position that is almost always sound: the
+    # answer is looked for in a few whole-state tests first, entry by entry only when one
+    # fails, so that a refusal names the first problem as it always has.
+    if not _looks_sound(self, s):
+        _check_closely(self, s)
+
+
+_coins = attrgetter("coins")
+
+
+def _looks_sound(self: Engine, s: State) -> bool:
+    """True only if :func:`_check_closely` finds nothing in ``s`` (False: look closer). The
+    regions are tested as whole lists, the race trays against the full ones as dict items,
+    and only the races whose tokens are not all in their tray are added up."""
+    tokens, occupants, n = s.region_tokens, s.region_race, self.n
+    if len(tokens) != n or len(occupants) != n or (n and min(tokens) < 0):
+        return False
+    if list(map(not_, tokens)) != list(map(is_, occupants, repeat(None))):
+        return False  # a region with tokens but no occupant, or the other way round
+    # The masks are each occupant's regions (``occupant_masks``) if each names only regions
+    # of its occupant and together they cover every occupied region: masks that agree with
+    # the occupants cannot overlap, so their sizes add up to the regions occupied.
+    masks, races = s.race_masks, s.races
+    on_map: dict[str, int] = {}
+    regions_in = self.regions_in
+    covered = 0
+    for race, mask in masks.items():
+        if mask <= 0 or mask >> n or (race != LOST_TRIBE and race not in races):
+            return False
+        regions = regions_in(mask)
+        if set(map(occupants.__getitem__, regions)) != {race}:
+            return False
+        covered += len(regions)
+        on_map[race] = sum(map(tokens.__getitem__, regions))
+    if covered != n - occupants.count(None):
+        return False
+    if on_map.get(LOST_TRIBE, 0) > LOST_TRIBE_TOKENS:
+        return False
+    zoned: dict[str, int] = {}
+    for pile in s.zones.values():
+        for kind in pile:
+            zoned[kind] = zoned.get(kind, 0) + 1
+    defs = self.race_defs
+    supply = {race: rd.box for race, rd in defs.items()}
+    if self.role_race in supply:
+        supply[self.role_race] = self.role_supply
+    box = s.box
+    if box.keys() != supply.keys() or (supply and min(supply.values()) < 0):
+        return False
+    if self._own_tokens:  # a power's own tokens may sit in any tray: add every race up
+        busy = set(supply)
+    else:  # a race out of play, off the map and out of the zones has all its tokens in its tray
+        busy = {race for race, _ in box.items() ^ supply.items()}
+        busy.update(races, on_map, zoned)
+    for race in busy:
+        if race not in supply:
+            continue
+        rs = races.get(race)
+        hand, held = (rs.hand, rs.held) if rs else (0, 0)
+        full = supply[race] + (tokens_of.extra(s, race) if self._own_tokens else 0)
+        tray = box[race]
+        if min(tray, hand, held) < 0:
+            return False
+        if tray + hand + held + on_map.get(race, 0) + zoned.get(race, 0) != full:
+            return False
+    placed: dict[str, int] = {}
+    for held_pieces in s.pieces.values():
+        for name, count in held_pieces.items():
+            placed[name] = placed.get(name, 0) + count
+    stock = s.piece_supply
+    for name, piece in self.rules.pieces.items():
+        left = stock.get(name)
+        if left is None or left < 0 or left + placed.get(name, 0) != piece.supply:
+            return False
+    return not s.players or min(map(_coins, s.players)) >= 0
+
+
+def _check_closely(self: Engine, s: State) -> None:
+    """``check_invariants`` entry by entry: raises on the first problem found."""
     on_map: dict[str | None, int] = {}  # each occupant's tokens on the map, summed once
     for r in range(self.n):
         race, tokens = s.region_race[r], s.region_tokens[r]
