@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 import smallworld_rules as sw
+from smallworld_rules.actions import Purchase
 from smallworld_rules.engine import legal
+from smallworld_rules.engine.basics import _shared
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.state import Phase
 
@@ -150,3 +152,38 @@ def test_role_pairing_kept_as_the_last_is_found_again_for_other_powers() -> None
         assert fast == list(legal.legal_actions(engine, state))
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"necromancer_coins": 30}],
+    ids=["defaults", "rich"],
+)
+def test_role_purchases_of_a_reserve_kept_are_those_purchase_problem_allows(
+    options: dict[str, int],
+) -> None:
+    """The Necromancer buys Ghosts or reserved powers in his turn, before conquering, at
+    their price (rule 4.3): visiting the positions of seeded games in play order and
+    shuffled (so the reserve whose purchases were kept last is now this one, now another),
+    the purchases listed are exactly, in order, those ``purchase_problem`` allows, and the
+    very actions every listing shares."""
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    positions = _positions(rules, 8, (3, 4, 5, 6), options)
+    mixed = positions[:]
+    random.Random(5).shuffle(mixed)
+    powers_offered = 0
+    reserves = set()
+    for game in [*positions, *mixed]:
+        engine, state = game._engine, game._state
+        wanted = [("token", None)] + [("power", p) for p in state.role_reserve]
+        expected = [
+            _shared(Purchase, item, power)
+            for item, power in wanted
+            if engine.purchase_problem(state, item, power) is None
+        ]
+        got = engine._purchases(state)
+        assert got == expected
+        assert all(a is b for a, b in zip(got, expected, strict=True))
+        powers_offered += sum(1 for a in got if a.item == "power")  # type: ignore[attr-defined]
+        reserves.add(state.role_reserve)
+    assert powers_offered > 100 and len(reserves) > 10
