@@ -2,8 +2,9 @@
 
 Each test compares a shortcut of the conquest and redeployment listings (the role's pairing
 read from the engine's last one, the abilities handed to their listing, a role's turn end
-listed without asking whether it may decline, its purchases shared per reserve) with the
-general code it stands for, on every position of seeded random games.
+listed without asking whether it may decline, its purchases shared per reserve, the shared
+abilities' actions looked up inline) with the general code it stands for, on every position
+of seeded random games.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 import smallworld_rules as sw
-from smallworld_rules.actions import Purchase
+from smallworld_rules.actions import Purchase, UseAbility
 from smallworld_rules.engine import legal
 from smallworld_rules.engine.basics import _shared
 from smallworld_rules.engine.core import Engine
@@ -104,7 +105,7 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
         return general_abilities(self, s, rs, phase, reach, abilities)
 
     rules = _rules(how)
-    listings = roles = abilities_handed = 0
+    listings = roles = abilities_handed = uses = 0
     for game in _positions(rules, 8, _players(how)):
         engine, state = game._engine, game._state
         if state.phase not in (Phase.CONQUEST, Phase.REDEPLOY) or state.acting is None:
@@ -124,11 +125,16 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
             else:
                 assert got is combo
         assert fast == _general_listing(engine, state, monkeypatch)
+        for action in fast:  # the very actions every listing shares
+            if isinstance(action, UseAbility):
+                fields = (action.name,) if action.target is None else (action.name, action.target)
+                assert action is _shared(UseAbility, *fields)
+                uses += 1
         if state.acting == engine.role_race:
             assert not engine._may_decline_at_end(state, state.races[state.acting])
             roles += 1
         listings += 1
-    assert listings > 100 and abilities_handed > 0
+    assert listings > 100 and abilities_handed > 0 and uses > 0
     if how.get("expansions"):
         assert roles > 10
 

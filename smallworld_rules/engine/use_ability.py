@@ -10,6 +10,7 @@ from smallworld_rules.engine.basics import (
     _CONQUEST,
     _PHASE_NAMES,
     _REDEPLOY,
+    _SHARED,
     _WITHDRAWAL,
     Log,
     _shared,
@@ -331,8 +332,9 @@ def _ability_actions(
                         break
                 elif self._effect_problem(s, rs, effect, target, taken, reach):
                     break
-            else:
-                acts.append(_shared(UseAbility, ability.name, target))
+            else:  # _shared's look-up, inline (a frame per target listed)
+                use = _SHARED.get((UseAbility, ability.name, target))
+                acts.append(_shared(UseAbility, ability.name, target) if use is None else use)
     return acts
 
 
