@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import smallworld_rules as sw
-from smallworld_rules.actions import Purchase, UseAbility
+from smallworld_rules.actions import Decline, EndTurn, Purchase, UseAbility
 from smallworld_rules.engine import legal
 from smallworld_rules.engine.basics import _shared
 from smallworld_rules.engine.core import Engine
@@ -87,8 +87,10 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
     role's: of his token kind with every power he activated, A20): on every position of
     seeded games the listing, which finds the acting race's pairing once and hands it on,
     gives in the same order what it gives when the pairing is looked up afresh everywhere;
-    the pairing its conquests and abilities are listed with is ``_combo_of``'s, and a role,
-    whose Decline is left out of the listing unasked, may indeed never decline."""
+    the pairing its conquests and abilities are listed with is ``_combo_of``'s; Decline is
+    listed in place of expanding when ``_may_decline`` allows it, after EndTurn exactly
+    when ``_may_decline_at_end`` does (the listing reads its flag on the pairing), and a
+    role never declines."""
     handed: list[tuple[Any, Any, Any]] = []  # (state, race, pairing or abilities handed on)
     general_conquests = legal._conquests
     general_abilities = Engine._ability_actions
@@ -105,7 +107,7 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
         return general_abilities(self, s, rs, phase, reach, abilities)
 
     rules = _rules(how)
-    listings = roles = abilities_handed = uses = 0
+    listings = roles = abilities_handed = uses = declines_at_end = 0
     for game in _positions(rules, 8, _players(how)):
         engine, state = game._engine, game._state
         if state.phase not in (Phase.CONQUEST, Phase.REDEPLOY) or state.acting is None:
@@ -130,13 +132,22 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
                 fields = (action.name,) if action.target is None else (action.name, action.target)
                 assert action is _shared(UseAbility, *fields)
                 uses += 1
+        # Decline: in place of expanding, or after EndTurn if _may_decline_at_end (whose
+        # flag the listing reads on the pairing it has) allows it
+        rs = state.races[state.acting]
+        now = state.phase is Phase.CONQUEST and engine._may_decline(state)
+        at_end = EndTurn() in fast and not now and engine._may_decline_at_end(state, rs)
+        assert fast.count(Decline()) == now + at_end
+        declines_at_end += at_end
         if state.acting == engine.role_race:
-            assert not engine._may_decline_at_end(state, state.races[state.acting])
+            assert not engine._may_decline_at_end(state, rs)
             roles += 1
         listings += 1
     assert listings > 100 and abilities_handed > 0 and uses > 0
     if how.get("expansions"):
         assert roles > 10
+    if not how:  # Stout's Decline after scoring, in the official rules
+        assert declines_at_end > 0
 
 
 def test_role_pairing_kept_as_the_last_is_found_again_for_other_powers() -> None:

@@ -108,7 +108,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             acts += flow.declined_ability_actions(self, s, phase)
         if hand == hold or not own or role:
             acts.append(_END_TURN)
-            if not role and self._may_decline_at_end(s, rs):  # a role never declines
+            # _may_decline_at_end's first test, has_flag, on the pairing at hand
+            if "decline_at_turn_end" in combo.flags and self._may_decline_at_end(s, rs):
                 acts.append(_DECLINE)
         return acts
     acts = self._purchases(s) if role else []
@@ -131,7 +132,11 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if role or _may_end_conquest(rs, hold, surplus, own):
         acts.append(_END_TURN)
         # Decline at the end of the turn, unless Decline already means a decline turn.
-        if not (may_decline or role) and self._may_decline_at_end(s, rs):
+        if (
+            not may_decline
+            and "decline_at_turn_end" in combo.flags  # has_flag, on the pairing at hand
+            and self._may_decline_at_end(s, rs)
+        ):
             acts.append(_DECLINE)
     return acts
 
