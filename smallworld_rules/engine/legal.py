@@ -75,8 +75,14 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     # is kept), with rs at hand; the others (a role's, a borrower's, a first) in _combo_of
     by_race = self._badge_combos.get(rs.power)
     combo = None if by_race is None else by_race.get(race)
+    role = race == self.role_race
     if combo is None:
-        combo = self._combo_of(s, race)
+        if role:  # _combo_of's role look-up: the pairing kept with the very powers tuple
+            last, combo = self._role_last
+            if last is not s.role_powers or combo is None:
+                combo = self._combo_of(s, race)
+        else:
+            combo = self._combo_of(s, race)
     occupied = self._by_mask.get(s.race_masks.get(race, 0))  # _occupied's look-up, inline
     if occupied is None:
         occupied = self._occupied(s, race)
@@ -86,7 +92,6 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     hand = rs.hand
     if self._no_redeploy and "no_redeployment" in combo.flags:
         return flow.unredeployed_actions(self, s, rs, combo, occupied)
-    role = race == self.role_race
     if self._capping:  # region_tokens max (few rule files): legal actions of their own
         limit = limits.cap(self, s, race)
         if limit:
@@ -98,12 +103,13 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         if hand < hold:
             acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
         if combo.abilities:
-            acts += self._ability_actions(s, rs, phase)
+            acts += self._ability_actions(s, rs, phase, None, combo.abilities)
         if self.declined_abilities:  # abilities of its player's races in decline
             acts += flow.declined_ability_actions(self, s, phase)
         if hand == hold or not own or role:
             acts.append(_END_TURN)
-            if self._may_decline_at_end(s, rs):
+            # _may_decline_at_end's first test, has_flag, on the pairing at hand
+            if "decline_at_turn_end" in combo.flags and self._may_decline_at_end(s, rs):
                 acts.append(_DECLINE)
         return acts
     acts = self._purchases(s) if role else []
@@ -115,7 +121,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     # the race's reach, once worked out: the abilities' listing shares it
     reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
     if combo.abilities:
-        acts += self._ability_actions(s, rs, phase, reach)
+        acts += self._ability_actions(s, rs, phase, reach, combo.abilities)
     if self.declined_abilities:  # abilities of its player's races in decline
         acts += flow.declined_ability_actions(self, s, phase)
     if self._floors:
@@ -126,7 +132,11 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if role or _may_end_conquest(rs, hold, surplus, own):
         acts.append(_END_TURN)
         # Decline at the end of the turn, unless Decline already means a decline turn.
-        if not may_decline and self._may_decline_at_end(s, rs):
+        if (
+            not may_decline
+            and "decline_at_turn_end" in combo.flags  # has_flag, on the pairing at hand
+            and self._may_decline_at_end(s, rs)
+        ):
             acts.append(_DECLINE)
     return acts
 

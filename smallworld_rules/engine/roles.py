@@ -17,6 +17,13 @@ from smallworld_rules.state import SOUL, RaceState, State, without
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
+#: The shared purchase of a token (made once: the listing hands it out as it is).
+_TOKEN_PURCHASE = _shared(Purchase, "token", None)
+#: The last reserve listed (the very tuple: a reserve is replaced when a power leaves it) and
+#: the shared purchase of each of its powers, in its order: no look-up per power while the
+#: reserve stays the same from one position to the next.
+_reserve_purchases: tuple[tuple[str, ...], tuple[Action, ...]] = ((), ())
+
 
 def _set_up_role(self: Engine, s: State, role: RoleDef) -> None:
     """The role's seat: its tokens (the rest in reserve), coins, and drafted powers, of
@@ -105,7 +112,7 @@ def _purchases(self: Engine, s: State) -> list[Action]:
     if token is not None and s.box[race or ""]:
         ctx = _Ctx(self, s, race or "")
         if coins >= max(0, token(ctx)):
-            acts.append(_shared(Purchase, "token", None))
+            acts.append(_TOKEN_PURCHASE)
     power = buys.get("power")
     if power is not None and s.role_reserve:
         if power is not token or ctx is None:  # else priced just above, or not at all
@@ -114,7 +121,13 @@ def _purchases(self: Engine, s: State) -> list[Action]:
         else:
             affordable = bool(acts)
         if affordable:
-            acts += [_shared(Purchase, "power", p) for p in s.role_reserve]
+            global _reserve_purchases
+            reserve = s.role_reserve
+            kept, purchases = _reserve_purchases
+            if kept is not reserve:
+                purchases = tuple([_shared(Purchase, "power", p) for p in reserve])
+                _reserve_purchases = (reserve, purchases)
+            acts += purchases
     return acts
 
 

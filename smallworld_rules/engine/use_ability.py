@@ -10,6 +10,7 @@ from smallworld_rules.engine.basics import (
     _CONQUEST,
     _PHASE_NAMES,
     _REDEPLOY,
+    _SHARED,
     _WITHDRAWAL,
     Log,
     _shared,
@@ -261,10 +262,16 @@ def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, targe
 
 
 def _ability_actions(
-    self: Engine, s: State, rs: RaceState, phase: Phase, reach: int | None = None
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    phase: Phase,
+    reach: int | None = None,
+    abilities: tuple[CompiledAbility, ...] | None = None,
 ) -> list[Action]:
     """Every legal UseAbility of the race in this phase (``reach``: the race's
-    ``reach_mask``, if the caller has it)."""
+    ``reach_mask``, ``abilities``: its pairing's abilities, if the caller has them; a race
+    in decline's are looked up whatever is given)."""
     acts: list[Action] = []
     # self.abilities(s, rs.race), the banner in hand
     if rs.declined:
@@ -273,7 +280,8 @@ def _ability_actions(
             return acts
         name = "decline" if flow.choosing(s) == rs.race else _PHASE_NAMES[phase]
     else:
-        abilities = self._combo_of(s, rs.race).abilities
+        if abilities is None:
+            abilities = self._combo_of(s, rs.race).abilities
         if not abilities:  # most races: nothing to check
             return acts
         name = _PHASE_NAMES[phase]
@@ -324,8 +332,9 @@ def _ability_actions(
                         break
                 elif self._effect_problem(s, rs, effect, target, taken, reach):
                     break
-            else:
-                acts.append(_shared(UseAbility, ability.name, target))
+            else:  # _shared's look-up, inline (a frame per target listed)
+                use = _SHARED.get((UseAbility, ability.name, target))
+                acts.append(_shared(UseAbility, ability.name, target) if use is None else use)
     return acts
 
 
