@@ -13,9 +13,14 @@ from typing import Any
 
 import pytest
 from helpers import random_positions
+from test_fast_paths_perf_turn import _outcome, _text
 
 import smallworld_rules as sw
+from smallworld_rules import rng
+from smallworld_rules.engine import market
+from smallworld_rules.engine.basics import MARKET_SIZE
 from smallworld_rules.engine.core import Engine
+from smallworld_rules.language import borrowing, events
 from smallworld_rules.state import RaceState, State
 
 #: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
@@ -109,3 +114,66 @@ def test_a_role_holds_back_the_conquest_only_tokens_of_its_powers(tmp_path: Path
                 assert hold == _general_hold(engine, s, rs)
                 held += hold > 0
     assert held > 50  # the role's levied tokens were held back, and compared
+
+
+def _general_refill_market(self: Engine, s: State) -> None:
+    """``_refill_market`` as it was before pass 7h (each step read from the state)."""
+    while len(s.market) < MARKET_SIZE and s.race_stack:
+        if not s.power_stack and s.power_discard:
+            stack = list(s.power_discard)
+            s.power_discard = ()
+            s.rng = rng.shuffle(s.rng, stack)
+            s.power_stack = tuple(stack)
+        if not s.power_stack:
+            break
+        s.market = (*s.market, (s.race_stack[0], s.power_stack[0], 0))
+        s.race_stack, s.power_stack = s.race_stack[1:], s.power_stack[1:]
+
+
+def _general_after_pick(self: Engine, s: State, race: str, collected: int, log: Any) -> None:
+    """``_after_pick`` without its shortcut: the first race to act always begins its cycle
+    by ``_begin_cycle``."""
+    if self._borrowers:
+        borrowing.tidy(self, s, log)
+    if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
+        events.fire(self, s, s.own_race(race), "pick", log, events.Occasion("pick", lost=collected))
+    first = self._acting_order(s)[0]
+    self._begin_cycle(s, first, log, announce=first != race)
+
+
+def _market_actions(game: sw.Game) -> list[sw.Action]:
+    """Every pick (legal or not), and the actions that may refill the market otherwise (a
+    race leaving: Decline, EndTurn)."""
+    return [*(sw.PickCombo(i) for i in range(-1, MARKET_SIZE + 1)), sw.Decline(), sw.EndTurn()]
+
+
+@RULE_SETS
+def test_a_pick_ends_as_the_general_pick(
+    how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule 1.5: a player picks a combo (a coin on each combo above it, the coins on it
+    taken), the market slides up and a new combo is revealed while banners and badges last
+    (ruling 38: the discarded badges shuffled into a new stack), then the race starts
+    acting (rule 1.6). Every pick, Decline and EndTurn on every position of seeded games
+    gives the same state, events or refusal as the general code."""
+    calls = [0]
+    original = market._after_pick
+
+    def counting(*args: Any) -> None:
+        calls[0] += 1
+        original(*args)
+
+    monkeypatch.setattr(Engine, "_after_pick", counting)
+    compared = 0
+    for game in _positions(how):
+        engine, state = game._engine, game._state
+        for action in _market_actions(game):
+            fast = _outcome(engine, state, action)
+            with monkeypatch.context() as general:
+                general.setattr(Engine, "_after_pick", _general_after_pick)
+                general.setattr(Engine, "_refill_market", _general_refill_market)
+                slow = _outcome(engine, state, action)
+            assert fast == slow, (action, _text(state))
+            compared += 1
+    assert compared > 1000
+    assert calls[0] > 20  # picks were carried out, and compared
