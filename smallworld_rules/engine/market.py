@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules import rng
 from smallworld_rules.actions import PickCombo
-from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, Log
+from smallworld_rules.engine.basics import _CONQUEST, _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import ComboPicked
 from smallworld_rules.language import banners, borrowing, events, swaps
@@ -20,21 +20,24 @@ if TYPE_CHECKING:
 def _refill_market(self: Engine, s: State) -> None:
     """Slide combos up and reveal new ones while banners and badges last (rules 1.5
     and 1.13)."""
-    while len(s.market) < MARKET_SIZE and s.race_stack:
-        if not s.power_stack and s.power_discard:
+    market, races, powers = s.market, s.race_stack, s.power_stack
+    while len(market) < MARKET_SIZE and races:
+        if not powers:
+            if not s.power_discard:
+                break
             # Ruling 38: the badges ran out, so the discards are shuffled into a new stack.
             stack = list(s.power_discard)  # rng.shuffle shuffles a list in place
             s.power_discard = ()
             s.rng = rng.shuffle(s.rng, stack)
-            s.power_stack = tuple(stack)
-        if not s.power_stack:
-            break
-        s.market = (*s.market, (s.race_stack[0], s.power_stack[0], 0))
-        s.race_stack, s.power_stack = s.race_stack[1:], s.power_stack[1:]
+            powers = tuple(stack)
+        market = (*market, (races[0], powers[0], 0))
+        races, powers = races[1:], powers[1:]
+    s.market, s.race_stack, s.power_stack = market, races, powers
 
 
 def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
-    self._need_phase(s, action, _PICK)
+    if s.phase is not _PICK:  # _need_phase's frame only to refuse
+        self._need_phase(s, action, _PICK)
     if s.active == self.role_seat:
         raise IllegalAction("a role takes no combo: choose one of its drafted powers", action)
     player = s.own_player(s.active)
@@ -58,8 +61,9 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     race, power, collected = market.pop(i)
     s.market = tuple(market)
     player.coins += collected - price
-    defs = (self.race_defs[race], self.rules.powers[power])
-    wanted = sum(d.tokens + d.conquest_tokens for d in defs)
+    race_def, power_def = defs = (self.race_defs[race], self.rules.powers[power])
+    wanted = race_def.tokens + race_def.conquest_tokens + power_def.tokens
+    wanted += power_def.conquest_tokens
     if self._banner_tokens:
         wanted += banners.take(s, race)
     if self._own_tokens:  # a power's own tokens join the race's supply, beside its box
@@ -83,6 +87,14 @@ def _after_pick(self: Engine, s: State, race: str, collected: int, log: Log) -> 
     if "pick" in self.trigger_events and events.triggers(self, s, race, "pick"):
         occasion = events.Occasion("pick", lost=collected)
         events.fire(self, s, s.own_race(race), "pick", log, occasion)
+    player = s.players[s.active]
+    if not player.declined and not s.race_masks.get(race) and not s.races[race].held:
+        # The new race acts first, with nothing on the map or set aside (a pick trigger may
+        # have placed or set aside tokens): _begin_cycle would ready nothing.
+        self._reset_cycle(s)
+        s.acting = race
+        s.phase = _CONQUEST
+        return
     first = self._acting_order(s)[0]
     self._begin_cycle(s, first, log, announce=first != race)
 

@@ -35,15 +35,20 @@ def _hold(self: Engine, s: State, rs: RaceState) -> int:
     """Conquest-only tokens the race must hold off the map when its turn ends (ruling 13):
     all of them, or every token it has if it has fewer."""
     holding = self._holding  # _none_of, without its frame (asked at every Deploy)
-    if rs.race not in holding and rs.power not in holding and rs.race != self.role_race:
+    race = rs.race
+    if race not in holding and (
+        rs.power not in holding
+        if race != self.role_race
+        else holding.isdisjoint(s.role_powers)  # a role's pairing: its race and powers
+    ):
         return 0
-    combo = self._combo_of(s, rs.race)
+    combo = self._combo_of(s, race)
     if self._no_redeploy and "no_redeployment" in combo.flags:
         return rs.hand  # no redeployment: all of it waits off the map
     wanted = combo.conquest_tokens
     if not wanted:
         return 0
-    return self._held_back(s, rs, wanted, self.regions_of(s, rs.race))
+    return self._held_back(s, rs, wanted, self.regions_of(s, race))
 
 
 def _held_back(s: State, rs: RaceState, wanted: int, own: tuple[int, ...]) -> int:
