@@ -1,0 +1,54 @@
+"""The fast paths of pass 7g (a fresh profile) give what the general code gives.
+
+Each test compares a shortcut with the general path it replaced, on every mask, region
+list or position of seeded random games with the official rules, every folder of test
+rule files and every expansion.
+"""
+
+from __future__ import annotations
+
+import random
+
+from helpers import random_positions
+from test_fast_paths import RULE_SETS, _rule_sets
+
+from smallworld_rules.engine.basics import _bits
+
+
+def _bits_one_by_one(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask``, lowest first, taken off one at a time (the general way)."""
+    found = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        found.append(low.bit_length() - 1)
+    return tuple(found)
+
+
+def test_bits_by_byte_tables_are_the_set_bits() -> None:
+    """A region mask's regions (bit i set: region i) are read a byte at a time from
+    tables: they are the mask's set bits in id order for every width, from none up to
+    masks wider than any map (tables added as a wider mask first comes)."""
+    rng = random.Random(7)
+    masks = [0, 1, 255, 256, (1 << 64) - 1, 1 << 64, 1 << 200]
+    masks += [rng.getrandbits(rng.randrange(1, 260)) for _ in range(3000)]
+    for mask in masks:
+        assert _bits(mask) == _bits_one_by_one(mask), bin(mask)
+
+
+@RULE_SETS
+def test_regions_of_masks_in_games_are_the_set_bits(how: dict[str, object]) -> None:
+    """Rule 1.7 asks which regions a race holds and which it may reach: every mask the
+    engine keeps the regions of (its races' regions, their reach, where a modifier
+    applies) over seeded games lists exactly that mask's regions, in id order."""
+    rules, players = _rule_sets(how)
+    checked = 0
+    engines = {id(game._engine): game._engine for game in random_positions(rules, 6, players)}
+    for engine in engines.values():
+        for mask, regions in engine._mask_regions.items():
+            assert regions == _bits_one_by_one(mask)
+            checked += 1
+        for mask, (regions, same, _) in engine._by_mask.items():
+            assert same == mask and regions == _bits_one_by_one(mask)
+            checked += 1
+    assert checked > 100
