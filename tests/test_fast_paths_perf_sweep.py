@@ -52,3 +52,30 @@ def test_regions_of_masks_in_games_are_the_set_bits(how: dict[str, object]) -> N
             assert same == mask and regions == _bits_one_by_one(mask)
             checked += 1
     assert checked > 100
+
+
+@RULE_SETS
+def test_own_race_copies_every_field_once_per_state(how: dict[str, object]) -> None:
+    """A race banner changed by an action is the banner of the position before it, copied
+    once for the new position (copied slot by slot where it is asked for, not through
+    its constructor): every saved field equal, the old banner unchanged, the copy the
+    state's own; a state's full copy owns a copy of every banner."""
+    rules, players = _rule_sets(how)
+    checked = 0
+    for game in random_positions(rules, 4, players):
+        state = game._state
+        fork = state.fork()
+        for race, rs in state.races.items():
+            before = rs.to_dict()
+            own = fork.own_race(race)
+            assert own is not rs and own.gen == fork.gen and rs.to_dict() == before
+            assert own.to_dict() == before and fork.own_race(race) is own
+            assert rs.uses is own.uses and state.races[race] is rs
+            checked += 1
+        copy = state.copy()
+        assert all(
+            copy.races[r] is not rs and copy.races[r].gen == copy.gen
+            and copy.races[r].to_dict() == rs.to_dict()
+            for r, rs in state.races.items()
+        )
+    assert checked > 500
