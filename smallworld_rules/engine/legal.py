@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import Action, ChoosePower, PickCombo, RollDie, action_problem
 from smallworld_rules.engine.basics import (
+    _CONQUEST,
     _DECLINE,
     _DIE_ROLL,
     _END_TURN,
@@ -13,7 +14,6 @@ from smallworld_rules.engine.basics import (
     _PICK,
     _REDEPLOY,
     _WELL_FORMED,
-    _WITHDRAWAL,
     DIE_FACES,
     DIE_REACH,
     Log,
@@ -36,28 +36,29 @@ if TYPE_CHECKING:
 def legal_actions(self: Engine, s: State) -> list[Action]:
     """Every legal action for whoever must act now (Deploy: 1 or all per region)."""
     phase = s.phase
-    if phase is _PICK:
-        if self._swapping and memory.get(s, "swap"):
-            return list(swaps.choices(self, s))
-        if s.active == self.role_seat:
-            return [ChoosePower(p) for p in s.role_reserve]
-        coins = s.players[s.active].coins
-        if self.skip_pricing:
-            picks = [
-                _shared(PickCombo, i)
-                for i in range(len(s.market))
-                if self.pick_price(s, i) <= coins
-            ]
-        else:
-            picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
-        return picks or [_END_TURN]
-    if phase is _DIE_ROLL:
-        if s.lang and hidden_pieces.pending(s):
-            return [action for action, _ in hidden_pieces.outcomes(self, s)]
-        return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
-    if phase is _OVER:
-        return []
-    if phase is _WITHDRAWAL:
+    if phase is not _CONQUEST and phase is not _REDEPLOY:  # the others, tested only here
+        if phase is _PICK:
+            if self._swapping and memory.get(s, "swap"):
+                return list(swaps.choices(self, s))
+            if s.active == self.role_seat:
+                return [ChoosePower(p) for p in s.role_reserve]
+            coins = s.players[s.active].coins
+            if self.skip_pricing:
+                picks = [
+                    _shared(PickCombo, i)
+                    for i in range(len(s.market))
+                    if self.pick_price(s, i) <= coins
+                ]
+            else:
+                picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
+            return picks or [_END_TURN]
+        if phase is _DIE_ROLL:
+            if s.lang and hidden_pieces.pending(s):
+                return [action for action, _ in hidden_pieces.outcomes(self, s)]
+            return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
+        if phase is _OVER:
+            return []
+        # the withdrawal phase, the last one left
         wrs = s.races[s.withdrawals[0]]
         limit = limits.cap(self, s, wrs.race) if self._capping else 0
         if limit:
