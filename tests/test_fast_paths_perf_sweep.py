@@ -12,6 +12,7 @@ import random
 from helpers import random_positions
 from test_fast_paths import RULE_SETS, _rule_sets
 
+import smallworld_rules as sw
 from smallworld_rules.engine.basics import _bits
 
 
@@ -79,3 +80,19 @@ def test_own_race_copies_every_field_once_per_state(how: dict[str, object]) -> N
             for r, rs in state.races.items()
         )
     assert checked > 500
+
+
+@RULE_SETS
+def test_one_flag_for_the_reach_and_cost_extras_is_their_union(how: dict[str, object]) -> None:
+    """Rule 1.7's reach and costs skip, with one test each, what no rule file of the game
+    has (regions immune by rule, regions kept out after an abandonment, face-down pieces;
+    defence modifiers, regions shielded from powers, discounts): the flag is set exactly
+    when one of them is there, once every badge a race may borrow has lent its features.
+    (What the listing does with them: tests/test_fast_paths_perf_legal.py.)"""
+    rules, players = _rule_sets(how)
+    for n in players:
+        engine = sw.Game.new(players=n, seed=0, rules=rules)._engine
+        barred = bool(engine._immunizing or engine.keeps_out or engine._hiding)
+        assert engine._reach_barred == barred
+        by_region = "defence" in engine.hooks_used or engine._shielding or engine._discounting
+        assert engine._costs_by_region == bool(by_region)

@@ -79,7 +79,7 @@ def conquest_costs(
         combo = self._combo_of(s, race)
     floor = combo.floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
-    if "defence" in self.hooks_used or self._shielding or self._discounting:
+    if self._costs_by_region:
         # defenders' modifiers, regions immune to powers, discounts: region by region
         own = self._applying(s, race, "conquest_cost")
         return _costs_defended(self, s, race, regions, base, floor, own)
