@@ -113,9 +113,10 @@ def _bits(mask: int) -> tuple[int, ...]:
     if mask >> 8 * len(tables):
         while mask >> 8 * len(tables):
             base = 8 * len(tables)
-            tables.append(
-                tuple(tuple(base + i for i in range(8) if (b >> i) & 1) for b in range(256))
-            )
+            made: list[tuple[int, ...]] = [()]
+            for b in range(1, 256):  # b's lowest bit, then the bits above it
+                made.append((base + (b & -b).bit_length() - 1, *made[b & (b - 1)]))
+            tables.append(tuple(made))
     found: tuple[int, ...] = ()
     for table in tables:
         if not mask:
