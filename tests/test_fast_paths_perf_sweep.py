@@ -7,13 +7,19 @@ rule files and every expansion.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
+from typing import Any
 
+import attrs
+import pytest
 from helpers import random_positions
 from test_fast_paths import RULE_SETS, _rule_sets
 
 import smallworld_rules as sw
 from smallworld_rules.engine.basics import _bits
+from smallworld_rules.events import EVENT_TYPES
 
 
 def _bits_one_by_one(mask: int) -> tuple[int, ...]:
@@ -96,3 +102,47 @@ def test_one_flag_for_the_reach_and_cost_extras_is_their_union(how: dict[str, ob
         assert engine._reach_barred == barred
         by_region = "defence" in engine.hooks_used or engine._shielding or engine._discounting
         assert engine._costs_by_region == bool(by_region)
+
+
+@pytest.mark.parametrize("cls", list(EVENT_TYPES.values()), ids=lambda c: c.__name__)
+def test_events_made_directly_are_those_the_class_makes(cls: type[Any]) -> None:
+    """A log event made by its class's direct constructor (``_make``, no ``type.__call__``)
+    is the event the class itself makes from the same fields, by position or with its
+    defaults: same type, equal, same repr, hash and JSON form, frozen, copied and pickled
+    to equal events; too many or too few fields are refused alike."""
+    fields = attrs.fields(cls)
+    values = [(f"v{i}",) if "tuple" in str(f.type) else i + 1 for i, f in enumerate(fields)]
+    required = [v for f, v in zip(fields, values, strict=True) if f.default is attrs.NOTHING]
+    for given in (values, required):
+        made, direct = cls(*given), cls._make(*given)
+        assert type(direct) is cls and direct == made and repr(direct) == repr(made)
+        assert hash(direct) == hash(made) and direct.to_dict() == made.to_dict()
+        assert copy.copy(direct) == made and pickle.loads(pickle.dumps(direct)) == made
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(direct, fields[0].name, values[0])
+    with pytest.raises(TypeError):
+        cls._make(*values, "one too many")
+    if required:
+        with pytest.raises(TypeError):
+            cls._make(*required[:-1])
+
+
+@RULE_SETS
+def test_events_of_games_made_directly_read_back_equal(how: dict[str, object]) -> None:
+    """The log of seeded games (the conquests, abandonments, lost tokens and first turn
+    made by the direct constructors) holds events equal to those their class makes from
+    their fields, and a saved game's log reads back equal."""
+    rules, players = _rule_sets(how)
+    kinds: set[str] = set()
+    for count in players[:2]:
+        game = sw.Game.new(players=count, seed=count + 10, rules=rules)
+        choose = random.Random(count)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[choose.randrange(len(options))])
+        for event in game.log:
+            values = [getattr(event, f.name) for f in attrs.fields(type(event))]
+            assert event == type(event)(*values) and type(event)(*values) == event
+            kinds.add(type(event).__name__)
+        assert sw.Game.from_json(game.to_json(), rules=rules).log == game.log
+    assert {"Conquered", "TurnStarted"} <= kinds
