@@ -103,7 +103,11 @@ def conquest_costs(
     if mountains is None:
         applying = self._applying(s, race, "conquest_cost")
         mountains = self.mountain_bonus
-    out = {r: base + tokens[r] + mountains[r] for r in order}
+    # a loop, not a comprehension: no function made and called per listing, and no cells
+    # for the names it would share
+    out: dict[int, int] = {}
+    for r in order:
+        out[r] = base + tokens[r] + mountains[r]
     on_map = s.pieces
     if on_map:
         pieces = self.rules.pieces
