@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -20,6 +21,7 @@ from test_fast_paths import RULE_SETS, _rule_sets
 import smallworld_rules as sw
 from smallworld_rules.engine.basics import _bits
 from smallworld_rules.events import EVENT_TYPES
+from smallworld_rules.state import Phase
 
 
 def _bits_one_by_one(mask: int) -> tuple[int, ...]:
@@ -81,7 +83,8 @@ def test_own_race_copies_every_field_once_per_state(how: dict[str, object]) -> N
             checked += 1
         copy = state.copy()
         assert all(
-            copy.races[r] is not rs and copy.races[r].gen == copy.gen
+            copy.races[r] is not rs
+            and copy.races[r].gen == copy.gen
             and copy.races[r].to_dict() == rs.to_dict()
             for r, rs in state.races.items()
         )
@@ -146,3 +149,40 @@ def test_events_of_games_made_directly_read_back_equal(how: dict[str, object]) -
             kinds.add(type(event).__name__)
         assert sw.Game.from_json(game.to_json(), rules=rules).log == game.log
     assert {"Conquered", "TurnStarted"} <= kinds
+
+
+SETTERS = """
+power setters "Setters" {
+    tokens 4
+    text "Forests cost you 3 tokens, coastal regions 1, Hills 5 fewer (but always at least 1)."
+    conquest_cost set 3 when terrain forest
+    conquest_cost set 1 when coastal
+    conquest_cost sub 5 when terrain hill
+}
+"""
+
+
+def test_conquest_costs_with_set_modifiers_are_the_breakdowns(tmp_path: Path) -> None:
+    """Rule 1.7's cost, changed by modifiers that set it (the lowest of those that apply
+    wins) and one that takes more than it is off (a cost is at least 1): the costs the
+    listing uses are, region by region and in order, each breakdown's value, for every race
+    in play on the conquest positions of seeded games where a race carries those powers."""
+    (tmp_path / "setters.swr").write_text(SETTERS)
+    rules = sw.load_rules(paths=[tmp_path])
+    checked = 0
+    for seed in range(8):
+        race = sorted(rules.races)[seed % len(rules.races)]
+        game = sw.Game.new(players=2 + seed % 3, seed=seed, rules=rules, combos=[(race, "setters")])
+        choose = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            if state.phase is Phase.CONQUEST:
+                for who in state.races:
+                    costs = engine.conquest_costs(state, who, engine.map.all_mask)
+                    expected = [engine.conquest_cost(state, who, r).value for r in costs]
+                    assert list(costs) == list(range(engine.n))
+                    assert list(costs.values()) == expected
+                    checked += 1
+            options = list(game.legal_actions())
+            game.apply(options[choose.randrange(len(options))])
+    assert checked > 100

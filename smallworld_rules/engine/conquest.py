@@ -123,14 +123,19 @@ def conquest_costs(
             for r in self.regions_in(applies & regions):
                 out[r] += amount
         if sets:
-            for r in order:
-                lowest = [amount for applies, amount in sets if (applies >> r) & 1]
-                if lowest:
-                    out[r] = min(lowest)
+            for r in order:  # loops, not comprehensions: no cells for this function's names
+                lowest = None
+                for applies, amount in sets:
+                    if (applies >> r) & 1 and (lowest is None or amount < lowest):
+                        lowest = amount
+                if lowest is not None:
+                    out[r] = lowest
     # With a fixed table no cost is below base + its least entry (tokens and, in such a
     # game, the pieces' defence add nothing negative): the clamp is then not looked for.
     if out and (applying is not None or base + least < floor) and min(out.values()) < floor:
-        out = {r: value if value >= floor else floor for r, value in out.items()}
+        for r, value in out.items():
+            if value < floor:
+                out[r] = floor
     return out
 
 

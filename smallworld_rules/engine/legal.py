@@ -43,14 +43,12 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             if s.active == self.role_seat:
                 return [ChoosePower(p) for p in s.role_reserve]
             coins = s.players[s.active].coins
-            if self.skip_pricing:
-                picks = [
-                    _shared(PickCombo, i)
-                    for i in range(len(s.market))
-                    if self.pick_price(s, i) <= coins
-                ]
-            else:
-                picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
+            # here and below loops, not comprehensions that read this function's names:
+            # those would be cells, dearer to read on every path of the function
+            picks: list[Action] = []
+            for i in range(len(s.market)):
+                if (self.pick_price(s, i) if self.skip_pricing else i) <= coins:
+                    picks.append(_shared(PickCombo, i))
             return picks or [_END_TURN]
         if phase is _DIE_ROLL:
             if s.lang and hidden_pieces.pending(s):
@@ -97,7 +95,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             return flow.choosing_actions(self, s, rs)  # abilities during decline
         acts = self._deploys(own, hand - hold)
         if hand < hold:
-            acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
+            abandons = self._abandons
+            for r in own:  # ruling 13: forced abandonment
+                acts.append(abandons[r])
         if combo.abilities:
             acts += self._ability_actions(s, rs, phase)
         if self.declined_abilities:  # abilities of its player's races in decline
@@ -112,7 +112,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if may_decline:
         acts.append(_DECLINE)
     if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
-        acts.extend([self._abandons[r] for r in own])
+        abandons = self._abandons
+        for r in own:
+            acts.append(abandons[r])
     # the race's reach, once worked out: the abilities' listing shares it
     reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
     if combo.abilities:
@@ -160,12 +162,14 @@ def _deploys(self: Engine, regions: tuple[int, ...], available: int) -> list[Act
     if available < 1:
         return []
     single = self._single_deploys
+    acts: list[Action] = []  # loops, not a comprehension: it would make `single` a cell
     if available == 1:
-        return [single[r] for r in regions]
+        for r in regions:
+            acts.append(single[r])
+        return acts
     every = self._all_deploys.get(available)
     if every is None:  # Deploy(r, available) of every region, made once per count
         every = self._all_deploys[available] = _region_deploys(self.n, available)
-    acts: list[Action] = []
     for r in regions:
         acts.append(single[r])
         acts.append(every[r])
