@@ -162,13 +162,17 @@ power setters "Setters" {
 """
 
 
-def test_conquest_costs_with_set_modifiers_are_the_breakdowns(tmp_path: Path) -> None:
+@pytest.mark.parametrize("more", [[], ["rules_cost"]], ids=["official", "with_discounts"])
+def test_conquest_costs_with_set_modifiers_are_the_breakdowns(
+    tmp_path: Path, more: list[str]
+) -> None:
     """Rule 1.7's cost, changed by modifiers that set it (the lowest of those that apply
     wins) and one that takes more than it is off (a cost is at least 1): the costs the
     listing uses are, region by region and in order, each breakdown's value, for every race
-    in play on the conquest positions of seeded games where a race carries those powers."""
+    in play on the conquest positions of seeded games where a race carries those powers;
+    also where discounts make every cost be worked out region by region."""
     (tmp_path / "setters.swr").write_text(SETTERS)
-    rules = sw.load_rules(paths=[tmp_path])
+    rules = sw.load_rules(paths=[tmp_path, *(Path(__file__).parent / m for m in more)])
     checked = 0
     for seed in range(8):
         race = sorted(rules.races)[seed % len(rules.races)]

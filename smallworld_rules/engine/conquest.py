@@ -225,10 +225,13 @@ def _costs_defended(
                 value += amount
         if cheaper:
             value -= cheaper.get(region, 0)
-        if sets:
-            lowest = [amount for applies, amount in sets if (applies >> region) & 1]
-            if lowest:
-                value = min(lowest)
+        if sets:  # loops, not comprehensions: `region` would be a cell
+            lowest = None
+            for applies, amount in sets:
+                if (applies >> region) & 1 and (lowest is None or amount < lowest):
+                    lowest = amount
+            if lowest is not None:
+                value = lowest
         out[region] = value if value >= floor else floor
     if shielded:
         for region in range(self.n):
@@ -397,7 +400,10 @@ def _seize(
         s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
     if self._looting and s.pieces.get(r):  # pieces with `loot N`: coins for the conqueror
         pieces = self.rules.pieces
-        loot = sum(pieces[n].loot * k for n, k in s.pieces[r].items() if not pieces[n].hidden)
+        loot = 0
+        for n, k in s.pieces[r].items():  # (a loop: a generator would make `pieces` a cell)
+            if not pieces[n].hidden:
+                loot += pieces[n].loot * k
         s.own_player(rs.owner).coins += loot
     # _remove_pieces returns {} at once for a region without pieces: no frame for most
     kept = self._remove_pieces(s, r, keep_survivors=False) if s.pieces.get(r) else {}
