@@ -25,6 +25,8 @@ class Event:
     #: the event's field names in order, set once per class below: a save writes ~100 events,
     #: and ``attrs.asdict`` looks the fields up and walks every value on each call
     _field_names: ClassVar[tuple[str, ...]] = ()
+    #: ``cls(...)`` without going through ``type.__call__`` (set by ``quick_new`` below)
+    _make: ClassVar[Callable[..., Event]]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"type": name, **fields}`` (fields hold only numbers, strings and

@@ -74,7 +74,8 @@ def quick_new(cls: C) -> C:
     in ``__new__`` (same parameters, order and defaults; ``__init__`` does nothing more):
     as an instance of a twin class with the same slots, whose attributes are plain slot
     stores, which then becomes an instance of ``cls``. Copies and pickles get the fields as
-    ``__new__``'s arguments (``__getnewargs__``).
+    ``__new__``'s arguments (``__getnewargs__``). ``cls._make(...)`` builds the same
+    instance as ``cls(...)``, about a third cheaper (the engine's busiest events use it).
 
     Raises:
         TypeError: a field :func:`quick_init` cannot build, or a ``__weakref__`` slot (the
@@ -94,11 +95,16 @@ def quick_new(cls: C) -> C:
         # that the layouts agree
         + "    self.__class__ = _cls\n    return self\n"
     )
-    exec(compile(source, f"<quick_new {cls.__qualname__}>", "exec"), namespace)
+    # the same without ``cls``, called directly: ``cls(...)`` reaches a Python ``__new__``
+    # through type.__call__, which builds an argument tuple with the class in front
+    make = source.replace("def __new__(cls, ", "def _make(", 1)
+    exec(compile(source + make, f"<quick_new {cls.__qualname__}>", "exec"), namespace)
     new = namespace["__new__"]
     new.__qualname__ = f"{cls.__qualname__}.__new__"
     new.__doc__ = cls.__init__.__doc__
     cls.__new__ = staticmethod(new)
+    namespace["_make"].__qualname__ = f"{cls.__qualname__}._make"
+    cls._make = staticmethod(namespace["_make"])
     cls.__init__ = object.__init__
     fields = tuple(names)
     cls.__getnewargs__ = lambda self: tuple(getattr(self, n) for n in fields)

@@ -219,7 +219,7 @@ class Game:
         fixed = _combos(rules, combos) if combos is not None else []
         game = cls(engine, engine.new_state(seed, fixed), seed, [])
         if game._state.active != engine.role_seat:  # else a role's draft comes first
-            game._log.append(TurnStarted(game._state.round, game._state.active, 0))
+            game._log.append(TurnStarted._make(game._state.round, game._state.active, 0))
         return game
 
     # ------------------------------------------------------------------ playing

@@ -79,7 +79,7 @@ def conquest_costs(
         combo = self._combo_of(s, race)
     floor = combo.floor if self._floors else 1
     base = BASE_COST - (s.die_bonus if s.die_bonus >= 0 and race == s.acting else 0)
-    if "defence" in self.hooks_used or self._shielding or self._discounting:
+    if self._costs_by_region:
         # defenders' modifiers, regions immune to powers, discounts: region by region
         own = self._applying(s, race, "conquest_cost")
         return _costs_defended(self, s, race, regions, base, floor, own)
@@ -103,7 +103,11 @@ def conquest_costs(
     if mountains is None:
         applying = self._applying(s, race, "conquest_cost")
         mountains = self.mountain_bonus
-    out = {r: base + tokens[r] + mountains[r] for r in order}
+    # a loop, not a comprehension: no function made and called per listing, and no cells
+    # for the names it would share
+    out: dict[int, int] = {}
+    for r in order:
+        out[r] = base + tokens[r] + mountains[r]
     on_map = s.pieces
     if on_map:
         pieces = self.rules.pieces
@@ -119,14 +123,19 @@ def conquest_costs(
             for r in self.regions_in(applies & regions):
                 out[r] += amount
         if sets:
-            for r in order:
-                lowest = [amount for applies, amount in sets if (applies >> r) & 1]
-                if lowest:
-                    out[r] = min(lowest)
+            for r in order:  # loops, not comprehensions: no cells for this function's names
+                lowest = None
+                for applies, amount in sets:
+                    if (applies >> r) & 1 and (lowest is None or amount < lowest):
+                        lowest = amount
+                if lowest is not None:
+                    out[r] = lowest
     # With a fixed table no cost is below base + its least entry (tokens and, in such a
     # game, the pieces' defence add nothing negative): the clamp is then not looked for.
     if out and (applying is not None or base + least < floor) and min(out.values()) < floor:
-        out = {r: value if value >= floor else floor for r, value in out.items()}
+        for r, value in out.items():
+            if value < floor:
+                out[r] = floor
     return out
 
 
@@ -216,10 +225,13 @@ def _costs_defended(
                 value += amount
         if cheaper:
             value -= cheaper.get(region, 0)
-        if sets:
-            lowest = [amount for applies, amount in sets if (applies >> region) & 1]
-            if lowest:
-                value = min(lowest)
+        if sets:  # loops, not comprehensions: `region` would be a cell
+            lowest = None
+            for applies, amount in sets:
+                if (applies >> region) & 1 and (lowest is None or amount < lowest):
+                    lowest = amount
+            if lowest is not None:
+                value = lowest
         out[region] = value if value >= floor else floor
     if shielded:
         for region in range(self.n):
@@ -292,7 +304,7 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
     rs.hand += tokens
     self._empty_region(s, r)
     s.acted = True
-    log(Abandoned(s.active, rs.race, r, tokens))
+    log(Abandoned._make(s.active, rs.race, r, tokens))
     if self.keeps_out and self.has_flag(s, rs.race, "no_return_to_abandoned"):
         flow.remember_abandoned(s, rs.race, r)
     if "abandon" in self.trigger_events:
@@ -388,7 +400,10 @@ def _seize(
         s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
     if self._looting and s.pieces.get(r):  # pieces with `loot N`: coins for the conqueror
         pieces = self.rules.pieces
-        loot = sum(pieces[n].loot * k for n, k in s.pieces[r].items() if not pieces[n].hidden)
+        loot = 0
+        for n, k in s.pieces[r].items():  # (a loop: a generator would make `pieces` a cell)
+            if not pieces[n].hidden:
+                loot += pieces[n].loot * k
         s.own_player(rs.owner).coins += loot
     # _remove_pieces returns {} at once for a region without pieces: no frame for most
     kept = self._remove_pieces(s, r, keep_survivors=False) if s.pieces.get(r) else {}
@@ -398,7 +413,7 @@ def _seize(
     rs.hand -= tokens
     s.conquered = (*s.conquered, r)
     s.acted = True
-    log(Conquered(s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
+    log(Conquered._make(s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
     retiring = None
     if occupant is not None and occupant != LOST_TRIBE:
         drs = s.races[occupant]
@@ -436,6 +451,6 @@ def _lose(self: Engine, s: State, race: str, count: int, log: Log) -> None:
         zone = piles.collecting(self, s) or zone
     if zone is not None:
         s.zones = {**s.zones, zone: s.zones[zone] + (race,) * count}
-        log(TokensToZone(zone, (race,) * count))
+        log(TokensToZone._make(zone, (race,) * count))
     elif race != LOST_TRIBE:
         s.to_box(race, count)

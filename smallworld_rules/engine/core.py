@@ -87,6 +87,7 @@ class Engine:
         "_collectors",
         "_combos",
         "_conquers",
+        "_costs_by_region",
         "_die_conquers",
         "_discounting",
         "_fixed_costs",
@@ -106,6 +107,7 @@ class Engine:
         "_plain_turns",
         "_plans",
         "_raising",
+        "_reach_barred",
         "_role_combos",
         "_role_last",
         "_shielding",
@@ -384,6 +386,13 @@ class Engine:
         self._fixed_costs: dict[
             int, tuple[tuple[CompiledModifier, ...], tuple[int, ...] | None, int]
         ] = {}
+        #: see conquest_costs: some rule file modifies a defence, shields regions from
+        #: powers or gives discounts (the costs are then worked out region by region)
+        self._costs_by_region = bool(
+            "defence" in self.hooks_used or self._shielding or self._discounting
+        )
+        #: see _reach: regions immune by rule, abandoned ones kept out, or face-down pieces
+        self._reach_barred = bool(self._immunizing or self.keeps_out or self._hiding)
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import Action, ChoosePower, PickCombo, RollDie, action_problem
 from smallworld_rules.engine.basics import (
+    _CONQUEST,
     _DECLINE,
     _DIE_ROLL,
     _END_TURN,
@@ -13,7 +14,6 @@ from smallworld_rules.engine.basics import (
     _PICK,
     _REDEPLOY,
     _WELL_FORMED,
-    _WITHDRAWAL,
     DIE_FACES,
     DIE_REACH,
     Log,
@@ -36,28 +36,27 @@ if TYPE_CHECKING:
 def legal_actions(self: Engine, s: State) -> list[Action]:
     """Every legal action for whoever must act now (Deploy: 1 or all per region)."""
     phase = s.phase
-    if phase is _PICK:
-        if self._swapping and memory.get(s, "swap"):
-            return list(swaps.choices(self, s))
-        if s.active == self.role_seat:
-            return [ChoosePower(p) for p in s.role_reserve]
-        coins = s.players[s.active].coins
-        if self.skip_pricing:
-            picks = [
-                _shared(PickCombo, i)
-                for i in range(len(s.market))
-                if self.pick_price(s, i) <= coins
-            ]
-        else:
-            picks = [_shared(PickCombo, i) for i in range(len(s.market)) if i <= coins]
-        return picks or [_END_TURN]
-    if phase is _DIE_ROLL:
-        if s.lang and hidden_pieces.pending(s):
-            return [action for action, _ in hidden_pieces.outcomes(self, s)]
-        return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
-    if phase is _OVER:
-        return []
-    if phase is _WITHDRAWAL:
+    if phase is not _CONQUEST and phase is not _REDEPLOY:  # the others, tested only here
+        if phase is _PICK:
+            if self._swapping and memory.get(s, "swap"):
+                return list(swaps.choices(self, s))
+            if s.active == self.role_seat:
+                return [ChoosePower(p) for p in s.role_reserve]
+            coins = s.players[s.active].coins
+            # here and below loops, not comprehensions that read this function's names:
+            # those would be cells, dearer to read on every path of the function
+            picks: list[Action] = []
+            for i in range(len(s.market)):
+                if (self.pick_price(s, i) if self.skip_pricing else i) <= coins:
+                    picks.append(_shared(PickCombo, i))
+            return picks or [_END_TURN]
+        if phase is _DIE_ROLL:
+            if s.lang and hidden_pieces.pending(s):
+                return [action for action, _ in hidden_pieces.outcomes(self, s)]
+            return [_shared(RollDie, face) for face in sorted(set(DIE_FACES))]
+        if phase is _OVER:
+            return []
+        # the withdrawal phase, the last one left
         wrs = s.races[s.withdrawals[0]]
         limit = limits.cap(self, s, wrs.race) if self._capping else 0
         if limit:
@@ -101,7 +100,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             return flow.choosing_actions(self, s, rs)  # abilities during decline
         acts = self._deploys(own, hand - hold)
         if hand < hold:
-            acts.extend([self._abandons[r] for r in own])  # ruling 13: forced abandonment
+            abandons = self._abandons
+            for r in own:  # ruling 13: forced abandonment
+                acts.append(abandons[r])
         if combo.abilities:
             acts += self._ability_actions(s, rs, phase, None, combo.abilities)
         if self.declined_abilities:  # abilities of its player's races in decline
@@ -117,7 +118,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if may_decline:
         acts.append(_DECLINE)
     if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
-        acts.extend([self._abandons[r] for r in own])
+        abandons = self._abandons
+        for r in own:
+            acts.append(abandons[r])
     # the race's reach, once worked out: the abilities' listing shares it
     reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
     if combo.abilities:
@@ -127,7 +130,10 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if self._floors:
         surplus = _surplus(s, own, combo.floor)
     else:  # _surplus(s, own), inline (a frame per listing): the tokens beyond one per region
-        surplus = sum(map(s.region_tokens.__getitem__, own)) - len(own)
+        surplus = -len(own)
+        tokens = s.region_tokens
+        for r in own:  # (a loop: cheaper than sum over a map of tokens.__getitem__)
+            surplus += tokens[r]
     acts.extend(self._deploys(own, hand + surplus - hold))
     if role or _may_end_conquest(rs, hold, surplus, own):
         acts.append(_END_TURN)
@@ -169,12 +175,14 @@ def _deploys(self: Engine, regions: tuple[int, ...], available: int) -> list[Act
     if available < 1:
         return []
     single = self._single_deploys
+    acts: list[Action] = []  # loops, not a comprehension: it would make `single` a cell
     if available == 1:
-        return [single[r] for r in regions]
+        for r in regions:
+            acts.append(single[r])
+        return acts
     every = self._all_deploys.get(available)
     if every is None:  # Deploy(r, available) of every region, made once per count
         every = self._all_deploys[available] = _region_deploys(self.n, available)
-    acts: list[Action] = []
     for r in regions:
         acts.append(single[r])
         acts.append(every[r])

@@ -113,12 +113,13 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
     reach &= ~own
     if "enter_water" not in combo.flags:
         reach &= ~self.map.water_mask
-    if self._immunizing:
-        reach &= ~values.immune_regions(self, s)
-    if self.keeps_out and "no_return_to_abandoned" in combo.flags:
-        reach &= ~flow.abandoned(s, race)
-    if self._hiding:  # regions a face-down piece stopped it from taking this turn
-        reach &= ~hidden_pieces.repelled(s, race)
+    if self._reach_barred:  # few rule files: one test for the three
+        if self._immunizing:
+            reach &= ~values.immune_regions(self, s)
+        if self.keeps_out and "no_return_to_abandoned" in combo.flags:
+            reach &= ~flow.abandoned(s, race)
+        if self._hiding:  # regions a face-down piece stopped it from taking this turn
+            reach &= ~hidden_pieces.repelled(s, race)
     reach &= self.open_mask
     if s.pieces and self._immune_pieces:  # immune_mask and truce_mask, asked only when
         reach &= ~self.immune_mask(s)  # they may be more than 0 (a frame each, per listing)
