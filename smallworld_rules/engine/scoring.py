@@ -76,7 +76,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
         total += value
         details.append((race, value, text))
     player.coins += total
-    log(Scored(p, total, tuple(details)))
+    log(Scored._make(p, total, tuple(details)))
     if player.active is not None:
         s.own_race(player.active).turns += 1
         if s.decline_at_end:
@@ -84,7 +84,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     if "turn_end" in self.trigger_events:
         events.fire_player(self, s, p, "turn_end", log)
     won = self.role is not None and self._role_turn_end(s, log)
-    log(TurnEnded(p))
+    log(TurnEnded._make(p))
     if won:
         self._game_over(s, log, winners=[self.role_seat])
         return
