@@ -65,6 +65,18 @@ def deploy_all_and_end(game: sw.Game) -> None:
     game.apply(sw.EndTurn())
 
 
+def first_round_on_the_2p_map(game: sw.Game) -> None:
+    """Round 1 of a 2-player game: player 0 picks the top combo and takes Farmland 1 and
+    Forest 2, player 1 picks the next and takes Mountain 19; player 0's second turn begins."""
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(1))
+    game.apply(sw.Conquer(2))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+
+
 def both_enter(game: sw.Game, first: int, second: int) -> None:
     """Each player in turn picks the top combo, conquers one region and ends the turn."""
     for region in (first, second):

@@ -13,7 +13,12 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import check_invariants, deploy_all_and_end, every_listed_action_applies
+from helpers import (
+    check_invariants,
+    deploy_all_and_end,
+    every_listed_action_applies,
+    first_round_on_the_2p_map,
+)
 
 import smallworld_rules as sw
 from smallworld_rules.events import TokensGained, TurnStarted
@@ -89,13 +94,7 @@ def soul_touched(rules: sw.Rules, first: str = "ratmen") -> sw.Game:
     Humans go into decline."""
     game = sw.Game.new(players=2, seed=1, rules=rules, combos=[
         (first, "commando"), ("crowd", "plain2"), ("humans", "soul_touch")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    game.apply(sw.Conquer(2))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
+    first_round_on_the_2p_map(game)
     game.apply(sw.Decline())
     deploy_all_and_end(game)  # player 1
     game.apply(sw.PickCombo(0))  # the Humans with Soul-Touch

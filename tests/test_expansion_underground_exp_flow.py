@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, last_score
+from helpers import deploy_all_and_end, first_round_on_the_2p_map, last_score
 
 import smallworld_rules as sw
 
@@ -217,13 +217,7 @@ def tomb_declining(rules: sw.Rules) -> sw.Game:
     Crowd hold Mountain 19; player 0 declines in place of expanding (11 readied in hand)."""
     game = sw.Game.new(players=2, seed=1, rules=rules,
                        combos=[("ratmen", "tomb"), ("crowd", "plain2")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    game.apply(sw.Conquer(2))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
+    first_round_on_the_2p_map(game)
     game.apply(sw.Decline())
     return game
 

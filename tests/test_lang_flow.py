@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end
+from helpers import deploy_all_and_end, first_round_on_the_2p_map
 
 import smallworld_rules as sw
 from smallworld_rules.dsl.formatter import format_source
@@ -185,13 +185,7 @@ def _declining(tmp_path: Path, body: str) -> sw.Game:
     rules = _rules(tmp_path, "power", "lingerers", body)
     game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("ratmen", "lingerers"),
                                                                ("crowd", "plain2")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    game.apply(sw.Conquer(2))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
+    first_round_on_the_2p_map(game)
     game.apply(sw.Decline())
     return game
 
@@ -231,13 +225,7 @@ def _cloisters(tmp_path: Path, body: str = _TOWER) -> sw.Game:
     rules = _rules(tmp_path, "race", "cloisters", body)
     game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("cloisters", "plain"),
                                                                ("crowd", "plain2")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    game.apply(sw.Conquer(2))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
+    first_round_on_the_2p_map(game)
     game.apply(sw.Decline())
     return game
 
@@ -289,13 +277,7 @@ def _wanderers(tmp_path: Path) -> sw.Game:
                    "flag no_return_to_abandoned\non abandon do gain 1 coin")
     game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("wanderers", "plain"),
                                                                ("crowd", "plain2")])
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(1))
-    game.apply(sw.Conquer(2))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
+    first_round_on_the_2p_map(game)
     return game
 
 
