@@ -77,6 +77,17 @@ def first_round_on_the_2p_map(game: sw.Game) -> None:
     deploy_all_and_end(game)
 
 
+def skeletons_holding(rules: sw.Rules, power: str, regions: list[int]) -> sw.Game:
+    """Player 0's Skeletons with the power hold one token on each of ``regions`` (set up with
+    ``put``), the rest of the tokens on the first of them, and end the turn."""
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("skeletons", power)])
+    game.apply(sw.PickCombo(0))
+    for region in regions:
+        game.put(region, 0, 1)
+    deploy_all_and_end(game)
+    return game
+
+
 def both_enter(game: sw.Game, first: int, second: int) -> None:
     """Each player in turn picks the top combo, conquers one region and ends the turn."""
     for region in (first, second):

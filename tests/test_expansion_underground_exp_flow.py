@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, first_round_on_the_2p_map, last_score
+from helpers import deploy_all_and_end, first_round_on_the_2p_map, last_score, skeletons_holding
 
 import smallworld_rules as sw
 
@@ -22,17 +22,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def underground() -> sw.Rules:
     """The official rules, the Underground box and the test-only rule files."""
     return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
-
-
-def holding(rules: sw.Rules, power: str, regions: list[int]) -> sw.Game:
-    """Player 0's Skeletons with the power hold one token on each of ``regions`` (set up with
-    ``put``), the rest of the tokens on the first of them, and end the turn."""
-    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("skeletons", power)])
-    game.apply(sw.PickCombo(0))
-    for region in regions:
-        game.put(region, 0, 1)
-    deploy_all_and_end(game)
-    return game
 
 
 # --------------------------------------------------------------------------- Flocking
@@ -46,21 +35,21 @@ def test_flocking_badge(underground: sw.Rules) -> None:
 def test_flocking_scores_two_for_one_connected_group(underground: sw.Rules) -> None:
     """Flocking: 2 bonus coins when all the race's regions form a single group of adjacent
     regions (Farmland 1, Forest 2 and Swamp 3 in a chain)."""
-    game = holding(underground, "flocking", [1, 2, 3])
+    game = skeletons_holding(underground, "flocking", [1, 2, 3])
     assert last_score(game, 0).coins == 3 + 2
 
 
 def test_flocking_scores_nothing_for_two_groups_edge(underground: sw.Rules) -> None:
     """Flocking (edge): Farmland 1 and Hill 4 do not border each other, nor does any region
     the race holds join them: two groups, no bonus."""
-    game = holding(underground, "flocking", [1, 4])
+    game = skeletons_holding(underground, "flocking", [1, 4])
     assert last_score(game, 0).coins == 2
 
 
 def test_flocking_scores_nothing_in_decline_edge(underground: sw.Rules) -> None:
     """Flocking (edge): the bonus is for a race that is not in decline; the decline turn
     scores the regions alone and the badge is discarded."""
-    game = holding(underground, "flocking", [1, 2])
+    game = skeletons_holding(underground, "flocking", [1, 2])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(19))
     deploy_all_and_end(game)
@@ -81,7 +70,7 @@ def test_vanishing_takes_every_token_off_for_two_coins_a_region(underground: sw.
     """Vanishing: going into decline, every token of the race leaves the map and its player
     collects 2 coins per region they occupied (3 regions: 6 coins); the race leaves the game
     and nothing of it is scored in the decline turn."""
-    game = holding(underground, "vanishing", [1, 2, 3])
+    game = skeletons_holding(underground, "vanishing", [1, 2, 3])
     coins = game.coins(0)
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(19))

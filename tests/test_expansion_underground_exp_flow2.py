@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, last_score
+from helpers import deploy_all_and_end, last_score, skeletons_holding
 
 import smallworld_rules as sw
 
@@ -22,17 +22,6 @@ TEST_RULES = Path(__file__).parent / "rules"
 def underground() -> sw.Rules:
     """The official rules, the Underground box and the test-only rule files."""
     return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
-
-
-def holding(rules: sw.Rules, power: str, regions: list[int]) -> sw.Game:
-    """Player 0's Skeletons with the power hold one token on each of ``regions`` (set up with
-    ``put``), the rest of the tokens on the first of them, and end the turn."""
-    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[("skeletons", power)])
-    game.apply(sw.PickCombo(0))
-    for region in regions:
-        game.put(region, 0, 1)
-    deploy_all_and_end(game)
-    return game
 
 
 # --------------------------------------------------------------------------- Quarreling
@@ -46,21 +35,21 @@ def test_quarreling_badge(underground: sw.Rules) -> None:
 def test_quarreling_scores_one_coin_per_separate_group(underground: sw.Rules) -> None:
     """Quarreling: 1 bonus coin for each separate group of the race's regions; Farmland 1
     and Hill 4 border no region of the other: two groups, 2 coins."""
-    game = holding(underground, "quarreling", [1, 4])
+    game = skeletons_holding(underground, "quarreling", [1, 4])
     assert last_score(game, 0).coins == 2 + 2
 
 
 def test_quarreling_scores_one_for_a_single_group_edge(underground: sw.Rules) -> None:
     """Quarreling (edge): Farmland 1, Forest 2 and Swamp 3 border one another in a chain:
     a single group scores 1 bonus coin, not 3."""
-    game = holding(underground, "quarreling", [1, 2, 3])
+    game = skeletons_holding(underground, "quarreling", [1, 2, 3])
     assert last_score(game, 0).coins == 3 + 1
 
 
 def test_quarreling_scores_nothing_in_decline_edge(underground: sw.Rules) -> None:
     """Quarreling (edge): the bonus is the active race's; the decline turn scores the
     regions alone and the badge is discarded."""
-    game = holding(underground, "quarreling", [1, 4])
+    game = skeletons_holding(underground, "quarreling", [1, 4])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(19))
     deploy_all_and_end(game)
