@@ -5,12 +5,51 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import settings
 
 import smallworld_rules as sw
 from smallworld_rules.events import ComboPicked, Scored
+
+#: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
+TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
+
+
+def rule_set_table(
+    *, necromancer: bool = False, each_box: bool = False
+) -> dict[str, dict[str, Any]]:
+    """The rule sets a fast path is compared with the general path on, by name, as the
+    arguments of ``load_rules``: the official rules, every folder of test rule files and
+    every expansion together; Necromancer Island alone, and each expansion alone, if asked."""
+    table: dict[str, dict[str, Any]] = {"official": {}}
+    table.update({d.name: {"paths": [d]} for d in TEST_RULE_DIRS})
+    if necromancer:
+        table["necromancer_island"] = {"expansions": ["necromancer_island"]}
+    if each_box:
+        table.update({e: {"expansions": [e]} for e in sw.available_expansions()})
+    table["expansions"] = {"expansions": list(sw.available_expansions())}
+    return table
+
+
+def rule_sets(*, necromancer: bool = False, each_box: bool = False) -> pytest.MarkDecorator:
+    """A test parametrised by ``how`` over :func:`rule_set_table`."""
+    table = rule_set_table(necromancer=necromancer, each_box=each_box)
+    return pytest.mark.parametrize("how", list(table.values()), ids=list(table))
+
+
+def players_for(rules: sw.Rules) -> tuple[int, ...]:
+    """The player counts to play a rule set at: 3 to 5 with a role (it takes a seat)."""
+    return (3, 4, 5) if rules.roles else (2, 3, 4, 5)
+
+
+def rules_and_players(how: dict[str, Any]) -> tuple[sw.Rules, tuple[int, ...]]:
+    """The rules of a :func:`rule_sets` case, and the player counts to play them at."""
+    rules = sw.load_rules(**how)
+    return rules, players_for(rules)
+
 
 #: A small, complete rule file the language tests parse.
 GIANTS = """\

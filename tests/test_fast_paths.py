@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import random_positions
+from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.state import LOST_TRIBE, Phase
@@ -605,20 +605,7 @@ def test_a_log_left_as_text_is_what_loading_it_whole_gives() -> None:
     assert cases > 400 and fast > 100
 
 
-def _rule_sets(how: dict[str, object]) -> tuple[sw.Rules, tuple[int, ...]]:
-    """The rules of a parametrised fast-path test, and the player counts to play them at."""
-    if how.get("expansions") == "all":
-        return sw.load_rules(expansions=sw.available_expansions()), (3, 4, 5)
-    return sw.load_rules(**how), (2, 3, 4, 5)  # type: ignore[arg-type]
-
-
-#: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
-TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
-RULE_SETS = pytest.mark.parametrize(
-    "how",
-    [{}, *({"paths": [d]} for d in TEST_RULE_DIRS), {"expansions": "all"}],
-    ids=["official", *(d.name for d in TEST_RULE_DIRS), "expansions"],
-)
+RULE_SETS = rule_sets()
 
 
 @RULE_SETS
@@ -629,7 +616,7 @@ def test_turn_score_is_the_score_breakdown(how: dict[str, object]) -> None:
     logs its explanation, for every race in play on every position of seeded games."""
     from smallworld_rules.engine.scoring import scored
 
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     plain = changed = 0
     for game in random_positions(rules, 10, players):
         engine, state = game._engine, game._state
@@ -654,7 +641,7 @@ def test_legal_abilities_are_listed_with_the_reach_of_the_conquests(how: dict[st
     decline."""
     from smallworld_rules.language import flow
 
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     for game in random_positions(rules, 10, players):
         engine, state = game._engine, game._state
@@ -722,7 +709,7 @@ def test_new_games_share_their_start_unchanged(how: dict[str, object]) -> None:
     same as the first, and the shared tables are still what the rules and map give."""
     from smallworld_rules.engine.new_game import start_tables
 
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     for count in players[:2]:
         first = sw.Game.new(players=count, seed=3, rules=rules)
         before = first.to_json()

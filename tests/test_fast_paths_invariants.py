@@ -10,36 +10,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from helpers import random_positions
+from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.engine import position
 from smallworld_rules.state import LOST_TRIBE, State
 
-TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
-RULE_SETS = pytest.mark.parametrize(
-    "how",
-    [
-        {},
-        {"expansions": ["necromancer_island"]},
-        *({"paths": [d]} for d in TEST_RULE_DIRS),
-        {"expansions": "all"},
-    ],
-    ids=["official", "necromancer_island", *(d.name for d in TEST_RULE_DIRS), "expansions"],
-)
+RULE_SETS = rule_sets(necromancer=True)
 
 Breakage = Callable[[State, random.Random], None]
-
-
-def _rules(how: dict[str, object]) -> tuple[sw.Rules, tuple[int, ...]]:
-    if how.get("expansions") == "all":
-        return sw.load_rules(expansions=sw.available_expansions()), (3, 4, 5)
-    if how.get("expansions"):
-        return sw.load_rules(**how), (3, 4, 5)  # type: ignore[arg-type]
-    return sw.load_rules(**how), (2, 3, 4, 5)  # type: ignore[arg-type]
 
 
 def _tokens(s: State, rng: random.Random) -> None:
@@ -138,7 +119,7 @@ def test_the_quick_tests_pass_every_position_of_play(how: dict[str, object]) -> 
     """Every position reached by legal play keeps the invariants (token supplies add up,
     occupants and their masks agree, no negative coins): the quick tests say so without the
     entry-by-entry check, and the entry-by-entry check agrees."""
-    rules, players = _rules(how)
+    rules, players = rules_and_players(how)
     positions = random_positions(rules, 6, players)
     for game in positions:
         assert position._looks_sound(game._engine, game._state)
@@ -152,7 +133,7 @@ def test_the_quick_tests_never_pass_a_broken_position(how: dict[str, object]) ->
     coins) passes the quick tests only if the entry-by-entry check finds nothing wrong with
     it either; and ``check_invariants`` refuses it with the entry-by-entry check's message
     (the first problem, as before the quick tests existed)."""
-    rules, players = _rules(how)
+    rules, players = rules_and_players(how)
     choose = random.Random(5)
     refused = passed = 0
     for game in random_positions(rules, 4, players)[::3]:

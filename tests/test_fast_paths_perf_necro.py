@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import players_for, rule_set_table
 
 import smallworld_rules as sw
 from smallworld_rules.actions import Decline, EndTurn, Purchase, UseAbility
@@ -24,26 +25,7 @@ from smallworld_rules.state import Phase
 
 TESTS = Path(__file__).parent
 #: The official rules, every folder of test rule files, Necromancer Island, every expansion.
-RULE_SETS = {
-    "official": {},
-    **{
-        folder.name: {"paths": [folder]}
-        for folder in sorted(TESTS.glob("rules*"))
-        if folder.is_dir() and any(folder.glob("**/*.swr"))
-    },
-    "necromancer_island": {"expansions": ["necromancer_island"]},
-    "expansions": {"expansions": "all"},
-}
-
-
-def _rules(how: dict[str, object]) -> sw.Rules:
-    if how.get("expansions") == "all":
-        how = {**how, "expansions": sw.available_expansions()}
-    return sw.load_rules(**how)  # type: ignore[arg-type]
-
-
-def _players(how: dict[str, object]) -> tuple[int, ...]:
-    return (3, 4, 5) if how.get("expansions") else (2, 3, 4, 5)
+RULE_SETS = rule_set_table(necromancer=True)
 
 
 def _positions(
@@ -106,9 +88,9 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
             handed.append((s, rs.race, abilities))
         return general_abilities(self, s, rs, phase, reach, abilities)
 
-    rules = _rules(how)
+    rules = sw.load_rules(**how)
     listings = roles = abilities_handed = uses = declines_at_end = 0
-    for game in _positions(rules, 8, _players(how)):
+    for game in _positions(rules, 8, players_for(rules)):
         engine, state = game._engine, game._state
         if state.phase not in (Phase.CONQUEST, Phase.REDEPLOY) or state.acting is None:
             continue

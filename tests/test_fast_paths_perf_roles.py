@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import rule_set_table, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.actions import Purchase
@@ -19,22 +20,7 @@ from smallworld_rules.state import Phase
 
 TESTS = Path(__file__).parent
 #: The official rules, every folder of test rule files, Necromancer Island, every expansion.
-RULE_SETS = {
-    "official": {},
-    **{
-        folder.name: {"paths": [folder]}
-        for folder in sorted(TESTS.glob("rules*"))
-        if folder.is_dir() and any(folder.glob("**/*.swr"))
-    },
-    "necromancer_island": {"expansions": ["necromancer_island"]},
-    "expansions": {"expansions": "all"},
-}
-
-
-def _rules(how: dict[str, object]) -> sw.Rules:
-    if how.get("expansions") == "all":
-        how = {**how, "expansions": sw.available_expansions()}
-    return sw.load_rules(**how)  # type: ignore[arg-type]
+RULE_SETS = rule_set_table(necromancer=True)
 
 
 def _positions(
@@ -133,8 +119,8 @@ def test_listed_abilities_are_each_one_ability_problem_allows(how: dict[str, obj
     roll, a piece placed on a target the ability takes and a conquest's tokens in hand once,
     only the rest per target) gives, in the same order, every UseAbility ``ability_problem``
     accepts among all targets, whether it is handed the race's reach or works it out."""
-    players = (3, 4, 5) if how.get("expansions") else (2, 3, 4, 5)
-    assert _listed_as_ability_problem_allows(_rules(how), players) > 20
+    rules, players = rules_and_players(how)
+    assert _listed_as_ability_problem_allows(rules, players) > 20
 
 
 STAKERS = """\
@@ -205,7 +191,10 @@ def _pairing_as_its_files_say(engine: object, defs: tuple[object, ...]) -> dict[
 
 
 #: every rule set, and one with two caps and two floors (region_tokens max / min) to combine
-PAIRING_SETS = {**RULE_SETS, "with_rules_v3": {"expansions": "all", "paths": [TESTS / "rules_v3"]}}
+PAIRING_SETS = {
+    **RULE_SETS,
+    "with_rules_v3": {"expansions": list(sw.available_expansions()), "paths": [TESTS / "rules_v3"]},
+}
 
 
 @pytest.mark.parametrize("how", list(PAIRING_SETS.values()), ids=list(PAIRING_SETS))
@@ -219,7 +208,7 @@ def test_pairings_bring_what_each_of_their_files_says(how: dict[str, object]) ->
     from smallworld_rules.dsl.vocabulary import HOOKS
     from smallworld_rules.engine.context import _Combo
 
-    rules = _rules(how)
+    rules = sw.load_rules(**how)
     engine = sw.Game.new(players=3 if how.get("expansions") else 2, seed=0, rules=rules)._engine
     powers = sorted(rules.powers)
     pairings: list[tuple[Any, ...]] = [()]
@@ -259,7 +248,7 @@ def test_race_modifiers_are_its_pairings_for_its_status(how: dict[str, object]) 
     looks the pairing up itself) gives the very tuple of the pairing ``_combo_of`` finds."""
     from smallworld_rules.dsl.vocabulary import HOOKS
 
-    rules = _rules(how)
+    rules = sw.load_rules(**how)
     checked = 0
     for game in _positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::3]:
         engine, state = game._engine, game._state
@@ -278,7 +267,7 @@ def test_regions_of_a_race_are_those_holding_its_tokens(how: dict[str, object]) 
     seeded games, for every race in play (and one never in play), ``regions_of`` (reading
     the table of masks itself) gives exactly the regions the map shows it in, and the very
     tuple ``_occupied`` keeps for that mask."""
-    rules = _rules(how)
+    rules = sw.load_rules(**how)
     checked = 0
     for game in _positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::2]:
         engine, state = game._engine, game._state

@@ -11,12 +11,11 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
-from helpers import random_positions
+from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules import rng
@@ -27,19 +26,7 @@ GOLDEN = 0x9E3779B97F4A7C15
 MASK = (1 << 64) - 1
 
 #: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
-TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
-RULE_SETS = pytest.mark.parametrize(
-    "how",
-    [{}, *({"paths": [d]} for d in TEST_RULE_DIRS), {"expansions": "all"}],
-    ids=["official", *(d.name for d in TEST_RULE_DIRS), "expansions"],
-)
-
-
-def _rule_sets(how: dict[str, object]) -> tuple[sw.Rules, tuple[int, ...]]:
-    """The rules of a parametrised test, and the player counts to play them at."""
-    if how.get("expansions") == "all":
-        return sw.load_rules(expansions=sw.available_expansions()), (3, 4, 5)
-    return sw.load_rules(**how), (2, 3, 4, 5)  # type: ignore[arg-type]
+RULE_SETS = rule_sets()
 
 
 def _drawn_one_by_one(state: int, n: int) -> tuple[int, list[int]]:
@@ -105,7 +92,7 @@ def test_new_games_shuffle_as_drawing_one_by_one(
     """Rule 1.2: the race banners and the power badges are shuffled into their stacks. A
     new game (its shuffles packed) saves to the same text as the game made with every
     shuffle drawn one by one, for 15 seeds at each player count."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     games = [
         sw.Game.new(players=count, seed=seed, rules=rules).to_json()
         for count in players
@@ -126,7 +113,7 @@ def test_the_undo_history_is_every_move_in_order(how: dict[str, object]) -> None
     before it and the log's length before it; a clone keeps the same history; undoing walks
     back through those states and log lengths to the start, and ``action_stack`` lists the
     actions applied (not the edits)."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     walked = 0
     for count in players:
         for seed in range(3):
@@ -169,7 +156,7 @@ def test_fork_copies_what_changes_in_place_and_shares_the_rest(how: dict[str, ob
     was."""
     from smallworld_rules.state import State, state_to_dict
 
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     copied = {"region_tokens", "races"}
     checked = 0
     for game in random_positions(rules, 4, players):
@@ -204,7 +191,7 @@ def test_new_games_asked_alike_get_the_engine_the_checks_give(how: dict[str, obj
     from smallworld_rules.maps import load_map, map_for_players
     from smallworld_rules.options import resolve_options
 
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     toggled = next(n for n, o in sorted(rules.options.items()) if isinstance(o.default, bool))
     for count in players[:2]:
         seats = count - max((e.map_minus for e in rules.expansions.values()), default=0)
@@ -234,7 +221,7 @@ def test_legal_actions_are_the_engines_list_of_the_position(how: dict[str, objec
     actions of the position, in order; it answers ``in`` as ``is_legal`` does, for every
     Deploy count too; and it still holds them after the game has moved on (it belongs to the
     position it was asked of)."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     deploys = 0
     for count in players[:2]:
         game = sw.Game.new(players=count, seed=count, rules=rules)
@@ -318,7 +305,7 @@ def test_the_events_of_games_are_those_made_slot_by_slot(how: dict[str, object])
     """Every event the engine logs in seeded games (made by the fast constructors) equals
     the event of its class made slot by slot from its fields, and a saved game's log reads
     back equal."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     events = 0
     for count in players[:2]:
         game = sw.Game.new(players=count, seed=count, rules=rules)
@@ -341,7 +328,7 @@ def test_a_clone_is_the_game_made_by_its_constructor(how: dict[str, object]) -> 
     attributes, in the same order, as the constructor makes, holding the same engine, state
     and seed and copies of the log and the undo history; a loaded game's clone reads the
     same log; playing on either leaves the other as it was."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     for game in random_positions(rules, 2, players)[::15]:
         twin = game.clone()
         made = sw.Game(game._engine, game._state, game._seed, list(game._log))

@@ -15,31 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import random_positions
+from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.engine import turn
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.state import PlayerState, RaceState, State
 
-#: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
-TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
-EXPANSIONS = sw.available_expansions()
-RULE_SETS = pytest.mark.parametrize(
-    "how",
-    [
-        {},
-        *({"paths": [d]} for d in TEST_RULE_DIRS),
-        *({"expansions": [e]} for e in EXPANSIONS),
-        {"expansions": list(EXPANSIONS)},
-    ],
-    ids=["official", *(d.name for d in TEST_RULE_DIRS), *EXPANSIONS, "expansions"],
-)
-
-
-def _rules(how: dict[str, Any]) -> tuple[sw.Rules, tuple[int, ...]]:
-    rules = sw.load_rules(**how)
-    return rules, ((3, 4, 5) if rules.roles else (2, 3, 4, 5))
+RULE_SETS = rule_sets(each_box=True)
 
 
 def _dump(value: Any) -> Any:
@@ -91,7 +74,7 @@ def _compare(
     """Every action ``actions`` picks on every position of seeded games, carried out with
     the engine's ``flag`` on (as games do) and off (the general path): the same outcome.
     Returns (positions compared, engines with the flag on)."""
-    rules, players = _rules(how)
+    rules, players = rules_and_players(how)
     compared = 0
     flagged = set()
     for game in random_positions(rules, games, players):
@@ -197,7 +180,7 @@ def test_the_turn_score_is_folded_as_the_breakdown(how: dict[str, Any]) -> None:
     score modifiers (every add and sub, then the lowest set, then never below 0). The end
     of the turn folds and explains them without making the breakdown: the same value and
     text as the breakdown, for every race on every position of seeded games."""
-    rules, players = _rules(how)
+    rules, players = rules_and_players(how)
     changed, _, _ = _scores_checked(rules, random_positions(rules, 6, players))
     assert changed > 5 or how.get("expansions") == ["necromancer_island"]
 

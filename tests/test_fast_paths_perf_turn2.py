@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import random_positions
+from helpers import random_positions, rule_sets, rules_and_players
 from test_fast_paths_perf_turn import _outcome, _text
 
 import smallworld_rules as sw
@@ -23,24 +23,12 @@ from smallworld_rules.engine.core import Engine
 from smallworld_rules.language import borrowing, events
 from smallworld_rules.state import RaceState, State
 
-#: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
-TEST_RULE_DIRS = sorted(p for p in Path(__file__).parent.glob("rules*") if p.is_dir())
-EXPANSIONS = sw.available_expansions()
-RULE_SETS = pytest.mark.parametrize(
-    "how",
-    [
-        {},
-        *({"paths": [d]} for d in TEST_RULE_DIRS),
-        *({"expansions": [e]} for e in EXPANSIONS),
-        {"expansions": list(EXPANSIONS)},
-    ],
-    ids=["official", *(d.name for d in TEST_RULE_DIRS), *EXPANSIONS, "expansions"],
-)
+RULE_SETS = rule_sets(each_box=True)
 
 
 def _positions(how: dict[str, Any], games: int = 4) -> list[sw.Game]:
-    rules = sw.load_rules(**how)
-    return random_positions(rules, games, (3, 4, 5) if rules.roles else (2, 3, 4, 5))
+    rules, players = rules_and_players(how)
+    return random_positions(rules, games, players)
 
 
 def _general_hold(engine: Engine, s: State, rs: RaceState) -> int:
@@ -79,7 +67,7 @@ def test_conquest_only_tokens_held_back_are_those_of_the_pairing(how: dict[str, 
                 assert engine._hold(twin, trs) == _general_hold(engine, twin, trs), power
                 roles += 1
     assert compared > 100
-    if how.get("expansions") == list(EXPANSIONS):
+    if how.get("expansions") == list(sw.available_expansions()):
         assert roles > 0  # the role's branch met a power with conquest-only tokens
 
 
