@@ -22,7 +22,6 @@ import attrs
 from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import Action, Deploy, DrawPiece, RollDie, action_problem
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
-from smallworld_rules.engine import core as _core
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
     Event,
@@ -202,20 +201,7 @@ class Game:
             raise RulesError(f"players must be a whole number, not {players!r}")
         if rules is None:
             rules = load_rules()
-        last = _last_new
-        if (
-            options is None
-            and last[0] is rules
-            and last[1] == players
-            and last[2] == map
-            and last[3] == chance
-            and last[4] == _core.made
-        ):  # as the last game made without options: the same checks passed, the same engine
-            engine = last[5]
-        else:
-            engine = _engine_for(rules, players, map, chance, options, seed)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulesError(f"seed must be an integer, not {seed!r}")
+        engine = _engine_for(rules, players, map, chance, options, seed)
         fixed = _combos(rules, combos) if combos is not None else []
         game = cls(engine, engine.new_state(seed, fixed), seed, [])
         if game._state.active != engine.role_seat:  # else a role's draft comes first
@@ -810,13 +796,6 @@ class Game:
         return replay(cls, record, rules)[0]
 
 
-#: What the last Game.new without options was asked (rules, players, map, chance), the
-#: number of engines made then (``core.made``) and the engine it played on: a new game asked
-#: the same while no engine was made since gets that engine without the checks, the map look-up
-#: and the options key (the same for the same arguments).
-_last_new: tuple[Any, ...] = (None,) * 6
-
-
 def _engine_for(
     rules: Rules,
     players: int,
@@ -826,7 +805,6 @@ def _engine_for(
     seed: object,
 ) -> Engine:
     """The engine of :meth:`Game.new` (see there), after checking what it was asked."""
-    global _last_new
     if not 2 <= players <= 8:
         raise RulesError(f"a game has 2 to 8 players, not {players}")
     for expansion in rules.expansions.values():
@@ -848,8 +826,6 @@ def _engine_for(
     engine = Engine.shared(
         rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
     )
-    if options is None:
-        _last_new = (rules, players, map, chance, _core.made, engine)
     return engine
 
 

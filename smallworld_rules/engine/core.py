@@ -64,9 +64,6 @@ from smallworld_rules.state import State
 #: Engines by what they are made of (see Engine.shared); the oldest is dropped past the limit.
 _ENGINES: dict[tuple[Any, ...], Engine] = {}
 _ENGINES_KEPT = 8
-#: How many engines Engine.shared has made (the only time it keeps or drops one): while this
-#: is unchanged, it gives the engine it gave before for the same arguments (Game.new's memo).
-made = 0
 
 
 class Engine:
@@ -180,8 +177,6 @@ class Engine:
         if engine is None or engine.rules is not rules or engine.map is not game_map:
             if len(_ENGINES) >= _ENGINES_KEPT:
                 del _ENGINES[next(iter(_ENGINES))]
-            global made
-            made += 1
             engine = _ENGINES[key] = cls(rules, game_map, players, options, explicit_chance)
         return engine
 
