@@ -10,14 +10,15 @@ from collections.abc import Callable
 
 import attrs
 import pytest
-from helpers import random_positions
-from test_fast_paths import RULE_SETS, _rule_sets
+from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.engine.conquest import fixed_modifiers
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.language import events
 from smallworld_rules.state import Phase, State, state_to_dict
+
+RULE_SETS = rule_sets()
 
 
 def _costs_are_the_breakdowns(engine: Engine, state: State) -> int:
@@ -36,7 +37,7 @@ def test_conquest_costs_are_the_breakdowns(how: dict[str, object]) -> None:
     numbers, each modifier worked out once for all regions) are, region by region and in
     region order, the value of the cost's full breakdown, for every race in play on every
     conquest position of seeded games."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     engines = {}
     for game in random_positions(rules, 10, players):
@@ -98,7 +99,7 @@ def test_listed_conquests_are_those_apply_accepts(how: dict[str, object]) -> Non
     The conquest phase's legal actions list, in region order, exactly the Conquer and
     ConquerWithDie actions that ``apply`` accepts when it checks and costs them itself,
     on every conquest position of seeded games."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = with_die = 0
     games = 4 if how else 6
     for game in random_positions(rules, games, players):
@@ -128,7 +129,7 @@ def test_reach_is_what_barred_allows(how: dict[str, object]) -> None:
     race in play on every position of seeded games, no region of its reach is barred, and
     every region next to its own that is left out of it is (the reach leaves the immune and
     truce masks out only when some piece or truce is there)."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = left_out = 0
     for game in random_positions(rules, 6, players):
         engine, state = game._engine, game._state
@@ -169,7 +170,7 @@ def test_conquer_is_what_the_general_pieces_do(how: dict[str, object]) -> None:
     same state and logs the same events as the checks, the breakdown's cost and
     ``_take_region`` one after the other, for every listed Conquer of the conquest
     positions of seeded games."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     for game in random_positions(rules, 4 if how else 8, players):
         engine, state = game._engine, game._state
@@ -197,7 +198,7 @@ def test_pairings_kept_by_badge_are_those_combo_of_gives(how: dict[str, object])
     acting race's pairing up where _combo_of keeps a race in play's (by badge, then race)
     and asks _combo_of only when it is not there: on every position of seeded games, every
     pairing kept there for a race in play is the one _combo_of gives it now."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     for game in random_positions(rules, 6, players):
         engine, state = game._engine, game._state
@@ -215,7 +216,7 @@ def test_regions_kept_by_mask_are_the_races_regions(how: dict[str, object]) -> N
     The listing reads them where _occupied keeps them by the race's mask: on every position
     of seeded games, for every race in play, the entry kept for its mask holds its regions
     in id order, that mask and the regions bordering them, worked out from the map."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     for game in random_positions(rules, 6, players):
         engine, state = game._engine, game._state
@@ -243,7 +244,7 @@ def test_listed_deploys_are_what_apply_accepts(how: dict[str, object]) -> None:
     aside: they have deploys of their own)."""
     from smallworld_rules.language import flow, limits
 
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     for game in random_positions(rules, 4 if how else 8, players):
         engine, state = game._engine, game._state

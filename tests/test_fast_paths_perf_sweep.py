@@ -15,13 +15,14 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import random_positions
-from test_fast_paths import RULE_SETS, _rule_sets
+from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.engine.basics import _bits
 from smallworld_rules.events import EVENT_TYPES
 from smallworld_rules.state import Phase
+
+RULE_SETS = rule_sets()
 
 
 def _bits_one_by_one(mask: int) -> tuple[int, ...]:
@@ -50,7 +51,7 @@ def test_regions_of_masks_in_games_are_the_set_bits(how: dict[str, object]) -> N
     """Rule 1.7 asks which regions a race holds and which it may reach: every mask the
     engine keeps the regions of (its races' regions, their reach, where a modifier
     applies) over seeded games lists exactly that mask's regions, in id order."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     engines = {id(game._engine): game._engine for game in random_positions(rules, 6, players)}
     for engine in engines.values():
@@ -69,7 +70,7 @@ def test_own_race_copies_every_field_once_per_state(how: dict[str, object]) -> N
     once for the new position (copied slot by slot where it is asked for, not through
     its constructor): every saved field equal, the old banner unchanged, the copy the
     state's own; a state's full copy owns a copy of every banner."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     checked = 0
     for game in random_positions(rules, 4, players):
         state = game._state
@@ -98,7 +99,7 @@ def test_one_flag_for_the_reach_and_cost_extras_is_their_union(how: dict[str, ob
     defence modifiers, regions shielded from powers, discounts): the flag is set exactly
     when one of them is there, once every badge a race may borrow has lent its features.
     (What the listing does with them: tests/test_fast_paths_perf_legal.py.)"""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     for n in players:
         engine = sw.Game.new(players=n, seed=0, rules=rules)._engine
         barred = bool(engine._immunizing or engine.keeps_out or engine._hiding)
@@ -135,7 +136,7 @@ def test_events_of_games_made_directly_read_back_equal(how: dict[str, object]) -
     """The log of seeded games (the conquests, abandonments, lost tokens and first turn
     made by the direct constructors) holds events equal to those their class makes from
     their fields, and a saved game's log reads back equal."""
-    rules, players = _rule_sets(how)
+    rules, players = rules_and_players(how)
     kinds: set[str] = set()
     for count in players[:2]:
         game = sw.Game.new(players=count, seed=count + 10, rules=rules)
