@@ -20,6 +20,40 @@ def rules() -> sw.Rules:
     return sw.load_rules(paths=[TEST_RULES])
 
 
+@pytest.fixture(scope="session")
+def official() -> sw.Rules:
+    """The official rule files alone."""
+    return sw.load_rules()
+
+
+def _box(name: str) -> sw.Rules:
+    return sw.load_rules(expansions=[name], paths=[TEST_RULES])
+
+
+@pytest.fixture(scope="session")
+def underground() -> sw.Rules:
+    """The official rules, the Underground box and the test-only rule files."""
+    return _box("underground")
+
+
+@pytest.fixture(scope="session")
+def cursed() -> sw.Rules:
+    """The official rules, the Cursed! box and the test-only rule files."""
+    return _box("cursed")
+
+
+@pytest.fixture(scope="session")
+def royal() -> sw.Rules:
+    """The official rules, the Royal Bonus box and the test-only rule files."""
+    return _box("royal_bonus")
+
+
+@pytest.fixture(scope="session")
+def be_not_afraid() -> sw.Rules:
+    """The official rules, the Be Not Afraid... box and the test-only rule files."""
+    return _box("be_not_afraid")
+
+
 # --------------------------------------------------------------------------- Hypothesis profiles
 #
 # Select one with the environment variable HYPOTHESIS_PROFILE (or pytest's

@@ -29,11 +29,6 @@ SMOKE = measure.Sizes.smoke()
 
 
 @pytest.fixture(scope="module")
-def official() -> sw.Rules:
-    return sw.load_rules()
-
-
-@pytest.fixture(scope="module")
 def report() -> Report:
     return collect(SMOKE)
 

@@ -106,11 +106,6 @@ def test_python_examples_run(page: Path, tmp_path: Path, monkeypatch: pytest.Mon
                 pytest.skip(f"{block.where} needs {exc.name} (an optional extra)")
 
 
-@pytest.fixture(scope="module")
-def official() -> sw.Rules:
-    return sw.load_rules()
-
-
 @pytest.mark.parametrize("block", SWR_BLOCKS, ids=_ids(SWR_BLOCKS))
 def test_rule_file_examples_parse(block: Block, official: sw.Rules) -> None:
     """A whole file parses and passes the semantic check; a fragment parses inside a file."""

@@ -13,20 +13,10 @@ lacks, or for sources that agree (docs/expansions.md, expansions/CATALOGUE.toml)
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import pytest
 from helpers import deploy_all_and_end, last_score, new_game
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def afraid() -> sw.Rules:
-    """The official rules, the Be Not Afraid box and the test-only rule files."""
-    return sw.load_rules(expansions=["be_not_afraid"], paths=[TEST_RULES])
 
 
 def pixies(rules: sw.Rules) -> sw.Game:
@@ -40,18 +30,18 @@ def held(game: sw.Game, race: str) -> int:
     return held_tokens
 
 
-def test_pixies_banner_and_box(afraid: sw.Rules) -> None:
+def test_pixies_banner_and_box(be_not_afraid: sw.Rules) -> None:
     """Pixies: the banner gives 11 tokens; the box holds 16 (the banner and the largest
     badge, 5)."""
-    race = afraid.races["pixies"]
+    race = be_not_afraid.races["pixies"]
     assert (race.tokens, race.box) == (11, 16)
-    assert pixies(afraid).hand(0) == 11
+    assert pixies(be_not_afraid).hand(0) == 11
 
 
-def test_pixies_leave_one_per_region_and_keep_the_rest(afraid: sw.Rules) -> None:
+def test_pixies_leave_one_per_region_and_keep_the_rest(be_not_afraid: sw.Rules) -> None:
     """Pixies: after conquering 2 regions with 2 tokens each, the turn ends with 1 Pixie in
     each and the other 9 off the map; they are the hand of the next turn."""
-    game = pixies(afraid)
+    game = pixies(be_not_afraid)
     game.apply(sw.Conquer(1))
     game.apply(sw.Conquer(2))
     assert (game.region(1).tokens, game.region(2).tokens, game.hand(0)) == (2, 2, 7)
@@ -64,10 +54,10 @@ def test_pixies_leave_one_per_region_and_keep_the_rest(afraid: sw.Rules) -> None
     assert game.hand(0) == 9
 
 
-def test_pixies_conquer_with_more_than_one_token_edge(afraid: sw.Rules) -> None:
+def test_pixies_conquer_with_more_than_one_token_edge(be_not_afraid: sw.Rules) -> None:
     """Pixies (edge): the limit is on redeployment only: a Lost Tribe's region costs 3 Pixies
     and holds 3 during the conquests, then 1; no Deploy may add a second Pixie."""
-    game = pixies(afraid)
+    game = pixies(be_not_afraid)
     game.apply(sw.Conquer(3))
     assert game.region(3).tokens == 3
     assert not any(isinstance(a, sw.Deploy) for a in game.legal_actions())
@@ -78,18 +68,18 @@ def test_pixies_conquer_with_more_than_one_token_edge(afraid: sw.Rules) -> None:
 # --------------------------------------------------------------------------- Barricade
 
 
-def test_barricade_badge(afraid: sw.Rules) -> None:
+def test_barricade_badge(be_not_afraid: sw.Rules) -> None:
     """Barricade: the badge gives 4 tokens."""
-    assert afraid.powers["barricade"].tokens == 4
-    game = new_game(afraid, [("ratmen", "barricade"), ("crowd", "plain2")])
+    assert be_not_afraid.powers["barricade"].tokens == 4
+    game = new_game(be_not_afraid, [("ratmen", "barricade"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     assert game.hand(0) == 8 + 4
 
 
-def barricade_with(afraid: sw.Rules, regions: int) -> sw.Game:
+def barricade_with(be_not_afraid: sw.Rules, regions: int) -> sw.Game:
     """Skeletons with Barricade, set up on the first ``regions`` of 1, 2, 5, 19, 20; the turn
     ends."""
-    game = new_game(afraid, [("skeletons", "barricade"), ("crowd", "plain2")])
+    game = new_game(be_not_afraid, [("skeletons", "barricade"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     for region in (1, 2, 5, 19, 20)[:regions]:
         game.put(region, 0, 1)
@@ -97,13 +87,13 @@ def barricade_with(afraid: sw.Rules, regions: int) -> sw.Game:
     return game
 
 
-def test_barricade_scores_three_for_a_small_kingdom(afraid: sw.Rules) -> None:
+def test_barricade_scores_three_for_a_small_kingdom(be_not_afraid: sw.Rules) -> None:
     """Barricade: 4 regions at the end of the turn score 4 + 3 bonus coins."""
-    game = barricade_with(afraid, 4)
+    game = barricade_with(be_not_afraid, 4)
     assert last_score(game, 0).coins == 4 + 3
 
 
-def test_barricade_no_bonus_for_five_regions_edge(afraid: sw.Rules) -> None:
+def test_barricade_no_bonus_for_five_regions_edge(be_not_afraid: sw.Rules) -> None:
     """Barricade (edge): 5 regions, one more than the limit, score 5 and no bonus."""
-    game = barricade_with(afraid, 5)
+    game = barricade_with(be_not_afraid, 5)
     assert last_score(game, 0).coins == 5

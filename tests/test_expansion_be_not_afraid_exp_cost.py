@@ -12,20 +12,11 @@ region.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from helpers import deploy_all_and_end, new_game, place_withdrawals
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def afraid() -> sw.Rules:
-    """The official rules, the Be Not Afraid box and the test-only rule files."""
-    return sw.load_rules(expansions=["be_not_afraid"], paths=[TEST_RULES])
 
 
 def mercenary(rules: sw.Rules, race: str = "ratmen") -> sw.Game:
@@ -34,17 +25,17 @@ def mercenary(rules: sw.Rules, race: str = "ratmen") -> sw.Game:
     return game
 
 
-def test_mercenary_badge(afraid: sw.Rules) -> None:
+def test_mercenary_badge(be_not_afraid: sw.Rules) -> None:
     """Mercenary: the badge gives 4 tokens (Ratmen 8 + 4)."""
-    assert afraid.powers["mercenary"].tokens == 4
-    assert mercenary(afraid).hand(0) == 12
+    assert be_not_afraid.powers["mercenary"].tokens == 4
+    assert mercenary(be_not_afraid).hand(0) == 12
 
 
-def test_mercenary_hire_costs_a_coin_and_two_tokens_less(afraid: sw.Rules) -> None:
+def test_mercenary_hire_costs_a_coin_and_two_tokens_less(be_not_afraid: sw.Rules) -> None:
     """Mercenary: paying 1 coin for a region makes its conquest cost 2 tokens less: Swamp 3
     (2 + 1 Lost Tribe) costs 1 instead of 3; the breakdown shows the discount, and the
     conquest spends it."""
-    game = mercenary(afraid)
+    game = mercenary(be_not_afraid)
     coins = game.coins(0)
     assert game.conquest_cost(3) == 3
     game.apply(sw.UseAbility("hire", 3))
@@ -60,19 +51,19 @@ def test_mercenary_hire_costs_a_coin_and_two_tokens_less(afraid: sw.Rules) -> No
     assert "discounts" not in json.loads(game.to_json())["state"].get("lang", {})
 
 
-def test_mercenary_minimum_of_one_token(afraid: sw.Rules) -> None:
+def test_mercenary_minimum_of_one_token(be_not_afraid: sw.Rules) -> None:
     """Mercenary: a minimum of 1 token is still required: empty Hill 4 (2) costs 1, not 0,
     and the breakdown says it was clamped."""
-    game = mercenary(afraid)
+    game = mercenary(be_not_afraid)
     game.apply(sw.UseAbility("hire", 4))
     breakdown = game.explain_conquest_cost(4)
     assert (breakdown.clamped_from, breakdown.value) == (0, 1)
 
 
-def test_mercenary_once_per_region(afraid: sw.Rules) -> None:
+def test_mercenary_once_per_region(be_not_afraid: sw.Rules) -> None:
     """Mercenary: Mercenaries are hired once per region: a second hire for the same region
     is refused and changes nothing; another region may still be hired for."""
-    game = mercenary(afraid)
+    game = mercenary(be_not_afraid)
     game.apply(sw.UseAbility("hire", 3))
     assert sw.UseAbility("hire", 3) not in game.legal_actions()
     before = game.to_json()
@@ -82,31 +73,31 @@ def test_mercenary_once_per_region(afraid: sw.Rules) -> None:
     assert sw.UseAbility("hire", 4) in game.legal_actions()
 
 
-def test_mercenary_needs_a_coin(afraid: sw.Rules) -> None:
+def test_mercenary_needs_a_coin(be_not_afraid: sw.Rules) -> None:
     """Mercenary: a player without a coin cannot hire them (the ability costs 1 coin)."""
-    game = mercenary(afraid)
+    game = mercenary(be_not_afraid)
     game.set_coins(0, 0)
     assert not [a for a in game.legal_actions() if isinstance(a, sw.UseAbility)]
     with pytest.raises(sw.IllegalAction, match="costs 1 coin"):
         game.apply(sw.UseAbility("hire", 3))
 
 
-def test_mercenary_only_regions_the_race_could_conquer(afraid: sw.Rules) -> None:
+def test_mercenary_only_regions_the_race_could_conquer(be_not_afraid: sw.Rules) -> None:
     """Mercenary: the hire names a region the race could conquer now: before its first
     conquest, an inland region (Hill 6) is refused."""
-    game = mercenary(afraid)
+    game = mercenary(be_not_afraid)
     with pytest.raises(sw.IllegalAction):
         game.apply(sw.UseAbility("hire", 6))
 
 
-def test_mercenary_unspent_hire_lapses_with_the_turn(afraid: sw.Rules) -> None:
+def test_mercenary_unspent_hire_lapses_with_the_turn(be_not_afraid: sw.Rules) -> None:
     """Mercenary: a hire not used this turn is lost: the region costs its full price in the
     owner's next turn; a save made while it waits loads back the same."""
-    game = mercenary(afraid)
+    game = mercenary(be_not_afraid)
     game.apply(sw.UseAbility("hire", 4))
     saved = game.to_json()
-    assert sw.Game.from_json(saved, rules=afraid).to_json() == saved
-    assert sw.Game.from_json(saved, rules=afraid).conquest_cost(4) == 1
+    assert sw.Game.from_json(saved, rules=be_not_afraid).to_json() == saved
+    assert sw.Game.from_json(saved, rules=be_not_afraid).conquest_cost(4) == 1
     game.apply(sw.Conquer(3))
     deploy_all_and_end(game)
     game.apply(sw.PickCombo(0))  # the other player's Crowd
@@ -132,16 +123,16 @@ def fire_targets(game: sw.Game) -> set[int | None]:
     }
 
 
-def test_catapult_badge(afraid: sw.Rules) -> None:
+def test_catapult_badge(be_not_afraid: sw.Rules) -> None:
     """Catapult: the badge gives 4 tokens (Ratmen 8 + 4)."""
-    assert afraid.powers["catapult"].tokens == 4
+    assert be_not_afraid.powers["catapult"].tokens == 4
 
 
-def test_catapult_fires_two_regions_away_at_one_token_less(afraid: sw.Rules) -> None:
+def test_catapult_fires_two_regions_away_at_one_token_less(be_not_afraid: sw.Rules) -> None:
     """Catapult: from Farmland 1 the Catapult reaches the regions two away (beyond its
     neighbours, never water): Swamp 3, Mountain 8, Farmland 11, Forest 12. Forest 12 (2 + 1
     Lost Tribe) is conquered for 2 tokens; once per turn."""
-    game = catapult(afraid)
+    game = catapult(be_not_afraid)
     assert fire_targets(game) == {3, 8, 11, 12}
     hand = game.hand(0)
     game.apply(sw.UseAbility("fire_catapult", 12))
@@ -152,11 +143,11 @@ def test_catapult_fires_two_regions_away_at_one_token_less(afraid: sw.Rules) -> 
         game.apply(sw.UseAbility("fire_catapult", 11))
 
 
-def test_catapult_needs_the_tokens_in_hand(afraid: sw.Rules) -> None:
+def test_catapult_needs_the_tokens_in_hand(be_not_afraid: sw.Rules) -> None:
     """Catapult (edge): a shot needs its cost in hand: Miners (3 + 4 tokens) with 1 left
     cannot fire at Forest 12 (2 + 1 - 1 = 2) once all its tokens are used; the game is
     left as it was."""
-    game = new_game(afraid, [("miners", "catapult"), ("crowd", "plain2")])
+    game = new_game(be_not_afraid, [("miners", "catapult"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))  # 2
     game.apply(sw.Conquer(5))  # 3: a Mountain
@@ -170,12 +161,12 @@ def test_catapult_needs_the_tokens_in_hand(afraid: sw.Rules) -> None:
     assert game.to_json() == before
 
 
-def test_catapult_does_not_reach_its_neighbours(afraid: sw.Rules) -> None:
+def test_catapult_does_not_reach_its_neighbours(be_not_afraid: sw.Rules) -> None:
     """Catapult (edge): the regions next to the Catapult are no shot's target (they are
     conquered the usual way); moving the Catapult moves what it reaches."""
-    game = catapult(afraid)
+    game = catapult(be_not_afraid)
     assert not fire_targets(game) & {0, 2, 5, 6} and 9 not in fire_targets(game)
-    other = new_game(afraid, [("ratmen", "catapult"), ("crowd", "plain2")])
+    other = new_game(be_not_afraid, [("ratmen", "catapult"), ("crowd", "plain2")])
     other.apply(sw.PickCombo(0))
     other.apply(sw.Conquer(1))
     other.apply(sw.Conquer(2))
@@ -183,10 +174,10 @@ def test_catapult_does_not_reach_its_neighbours(afraid: sw.Rules) -> None:
     assert 9 in fire_targets(other) and not fire_targets(other) & {3, 6, 8}
 
 
-def test_catapult_region_is_immune(afraid: sw.Rules) -> None:
+def test_catapult_region_is_immune(be_not_afraid: sw.Rules) -> None:
     """Catapult: the Catapult's region is immune to the opponents' conquests; it stays
     there between turns."""
-    game = catapult(afraid)
+    game = catapult(be_not_afraid)
     deploy_all_and_end(game)
     game.apply(sw.PickCombo(0))  # the Crowd
     game.apply(sw.Conquer(5))  # next to Farmland 1
@@ -195,10 +186,10 @@ def test_catapult_region_is_immune(afraid: sw.Rules) -> None:
         game.apply(sw.Conquer(1))
 
 
-def test_catapult_goes_when_the_race_declines(afraid: sw.Rules) -> None:
+def test_catapult_goes_when_the_race_declines(be_not_afraid: sw.Rules) -> None:
     """Catapult (edge): the Catapult is removed when the race goes into decline, so its
     region is no longer immune."""
-    game = catapult(afraid)
+    game = catapult(be_not_afraid)
     assert game.region(1).pieces == {"catapult": 1}
     deploy_all_and_end(game)
     game.apply(sw.PickCombo(0))
@@ -218,11 +209,11 @@ def leprechauns(rules: sw.Rules) -> sw.Game:
     return game
 
 
-def test_leprechauns_banner_and_box(afraid: sw.Rules) -> None:
+def test_leprechauns_banner_and_box(be_not_afraid: sw.Rules) -> None:
     """Leprechauns: the banner gives 6 tokens; the box holds 11; 16 Pots of Gold."""
-    race = afraid.races["leprechauns"]
+    race = be_not_afraid.races["leprechauns"]
     assert (race.tokens, race.box) == (6, 11)
-    assert afraid.pieces["pot"].supply == 16
+    assert be_not_afraid.pieces["pot"].supply == 16
 
 
 def crowd_turn(game: sw.Game, region: int | None) -> int:
@@ -242,10 +233,10 @@ def crowd_turn(game: sw.Game, region: int | None) -> int:
     return coins
 
 
-def test_leprechauns_collect_their_pots_next_turn(afraid: sw.Rules) -> None:
+def test_leprechauns_collect_their_pots_next_turn(be_not_afraid: sw.Rules) -> None:
     """Leprechauns: Pots placed in redeployment (one a region) are 1 coin each when the
     next turn starts, and go back when its conquests end."""
-    game = leprechauns(afraid)
+    game = leprechauns(be_not_afraid)
     game.apply(sw.UseAbility("hide_pot", 1))
     game.apply(sw.UseAbility("hide_pot", 2))
     assert sw.UseAbility("hide_pot", 1) not in game.legal_actions()  # one a region
@@ -256,10 +247,10 @@ def test_leprechauns_collect_their_pots_next_turn(afraid: sw.Rules) -> None:
     assert not game.region(1).pieces and not game.region(2).pieces
 
 
-def test_leprechauns_pot_goes_to_the_conqueror(afraid: sw.Rules) -> None:
+def test_leprechauns_pot_goes_to_the_conqueror(be_not_afraid: sw.Rules) -> None:
     """Leprechauns: whoever conquers a region with a Pot takes it, and 1 coin from the bank;
     the Leprechauns collect only the Pot left."""
-    game = leprechauns(afraid)
+    game = leprechauns(be_not_afraid)
     game.apply(sw.UseAbility("hide_pot", 1))
     game.apply(sw.UseAbility("hide_pot", 2))
     deploy_all_and_end(game)
@@ -271,10 +262,10 @@ def test_leprechauns_pot_goes_to_the_conqueror(afraid: sw.Rules) -> None:
     assert game.coins(0) == before + 1
 
 
-def test_leprechauns_without_pots_collect_nothing(afraid: sw.Rules) -> None:
+def test_leprechauns_without_pots_collect_nothing(be_not_afraid: sw.Rules) -> None:
     """Leprechauns (edge): Pots are placed only in redeployment, never in the conquests;
     with none placed the next turn brings no coin."""
-    game = new_game(afraid, [("leprechauns", "plain"), ("crowd", "plain2")])
+    game = new_game(be_not_afraid, [("leprechauns", "plain"), ("crowd", "plain2")])
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(1))
     assert sw.UseAbility("hide_pot", 1) not in game.legal_actions()

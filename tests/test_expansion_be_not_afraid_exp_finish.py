@@ -7,20 +7,10 @@ the box joins the coin on their banner; whoever picks them takes those tokens to
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import pytest
 from helpers import deploy_all_and_end, new_game
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def be_not_afraid() -> sw.Rules:
-    """The official rules, the Be Not Afraid box and the test-only rule files."""
-    return sw.load_rules(expansions=["be_not_afraid"], paths=[TEST_RULES])
 
 
 def test_homunculi_banner_and_box(be_not_afraid: sw.Rules) -> None:

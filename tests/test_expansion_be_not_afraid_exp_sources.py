@@ -11,20 +11,10 @@ Hill 9 (next to 3 and 4), Forest 21 (edge).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import deploy_all_and_end, last_score, new_game, place_withdrawals
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def be_not_afraid() -> sw.Rules:
-    """The official rules, the Be Not Afraid box and the test-only rule files."""
-    return sw.load_rules(expansions=["be_not_afraid"], paths=[TEST_RULES])
 
 
 def held_by_first_player(rules: sw.Rules, first: tuple[str, str], **kwargs: object) -> sw.Game:

@@ -9,20 +9,10 @@ single token per region, as normal.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import deploy_all_and_end, new_game
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def cursed() -> sw.Rules:
-    """The official rules, the Cursed! box and the test-only rule files."""
-    return sw.load_rules(expansions=["cursed"], paths=[TEST_RULES])
 
 
 def kobolds(rules: sw.Rules, power: str = "plain") -> sw.Game:

@@ -13,21 +13,9 @@ Hill 9 (next to 3 and 4).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from helpers import deploy_all_and_end, new_game, place_withdrawals
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def cursed() -> sw.Rules:
-    """The official rules, the Cursed! box and the test-only rule files."""
-    return sw.load_rules(expansions=["cursed"], paths=[TEST_RULES])
-
 
 # --------------------------------------------------------------------------- Cursed
 

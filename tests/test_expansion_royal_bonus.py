@@ -12,21 +12,10 @@ Lost Tribe, inland), Hill 4 (edge, inland), Mountain 19 (edge), Hill 6 (by the L
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import deploy_all_and_end, last_score, new_game
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def royal() -> sw.Rules:
-    """The official rules, the Royal Bonus box and the test-only rule files."""
-    return sw.load_rules(expansions=["royal_bonus"], paths=[TEST_RULES])
-
 
 # --------------------------------------------------------------------------- Shrubmen
 

@@ -11,20 +11,9 @@ least 1), several on one region; a thrown Fireball is spent.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from helpers import deploy_all_and_end, new_game, play_round_back
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def royal() -> sw.Rules:
-    """The official rules, the Royal Bonus box and the test-only rule files."""
-    return sw.load_rules(expansions=["royal_bonus"], paths=[TEST_RULES])
 
 
 def fireball(rules: sw.Rules) -> sw.Game:

@@ -12,21 +12,12 @@ new Igor from the box.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from helpers import deploy_all_and_end, new_game
 
 import smallworld_rules as sw
 from smallworld_rules.events import Exchanged, TokensToZone
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def royal() -> sw.Rules:
-    """The official rules, the Royal Bonus box and the test-only rule files."""
-    return sw.load_rules(expansions=["royal_bonus"], paths=[TEST_RULES])
 
 
 def igors_took_two_tribes(rules: sw.Rules) -> sw.Game:

@@ -12,21 +12,11 @@ Mountain 5 (edge, Mine), Mountain 19 (edge), Swamp 20 (edge), Forest 21, Sea 22.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import deploy_all_and_end, last_score, new_game
 
 import smallworld_rules as sw
 from smallworld_rules.events import TokensGained
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def underground() -> sw.Rules:
-    """The official rules, the Underground box and the test-only rule files."""
-    return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
 
 
 def picked(rules: sw.Rules, race: str, power: str) -> sw.Game:

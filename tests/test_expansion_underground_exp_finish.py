@@ -10,20 +10,11 @@ turn his regions cost you 1 token less; the markers come back at the end of your
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from helpers import deploy_all_and_end, new_game, place_withdrawals
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def underground() -> sw.Rules:
-    """The official rules, the Underground box and the test-only rule files."""
-    return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
 
 
 def marks(game: sw.Game, race: str) -> int:

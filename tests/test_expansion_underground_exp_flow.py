@@ -8,21 +8,10 @@ Mountain 5 (edge), Mountain 19 (edge), Swamp 20 (edge), Forest 21 (edge); 1-2, 2
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import deploy_all_and_end, first_round_on_the_2p_map, last_score, skeletons_holding
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def underground() -> sw.Rules:
-    """The official rules, the Underground box and the test-only rule files."""
-    return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
-
 
 # --------------------------------------------------------------------------- Flocking
 

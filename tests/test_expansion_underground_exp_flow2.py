@@ -8,21 +8,10 @@ Mountain 19 (edge); 1-2, 2-3 and 3-4 border one another, 1 and 4 do not.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import deploy_all_and_end, last_score, skeletons_holding
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def underground() -> sw.Rules:
-    """The official rules, the Underground box and the test-only rule files."""
-    return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
-
 
 # --------------------------------------------------------------------------- Quarreling
 

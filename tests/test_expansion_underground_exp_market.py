@@ -12,21 +12,12 @@ Hill 6, Mountain 8, Forest 21 (Forest 2 borders 1, 3, 6, 7, 8).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from helpers import deploy_all_and_end, new_game, saved_state
 
 import smallworld_rules as sw
 from smallworld_rules.events import PowerSwapped
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def underground() -> sw.Rules:
-    """The official rules, the Underground box and the test-only rule files."""
-    return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
 
 
 def shields(game: sw.Game) -> list[sw.UseAbility]:

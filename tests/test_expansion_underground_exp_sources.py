@@ -14,20 +14,10 @@ replacement of a lone active token. Kraken (5): Seas and the Lake held, in decli
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import deploy_all_and_end, last_score, new_game, place_withdrawals
 
 import smallworld_rules as sw
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def underground() -> sw.Rules:
-    """The official rules, the Underground box and the test-only rule files."""
-    return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
 
 
 def picked(rules: sw.Rules, race: str, power: str, **kwargs: object) -> sw.Game:

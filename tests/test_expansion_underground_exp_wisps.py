@@ -14,21 +14,11 @@ Forest 10 (edge, Magic Source, Lost Tribe), Swamp 16 (edge, Magic Source, Lost T
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import new_game
 
 import smallworld_rules as sw
 from smallworld_rules.events import Conquered, DieRolled
-
-TEST_RULES = Path(__file__).parent / "rules"
-
-
-@pytest.fixture(scope="module")
-def underground() -> sw.Rules:
-    """The official rules, the Underground box and the test-only rule files."""
-    return sw.load_rules(expansions=["underground"], paths=[TEST_RULES])
 
 
 def wisps(rules: sw.Rules, chance: str = "explicit") -> sw.Game:

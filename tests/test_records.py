@@ -35,11 +35,6 @@ def played(rules: sw.Rules, seed: int = 3, players: int = 2, **kwargs: Any) -> s
                      chance_seed=seed)
 
 
-@pytest.fixture(scope="module")
-def official() -> sw.Rules:
-    return sw.load_rules()
-
-
 APPLIED: list[sw.Action] = []
 
 
