@@ -1,0 +1,116 @@
+"""The fast paths of pass 8b (carrying out conquests, deploys and turn ends) give exactly
+what the general code gives.
+
+Each test plays seeded random games with the official rules, every folder of test rule
+files and every expansion (alone, and all together), and carries out actions on every
+position twice: once as the game does, once with the engine's quick answers switched to
+the general code. The states (every field, in order), the events and the refusals must be
+the same, and the position the action was carried out from must be left as it was (a
+banner changed in place without its copy would show there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from helpers import random_positions, rule_sets, rules_and_players
+from test_fast_paths_perf_turn import _outcome, _text, _whole
+
+import smallworld_rules as sw
+from smallworld_rules.engine.core import Engine
+
+RULE_SETS = rule_sets(each_box=True)
+
+
+def _every_file(engine: Engine) -> frozenset[str]:
+    """The id of every rule file of the engine's rules: a quick test by rule file that is
+    given them all always sends the race to the general code."""
+    rules = engine.rules
+    ids = {*rules.races, *rules.powers, *rules.expansions}
+    ids |= {role.race.id for role in rules.roles.values()}
+    return frozenset(ids)
+
+
+@contextmanager
+def _general(engine: Engine) -> Iterator[None]:
+    """The engine with the quick answers of conquest.py switched to the general code:
+    every race's losses from its pairing (``losses``), every conqueror's triggers asked
+    through ``_fire``, lost tokens sent by ``_lose`` (engines are shared: put back after)."""
+    kept = engine._losing, engine._triggering, engine._lost_to_box
+    every = _every_file(engine)
+    engine._losing, engine._triggering, engine._lost_to_box = every, every, False
+    try:
+        yield
+    finally:
+        engine._losing, engine._triggering, engine._lost_to_box = kept
+
+
+def _compare(
+    how: dict[str, Any],
+    switch: Callable[[Engine], Any],
+    actions: Callable[[sw.Game], list[sw.Action]],
+    games: int = 6,
+) -> int:
+    """Every action ``actions`` picks on every position of seeded games, carried out as
+    games do and with ``switch`` on (the general path): the same outcome, and the position
+    itself unchanged by either. Returns the number of actions compared."""
+    rules, players = rules_and_players(how)
+    compared = 0
+    for game in random_positions(rules, games, players):
+        engine, state = game._engine, game._state
+        before = _whole(state)
+        for action in actions(game):
+            fast = _outcome(engine, state, action)
+            assert _whole(state) == before, (action, "changed the position it was played on")
+            with switch(engine):
+                general = _outcome(engine, state, action)
+            assert fast == general, (action, _text(state))
+            compared += 1
+    return compared
+
+
+def _conquests(game: sw.Game) -> list[sw.Action]:
+    """Every legal action that takes a region or may end in one: Conquer, ConquerWithDie,
+    the abilities (some conquer or convert), and the die's outcome when it is rolled."""
+    kinds = (sw.Conquer, sw.ConquerWithDie, sw.UseAbility)
+    return [a for a in game.legal_actions() if isinstance(a, kinds) or game.to_move == -1]
+
+
+@RULE_SETS
+def test_conquests_carried_out_quickly_are_those_of_the_general_code(
+    how: dict[str, Any],
+) -> None:
+    """Rules 1.7 and 1.8: the conqueror places its tokens, the defender loses one token (or
+    what its losses modifiers say) to its box, or to the zone an expansion names, and takes
+    the rest back into hand; Lost Tribes are discarded (ruling 10). Every conquest of
+    seeded games carried out with the quick answers (losses without the pairing, lost
+    tokens boxed without ``_lose``, the conqueror's triggers tested before ``_fire``) and
+    with the general code gives the same state, events and refusals, and leaves the
+    position it was played on unchanged (the defender's banner copied where it changes)."""
+    assert _compare(how, _general, _conquests) > 100
+
+
+@RULE_SETS
+def test_losses_answered_quickly_are_the_breakdowns(how: dict[str, Any]) -> None:
+    """Rule 1.8: a defender loses one token when a region of its is conquered, unless a
+    rule file of its says otherwise (``losses`` modifiers), never more than the region
+    holds. ``losses_value`` equals ``losses(...).value`` for every race in play and every
+    region on every position of seeded games; a race with such modifiers is met in the
+    official rules (Elves)."""
+    rules, players = rules_and_players(how)
+    compared = modified = 0
+    for game in random_positions(rules, 4, players):
+        engine, state = game._engine, game._state
+        for race in state.races:
+            for region in range(engine.n):
+                assert engine.losses_value(state, race, region) == (
+                    engine.losses(state, race, region).value
+                ), (race, region)
+                compared += 1
+            if engine._modifiers(state, race, "losses"):
+                modified += 1
+    assert compared > 1000
+    if not how:
+        assert modified > 0
