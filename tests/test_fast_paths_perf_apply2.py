@@ -11,6 +11,7 @@ banner changed in place without its copy would show there).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,6 +21,7 @@ from test_fast_paths_perf_turn import _outcome, _text, _whole
 
 import smallworld_rules as sw
 from smallworld_rules.engine.core import Engine
+from smallworld_rules.state import State
 
 RULE_SETS = rule_sets(each_box=True)
 
@@ -114,3 +116,56 @@ def test_losses_answered_quickly_are_the_breakdowns(how: dict[str, Any]) -> None
     assert compared > 1000
     if not how:
         assert modified > 0
+
+
+def _ghoul_positions(rules: sw.Rules, games: int) -> list[sw.Game]:
+    """Clones of every position of seeded random 2-player games in which player 0 picks
+    Ghouls (they act in decline) first."""
+    out = []
+    for seed in range(games):
+        game = sw.Game.new(players=2, seed=seed, rules=rules, combos=[("ghouls", "flying")])
+        game.apply(sw.PickCombo(0))
+        pick = random.Random(seed)
+        while not game.is_over:
+            out.append(game.clone())
+            options = list(game.legal_actions())
+            game.apply(options[pick.randrange(len(options))])
+    return out
+
+
+def _general_order(engine: Engine, s: State) -> list[str]:
+    """``_acting_order`` as a comprehension (its definition before the loop)."""
+    player = s.players[s.active]
+    declined = player.declined
+    order = [r for r in declined if engine.has_flag(s, r, "acts_in_decline")] if declined else []
+    if player.active is not None:
+        order.append(player.active)
+    return order
+
+
+@RULE_SETS
+def test_no_race_acts_after_the_active_race(how: dict[str, Any]) -> None:
+    """Rule 1.6 and the races that act in decline (A11): a player's declined races that
+    act in decline go first, its active race last. On every position of seeded games the
+    acting order is the general one, and when the acting race is the player's active race
+    no race follows it (what EndTurn then takes without asking ``_next_acting``); races
+    acting in decline are met in the official rules (Ghouls)."""
+    rules, players = rules_and_players(how)
+    compared = following = 0
+    positions = random_positions(rules, 6, players)
+    if not how:  # and games whose first race is Ghouls, played at random
+        positions += _ghoul_positions(rules, 12)
+    for game in positions:
+        engine, state = game._engine, game._state
+        order = engine._acting_order(state)
+        assert order == _general_order(engine, state)
+        if state.acting is None:
+            continue
+        compared += 1
+        if state.acting == state.players[state.active].active:
+            assert engine._next_acting(state) is None, _text(state)
+        elif engine._next_acting(state) is not None:
+            following += 1
+    assert compared > 100
+    if not how:
+        assert following > 0
