@@ -37,16 +37,20 @@ def _every_file(engine: Engine) -> frozenset[str]:
 
 @contextmanager
 def _general(engine: Engine) -> Iterator[None]:
-    """The engine with the quick answers of conquest.py switched to the general code:
-    every race's losses from its pairing (``losses``), every conqueror's triggers asked
-    through ``_fire``, lost tokens sent by ``_lose`` (engines are shared: put back after)."""
-    kept = engine._losing, engine._triggering, engine._lost_to_box
+    """The engine with the quick answers of conquest.py and redeploy.py switched to the
+    general code: every race's losses from its pairing (``losses``), every race's triggers
+    asked through ``_fire``, lost tokens sent by ``_lose``, every race's pieces to lift
+    and triggers looked up in its pairing as its conquests end, and the tokens a Deploy
+    may place asked again after them (engines are shared: put back after)."""
+    kept = engine._losing, engine._triggering, engine._lost_to_box, engine._lifting
     every = _every_file(engine)
-    engine._losing, engine._triggering, engine._lost_to_box = every, every, False
+    engine._losing, engine._triggering, engine._lost_to_box, engine._lifting = (
+        every, every, False, every
+    )
     try:
         yield
     finally:
-        engine._losing, engine._triggering, engine._lost_to_box = kept
+        engine._losing, engine._triggering, engine._lost_to_box, engine._lifting = kept
 
 
 def _compare(
@@ -92,6 +96,33 @@ def test_conquests_carried_out_quickly_are_those_of_the_general_code(
     with the general code gives the same state, events and refusals, and leaves the
     position it was played on unchanged (the defender's banner copied where it changes)."""
     assert _compare(how, _general, _conquests) > 100
+
+
+def _deploys_and_turn_ends(game: sw.Game) -> list[sw.Action]:
+    """Every legal Deploy and, legal or not, EndTurn, Decline, and a Deploy of one token
+    more than the hand into the first region of the acting race (refused)."""
+    out: list[sw.Action] = [a for a in game.legal_actions() if isinstance(a, sw.Deploy)]
+    out += [sw.EndTurn(), sw.Decline()]
+    s = game._state
+    if s.acting is not None:
+        own = game._engine.regions_of(s, s.acting)
+        if own:
+            out.append(sw.Deploy(own[0], s.races[s.acting].hand + 1))
+    return out
+
+
+@RULE_SETS
+def test_deploys_and_turn_ends_carried_out_quickly_are_those_of_the_general_code(
+    how: dict[str, Any],
+) -> None:
+    """Rule 1.10: as the conquests end every token but one per region goes back to hand
+    and the race's movable pieces to their supply, then the race's redeploy triggers run,
+    and the tokens in hand are placed (ruling 13: less those held back). Every Deploy,
+    EndTurn and Decline on every position of seeded games, carried out with the quick
+    tests (no pairing looked up for a race with no piece to lift and no trigger, no second
+    count of the tokens a Deploy may place) and with the general code, gives the same
+    state, events and refusals, and leaves the position unchanged."""
+    assert _compare(how, _general, _deploys_and_turn_ends) > 400
 
 
 @RULE_SETS

@@ -96,6 +96,7 @@ class Engine:
         "_immune_cache",
         "_immune_pieces",
         "_immunizing",
+        "_lifting",
         "_looting",
         "_losing",
         "_lost_to_box",
@@ -396,6 +397,10 @@ class Engine:
         self._losing = self._losing and self._losing | self._borrowers
         #: lost tokens go to the box, as _lose would send them (no zone takes them)
         self._lost_to_box = self.lost_zone is None and not self._collectors
+        #: the rule files holding pieces lifted at redeployment (``lifted_at_redeploy``),
+        #: and the borrowing badges where some file has them (see _enter_redeploy)
+        lifting = frozenset(p.holder for p in rules.pieces.values() if p.lifted_at_redeploy)
+        self._lifting = lifting and lifting | self._borrowers
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some
