@@ -35,22 +35,28 @@ def _every_file(engine: Engine) -> frozenset[str]:
     return frozenset(ids)
 
 
+#: the engine's quick tests by rule file, each given every rule file in _general
+_QUICK_TESTS = ("_losing", "_triggering", "_lifting", "_holding")
+
+
 @contextmanager
 def _general(engine: Engine) -> Iterator[None]:
-    """The engine with the quick answers of conquest.py and redeploy.py switched to the
-    general code: every race's losses from its pairing (``losses``), every race's triggers
-    asked through ``_fire``, lost tokens sent by ``_lose``, every race's pieces to lift
-    and triggers looked up in its pairing as its conquests end, and the tokens a Deploy
-    may place asked again after them (engines are shared: put back after)."""
-    kept = engine._losing, engine._triggering, engine._lost_to_box, engine._lifting
+    """The engine with the quick answers of conquest.py, redeploy.py and turn.py switched
+    to the general code: every race's losses from its pairing (``losses``), every race's
+    triggers asked through ``_fire``, lost tokens sent by ``_lose``, every race's pieces to
+    lift and triggers looked up in its pairing as its conquests end, the tokens a Deploy
+    may place asked again after them, and ``_hold`` asked for every race (engines are
+    shared: put back after)."""
+    kept = {name: getattr(engine, name) for name in (*_QUICK_TESTS, "_lost_to_box")}
     every = _every_file(engine)
-    engine._losing, engine._triggering, engine._lost_to_box, engine._lifting = (
-        every, every, False, every
-    )
+    for name in _QUICK_TESTS:
+        setattr(engine, name, every)
+    engine._lost_to_box = False
     try:
         yield
     finally:
-        engine._losing, engine._triggering, engine._lost_to_box, engine._lifting = kept
+        for name, value in kept.items():
+            setattr(engine, name, value)
 
 
 def _compare(

@@ -147,7 +147,10 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
                 "off the map until your next turn",
                 action,
             )
-        available = rs.hand - self._hold(s, rs)
+        available = rs.hand
+        holding = self._holding  # _hold only for a race that may hold tokens back
+        if rs.race in holding or rs.power in holding or rs.race == self.role_race:
+            available -= self._hold(s, rs)
         if phase is _CONQUEST:
             keep = self._keep(s, rs.race) if self._floors else 1
             own = self.regions_of(s, rs.race)

@@ -170,7 +170,13 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
         return
     own = self.regions_of(s, rs.race)
-    hold = self._hold(s, rs)
+    holding = self._holding  # _hold only for a race that may hold tokens back
+    race = rs.race
+    hold = (
+        self._hold(s, rs)
+        if race in holding or rs.power in holding or race == self.role_race
+        else 0
+    )
     # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
     keeps_hand = rs.race == self.role_race
     capped = self._capping and limits.cap(self, s, rs.race)
