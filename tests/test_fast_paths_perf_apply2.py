@@ -63,7 +63,7 @@ def _compare(
     how: dict[str, Any],
     switch: Callable[[Engine], Any],
     actions: Callable[[sw.Game], list[sw.Action]],
-    games: int = 6,
+    games: int = 4,
 ) -> int:
     """Every action ``actions`` picks on every position of seeded games, carried out as
     games do and with ``switch`` on (the general path): the same outcome, and the position
