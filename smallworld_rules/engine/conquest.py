@@ -281,6 +281,16 @@ def losses(self: Engine, s: State, race: str, region: int) -> Breakdown:
     return fold(1, parts, minimum=0, maximum=s.region_tokens[region])
 
 
+def losses_value(self: Engine, s: State, race: str, region: int) -> int:
+    """``losses(s, race, region).value`` (``race`` in play); a race none of whose rule
+    files has ``losses`` modifiers (most) is answered without its pairing's look-up and
+    the breakdown: one token, none from an empty region."""
+    losing = self._losing  # _none_of, without its frame (asked at every conquest of a race)
+    if race not in losing and s.races[race].power not in losing and race != self.role_race:
+        return 1 if s.region_tokens[region] else 0
+    return self.losses(s, race, region).value
+
+
 def _may_abandon(self: Engine, s: State) -> bool:
     return not s.conquered or bool(self.options["abandon_mid_conquest"])
 
@@ -340,7 +350,7 @@ def _conquer(self: Engine, s: State, action: Conquer, log: Log) -> None:
     s.die_bonus = -1  # a rolled bonus is spent on this conquest
     # _take_region(s, rs, r, cost, cost, log), one frame fewer (every Conquer)
     occupant = s.region_race[r]
-    lost = self.losses(s, occupant, r).value if occupant in s.races else s.region_tokens[r]
+    lost = self.losses_value(s, occupant, r) if occupant in s.races else s.region_tokens[r]
     self._seize(s, rs, r, lost, cost, cost, log)
 
 
@@ -349,7 +359,7 @@ def _take_region(
 ) -> None:
     """Move ``tokens`` from hand into ``r``; the defender loses and withdraws (rule 1.8)."""
     occupant, held = s.region_race[r], s.region_tokens[r]
-    lost = self.losses(s, occupant, r).value if occupant in s.races else held
+    lost = self.losses_value(s, occupant, r) if occupant in s.races else held
     self._seize(s, rs, r, lost, tokens, cost, log)
 
 
@@ -376,25 +386,34 @@ def _seize(
         events.record_conquest(self, s, r, rs)
     if self._discounting and rs.race == s.acting:
         discounts.spend(s, r)
+    boxed = self._lost_to_box  # then _lose's answer, without its frame: the box
     if occupant == LOST_TRIBE:
         lost = held  # ruling 10: Lost Tribes are simply discarded
-        self._lose(s, occupant, lost, log)
+        if not boxed:
+            self._lose(s, occupant, lost, log)
     elif occupant is not None:
-        drs = s.own_race(occupant)
+        drs = s.races[occupant]  # copied (own_race) only where it changes
         defender = drs.owner
         returned = held - lost
-        if to_box:
+        if to_box or (boxed and lost):
             s.to_box(occupant, lost)
-        else:
+        elif not boxed:
             self._lose(s, occupant, lost, log)  # ruling 7: exactly the losses leave
-        if occupant == self.role_race:
+        role = occupant == self.role_race
+        if role:
             # Rule 4.2.4: only the returned tokens are placed at the withdrawal; those in the
             # hand zone wait aside (held) until the turn ends.
+            drs = s.own_race(occupant)
             drs.held += drs.hand
             drs.hand = 0
-        drs.hand += returned
-        seen_active = not drs.declined and not self.seen_declined(occupant)
-        if seen_active and rs.race == s.players[s.active].active:
+        if returned:
+            drs = s.own_race(occupant)
+            drs.hand += returned
+        if (
+            not drs.declined
+            and rs.race == s.players[s.active].active
+            and not (role and self.seen_declined(occupant))
+        ):
             s.attacked |= 1 << drs.owner
     if occupant is not None and held:
         s.conquered_nonempty |= 1 << r  # ruling 17: non-empty = a race or Lost Tribe token
@@ -426,7 +445,9 @@ def _seize(
                 retiring = occupant
             else:
                 self._retire(s, occupant, log)
-    self._fire(s, rs, "conquest", r, log, defender, occupant)
+    triggering = self._triggering  # _fire's quick test first, without its frames
+    if rs.race in triggering or rs.power in triggering or rs.race == self.role_race:
+        self._fire(s, rs, "conquest", r, log, defender, occupant)
     if defender is not None and occupant in s.races and self.defender_events:
         attacker = s.races[rs.race].owner
         if events.triggers(self, s, occupant, "lost"):

@@ -96,7 +96,10 @@ class Engine:
         "_immune_cache",
         "_immune_pieces",
         "_immunizing",
+        "_lifting",
         "_looting",
+        "_losing",
+        "_lost_to_box",
         "_mask_regions",
         "_no_redeploy",
         "_own_tokens",
@@ -388,6 +391,16 @@ class Engine:
         )
         #: see _reach: regions immune by rule, abandoned ones kept out, or face-down pieces
         self._reach_barred = bool(self._immunizing or self.keeps_out or self._hiding)
+        #: the rule files with ``losses`` modifiers, and the borrowing badges where some
+        #: file has them (see conquest.losses_value: the quick answer for the others)
+        self._losing = frozenset(d.id for d in every if d.modifiers.get("losses"))
+        self._losing = self._losing and self._losing | self._borrowers
+        #: lost tokens go to the box, as _lose would send them (no zone takes them)
+        self._lost_to_box = self.lost_zone is None and not self._collectors
+        #: the rule files holding pieces lifted at redeployment (``lifted_at_redeploy``),
+        #: and the borrowing badges where some file has them (see _enter_redeploy)
+        lifting = frozenset(p.holder for p in rules.pieces.values() if p.lifted_at_redeploy)
+        self._lifting = lifting and lifting | self._borrowers
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some
@@ -462,6 +475,7 @@ class Engine:
     conquest_costs = conquest.conquest_costs
     _applying = conquest._applying
     losses = conquest.losses
+    losses_value = conquest.losses_value
     _may_abandon = conquest._may_abandon
     _abandon = conquest._abandon
     _attempt = conquest._attempt

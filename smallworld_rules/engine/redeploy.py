@@ -82,27 +82,37 @@ def _enter_redeploy(
     log: Log,
     lift: bool = True,
     own: tuple[int, ...] | None = None,
-) -> None:
+) -> bool:
     """Conquests end (rule 1.10): every token beyond one per region goes back to hand and the
     race's movable pieces to their supply (unless ``lift`` is off: the turn ends as it
     stands); then the race's redeploy triggers run. ``own``: the race's regions, if the
-    caller has them at hand."""
+    caller has them at hand. Returns whether some trigger of the race's was looked for
+    (only then may the hand and the tokens held back differ from what lifting gives)."""
     if lift and self._no_redeploy and self.has_flag(s, rs.race, "no_redeployment"):
         lift = False  # no redeployment: the conquests end as they stand
-    combo = None
+    race = rs.race
+    # the quick tests of _none_of, without its frames: the pairing is looked up only for a
+    # race with pieces to lift or triggers
+    lifting, triggering, role = self._lifting, self._triggering, race == self.role_race
+    triggers = race in triggering or rs.power in triggering or role
     if lift:
-        keep = self._keep(s, rs.race) if self._floors else 1  # region_tokens min: more stay
+        keep = self._keep(s, race) if self._floors else 1  # region_tokens min: more stay
         tokens = s.region_tokens
-        for r in self.regions_of(s, rs.race) if own is None else own:
+        for r in self.regions_of(s, race) if own is None else own:
             extra = tokens[r] - keep
             if extra > 0:
                 tokens[r] = keep
                 rs.hand += extra
-        combo = self._combo_of(s, rs.race)
-        if combo.lifts_pieces:
-            holders = {d.id for d in self.defs(s, rs.race)}
+        if race in lifting or rs.power in lifting or role:
+            combo = self._combo_of(s, race)
+            triggers = "redeploy" in combo.triggers  # (lifting changes no pairing)
+            lifts = combo.lifts_pieces
+        else:
+            lifts = False
+        if lifts:
+            holders = {d.id for d in self.defs(s, race)}
             for r in sorted(s.pieces):
-                if s.region_race[r] != rs.race:
+                if s.region_race[r] != race:
                     # another race's piece of the same file (a badge dealt again while the
                     # piece stays with its declined holder) is not this race's to lift
                     if not s.pieces[r]:
@@ -121,8 +131,9 @@ def _enter_redeploy(
                 s.set_pieces(r, {})
     s.die_bonus = -1
     s.phase = _REDEPLOY
-    if combo is None or "redeploy" in combo.triggers:  # (lifting changed no pairing)
+    if triggers:
         self._fire(s, rs, "redeploy", -1, log)
+    return triggers
 
 
 def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
@@ -136,7 +147,10 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
                 "off the map until your next turn",
                 action,
             )
-        available = rs.hand - self._hold(s, rs)
+        available = rs.hand
+        holding = self._holding  # _hold only for a race that may hold tokens back
+        if rs.race in holding or rs.power in holding or rs.race == self.role_race:
+            available -= self._hold(s, rs)
         if phase is _CONQUEST:
             keep = self._keep(s, rs.race) if self._floors else 1
             own = self.regions_of(s, rs.race)
@@ -160,10 +174,11 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         problem = limits.fits(self, s, rs.race, r, n, lifted=s.phase is _CONQUEST)
         if problem:
             raise IllegalAction(problem, action)
-    if phase is _CONQUEST:
-        self._enter_redeploy(s, rs, log, own=own)
-        if n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
-            raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
+    # once lifted, the hand less the tokens held back is what was available (lifting
+    # moves tokens from the regions into hand); only the race's triggers may change that
+    fired = phase is _CONQUEST and self._enter_redeploy(s, rs, log, own=own)
+    if fired and n > rs.hand - self._hold(s, rs):  # pragma: no cover - checked above
+        raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
     rs.hand -= n
     s.region_tokens[r] += n
     log(Deployed._make(rs.owner, rs.race, r, n))

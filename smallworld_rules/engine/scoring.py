@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from smallworld_rules.engine import turn
 from smallworld_rules.engine.basics import _OVER, Log
 from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.events import GameOver, Scored, TurnEnded
@@ -95,7 +96,10 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     if s.round > self.map.turns:
         self._game_over(s, log)
         return
-    self._start_turn(s, log)
+    if self._plain_turns:  # _start_turn's own choice, without its frame
+        turn._start_plain_turn(self, s, log)
+    else:
+        self._start_turn(s, log)
 
 
 def _game_over(self: Engine, s: State, log: Log, winners: list[int] | None = None) -> None:

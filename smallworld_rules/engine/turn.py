@@ -67,8 +67,10 @@ def _acting_order(self: Engine, s: State) -> list[str]:
     """The races of the active player that act this turn, in order: declined races that
     act in decline first (flag ``acts_in_decline``, A11), then the active race."""
     player = s.players[s.active]
-    declined = player.declined
-    order = [r for r in declined if self.has_flag(s, r, "acts_in_decline")] if declined else []
+    order: list[str] = []
+    for race in player.declined:  # a loop, not a comprehension: no function made per call
+        if self.has_flag(s, race, "acts_in_decline"):
+            order.append(race)
     if player.active is not None:
         order.append(player.active)
     return order
@@ -168,7 +170,13 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
         return
     own = self.regions_of(s, rs.race)
-    hold = self._hold(s, rs)
+    holding = self._holding  # _hold only for a race that may hold tokens back
+    race = rs.race
+    hold = (
+        self._hold(s, rs)
+        if race in holding or rs.power in holding or race == self.role_race
+        else 0
+    )
     # A role may keep tokens in hand: they rest in its hand zone (rule 4.3 b).
     keeps_hand = rs.race == self.role_race
     capped = self._capping and limits.cap(self, s, rs.race)
@@ -212,8 +220,12 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     rs.held += hold
     if s.lang and flow.ends_turn(self, s, rs, action, log):
         return  # a decline after its redeployment, or after its choices
-    # With no race in decline the active race acts last (see _acting_order).
-    following = self._next_acting(s) if s.players[s.active].declined else None
+    # The active race acts last (see _acting_order): after it, or with no race in
+    # decline, no race follows
+    player = s.players[s.active]
+    following = (
+        self._next_acting(s) if player.declined and s.acting != player.active else None
+    )
     if following is not None:
         self._begin_cycle(s, following, log)
     elif s.withdrawals:
