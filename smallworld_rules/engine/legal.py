@@ -114,7 +114,11 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
                 acts.append(_DECLINE)
         return acts
     acts = self._purchases(s) if role else []
-    may_decline = self._may_decline(s)
+    # _may_decline, inline (a frame per listing): never once the turn's race has acted
+    may_decline = False
+    if not s.acted and not s.picked:
+        decliner = s.players[s.active].active
+        may_decline = decliner is not None and decliner != self.role_race
     if may_decline:
         acts.append(_DECLINE)
     if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
@@ -135,7 +139,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
         for r in own:  # (a loop: cheaper than sum over a map of tokens.__getitem__)
             surplus += tokens[r]
     acts.extend(self._deploys(own, hand + surplus - hold))
-    if role or _may_end_conquest(rs, hold, surplus, own):
+    # _may_end_conquest, inline
+    if role or not own or hand == hold or hand < hold >= hand + surplus:
         acts.append(_END_TURN)
         # Decline at the end of the turn, unless Decline already means a decline turn.
         if (
