@@ -3,7 +3,7 @@ defender loses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import Abandon, Conquer, ConquerWithDie
@@ -141,6 +141,49 @@ def conquest_costs(
 
 #: the least entry of a fixed table when it bounds no cost (see conquest_costs)
 _NO_LEAST = -(1 << 62)
+
+#: See cost_table: (the modifiers, their fixed table with the base cost added or None,
+#: the piece tables the last entry was made with, that table with the pieces' defence)
+_CostTable = tuple[
+    tuple[CompiledModifier, ...], tuple[int, ...] | None, Mapping[int, Mapping[str, int]],
+    Sequence[int],
+]
+
+
+def cost_table(self: Engine, combo: _Combo, modifiers: tuple[CompiledModifier, ...]) -> _CostTable:
+    """What the conquest listing costs a region with, for a pairing's ``conquest_cost``
+    modifiers (``combo``'s, in one status), once conquest_costs has kept their fixed
+    table: the base cost, the Mountain and the modifiers' amounts by region; a cost is then
+    that plus the region's tokens and its pieces' defence (:func:`_with_defence`). None in
+    its place when conquest_costs must work them out each time: no fixed table, a defence
+    or discount from another rule file, or a cost that could fall below the least a
+    conquest costs (the clamp, which the table leaves out)."""
+    fixed = self._fixed_costs.get(id(modifiers))
+    floor = combo.floor if self._floors else 1
+    if (
+        self._costs_by_region
+        or fixed is None
+        or fixed[0] is not modifiers
+        or fixed[1] is None
+        or BASE_COST + fixed[2] < floor  # (_NO_LEAST: some piece defends with less than 0)
+    ):
+        return (modifiers, None, {}, ())
+    based = tuple([BASE_COST + extra for extra in fixed[1]])
+    return (modifiers, based, {}, based)
+
+
+def _with_defence(
+    self: Engine, kept: _CostTable, on_map: Mapping[int, Mapping[str, int]]
+) -> _CostTable:
+    """``kept`` with the defence of the pieces now on the map (``on_map``) added."""
+    based = kept[1]
+    assert based is not None
+    table = list(based)
+    pieces = self.rules.pieces
+    for r, held in on_map.items():
+        for name, count in held.items():
+            table[r] += pieces[name].defence * count
+    return (kept[0], based, dict(on_map), table)
 
 
 def _fixed_costs(

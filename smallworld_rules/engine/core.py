@@ -84,6 +84,7 @@ class Engine:
         "_collectors",
         "_combos",
         "_conquers",
+        "_cost_tables",
         "_costs_by_region",
         "_die_conquers",
         "_discounting",
@@ -388,6 +389,8 @@ class Engine:
         )
         #: see _reach: regions immune by rule, abandoned ones kept out, or face-down pieces
         self._reach_barred = bool(self._immunizing or self.keeps_out or self._hiding)
+        #: see conquest.cost_table: id of a pairing's conquest_cost modifiers -> its table
+        self._cost_tables: dict[int, conquest._CostTable] = {}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some

@@ -22,6 +22,7 @@ from smallworld_rules.engine.basics import (
 )
 
 # The module's functions themselves: as Engine's staticmethods, a call is not specialised
+from smallworld_rules.engine.conquest import _with_defence, cost_table
 from smallworld_rules.engine.redeploy import _held_back, _may_end_conquest, _surplus
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
@@ -165,7 +166,28 @@ def _conquests(
     ) and not (self.second_rounds and flow.in_first_round(self, s, race))
     conquers, die_conquers = self._conquers, self._die_conquers
     reach = self._reach(s, race, combo, occupied)
+    # conquest_costs with a table that fixes every cost but the tokens (see cost_table)
+    modifiers = (combo.declined_modifiers if rs.declined else combo.active_modifiers)[
+        "conquest_cost"
+    ]
+    kept = self._cost_tables.get(id(modifiers))
+    if kept is not None and kept[0] is modifiers and kept[1] and s.die_bonus < 0:
+        if kept[2] != s.pieces:  # the pieces' defence, added again when they changed
+            kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
+        table, tokens = kept[3], s.region_tokens
+        top = hand + DIE_REACH if die else hand
+        out: dict[int, int] = {}
+        for r in self.regions_in(reach):
+            cost = out[r] = tokens[r] + table[r]
+            if cost <= hand:
+                acts.append(conquers[r])
+            elif cost <= top:
+                acts.append(die_conquers[r])
+        s.reach_costs = (self, race, out)  # derived: a conquest attempt reuses them
+        return reach
     costs = self.conquest_costs(s, race, reach, combo)
+    if kept is None:  # after conquest_costs, which made the fixed table if there is one
+        self._cost_tables[id(modifiers)] = cost_table(self, combo, modifiers)
     s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
     for r, cost in costs.items():
         if cost <= hand:
