@@ -99,7 +99,48 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if phase is _REDEPLOY:
         if s.lang and flow.choosing(s) == race:
             return flow.choosing_actions(self, s, rs)  # abilities during decline
-        acts = self._deploys(own, hand - hold)
+        acts = []  # the deploys first
+        available = hand - hold
+    else:
+        acts = self._purchases(s) if role else []
+        # _may_decline, inline (a frame per listing): never once the turn's race has acted
+        may_decline = False
+        if not s.acted and not s.picked:
+            decliner = s.players[s.active].active
+            may_decline = decliner is not None and decliner != self.role_race
+        if may_decline:
+            acts.append(_DECLINE)
+        if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
+            abandons = self._abandons
+            for r in own:
+                acts.append(abandons[r])
+        # the race's reach, once worked out: the abilities' listing shares it
+        reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
+        if combo.abilities:
+            acts += self._ability_actions(s, rs, phase, reach, combo.abilities)
+        if self.declined_abilities:  # abilities of its player's races in decline
+            acts += flow.declined_ability_actions(self, s, phase)
+        if self._floors:
+            surplus = _surplus(s, own, combo.floor)
+        else:  # _surplus(s, own), inline (a frame per listing): tokens beyond 1 per region
+            surplus = -len(own)
+            tokens = s.region_tokens
+            for r in own:  # (a loop: cheaper than sum over a map of tokens.__getitem__)
+                surplus += tokens[r]
+        available = hand + surplus - hold
+    if available >= 1:  # _deploys(own, available), inline (a frame per listing)
+        single = self._single_deploys
+        if available == 1:
+            for r in own:
+                acts.append(single[r])
+        else:
+            every = self._all_deploys.get(available)
+            if every is None:
+                every = self._all_deploys[available] = _region_deploys(self.n, available)
+            for r in own:
+                acts.append(single[r])
+                acts.append(every[r])
+    if phase is _REDEPLOY:
         if hand < hold:
             abandons = self._abandons
             for r in own:  # ruling 13: forced abandonment
@@ -114,32 +155,6 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             if "decline_at_turn_end" in combo.flags and self._may_decline_at_end(s, rs):
                 acts.append(_DECLINE)
         return acts
-    acts = self._purchases(s) if role else []
-    # _may_decline, inline (a frame per listing): never once the turn's race has acted
-    may_decline = False
-    if not s.acted and not s.picked:
-        decliner = s.players[s.active].active
-        may_decline = decliner is not None and decliner != self.role_race
-    if may_decline:
-        acts.append(_DECLINE)
-    if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
-        abandons = self._abandons
-        for r in own:
-            acts.append(abandons[r])
-    # the race's reach, once worked out: the abilities' listing shares it
-    reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
-    if combo.abilities:
-        acts += self._ability_actions(s, rs, phase, reach, combo.abilities)
-    if self.declined_abilities:  # abilities of its player's races in decline
-        acts += flow.declined_ability_actions(self, s, phase)
-    if self._floors:
-        surplus = _surplus(s, own, combo.floor)
-    else:  # _surplus(s, own), inline (a frame per listing): the tokens beyond one per region
-        surplus = -len(own)
-        tokens = s.region_tokens
-        for r in own:  # (a loop: cheaper than sum over a map of tokens.__getitem__)
-            surplus += tokens[r]
-    acts.extend(self._deploys(own, hand + surplus - hold))
     # _may_end_conquest, inline
     if role or not own or hand == hold or hand < hold >= hand + surplus:
         acts.append(_END_TURN)
