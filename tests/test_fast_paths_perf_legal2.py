@@ -8,6 +8,8 @@ random games, with the official rules, every folder of test rule files and every
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
 from typing import Any
 
 from helpers import random_positions, rule_sets, rules_and_players
@@ -143,3 +145,46 @@ def test_listing_is_what_the_general_helpers_give(how: dict[str, Any]) -> None:
         ends += sw.EndTurn() in listed
     assert checked[Phase.CONQUEST] > 100 and checked[Phase.REDEPLOY] > 50
     assert declines > 5 and ends > 100
+
+
+#: A power whose races cost every conquest at least 4 tokens (no rule file of the box does).
+STURDY = """\
+power sturdy "Sturdy" {
+    tokens 4
+    text "Every region you hold keeps at least 4 tokens, and each conquest costs at least 4."
+    region_tokens min 4
+}
+"""
+
+
+def test_listing_costs_at_least_what_a_race_keeps_per_region(tmp_path: Path) -> None:
+    """Rule 1.7's cost is at least 1 token, or the ``region_tokens min`` of the race: in
+    seeded games where one race of each carries a power that raises it to 4 (its pairing
+    has the same conquest cost modifiers as other pairings: none), every conquest and
+    redeployment listing is what the general helpers and the cost breakdowns give, and
+    that race's costs are never below 4."""
+    (tmp_path / "sturdy.swr").write_text(STURDY)
+    rules = sw.load_rules(paths=[tmp_path])
+    checked = sturdy = 0
+    for seed in range(8):
+        race = sorted(rules.races)[seed % len(rules.races)]
+        game = sw.Game.new(
+            players=2 + seed % 3, seed=seed, rules=rules, combos=[(race, "sturdy")]
+        )
+        choose = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            if _plain_listing(engine, state):
+                expected, costs = _general_listing(engine, state.copy())
+                assert list(engine.legal_actions(state)) == expected
+                if costs is not None:
+                    kept = state.reach_costs
+                    assert kept is not None
+                    assert list(kept[2].items()) == list(costs.items())
+                    if state.races[state.acting].power == "sturdy":
+                        assert min(costs.values(), default=4) >= 4
+                        sturdy += 1
+                checked += 1
+            options = list(game.legal_actions())
+            game.apply(options[choose.randrange(len(options))])
+    assert checked > 300 and sturdy > 20

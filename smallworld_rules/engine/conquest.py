@@ -150,22 +150,24 @@ _CostTable = tuple[
 ]
 
 
-def cost_table(self: Engine, combo: _Combo, modifiers: tuple[CompiledModifier, ...]) -> _CostTable:
+def cost_table(self: Engine, modifiers: tuple[CompiledModifier, ...]) -> _CostTable:
     """What the conquest listing costs a region with, for a pairing's ``conquest_cost``
-    modifiers (``combo``'s, in one status), once conquest_costs has kept their fixed
-    table: the base cost, the Mountain and the modifiers' amounts by region; a cost is then
-    that plus the region's tokens and its pieces' defence (:func:`_with_defence`). None in
-    its place when conquest_costs must work them out each time: no fixed table, a defence
-    or discount from another rule file, or a cost that could fall below the least a
-    conquest costs (the clamp, which the table leaves out)."""
+    modifiers (in one status), once conquest_costs has kept their fixed table: the base
+    cost, the Mountain and the modifiers' amounts by region; a cost is then that plus the
+    region's tokens and its pieces' defence (:func:`_with_defence`). None in its place
+    when conquest_costs must work them out each time: no fixed table, a defence or
+    discount from another rule file, or a cost that could fall below the least a
+    conquest costs (the clamp, which the table leaves out: with a piece that defends
+    with less than 0, or in a game where a race costs its conquests more, ``region_tokens
+    min``, since pairings with the same modifiers share the table)."""
     fixed = self._fixed_costs.get(id(modifiers))
-    floor = combo.floor if self._floors else 1
     if (
         self._costs_by_region
+        or self._floors
         or fixed is None
         or fixed[0] is not modifiers
         or fixed[1] is None
-        or BASE_COST + fixed[2] < floor  # (_NO_LEAST: some piece defends with less than 0)
+        or BASE_COST + fixed[2] < 1  # (_NO_LEAST: some piece defends with less than 0)
     ):
         return (modifiers, None, {}, ())
     based = tuple([BASE_COST + extra for extra in fixed[1]])

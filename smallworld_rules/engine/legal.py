@@ -202,7 +202,7 @@ def _conquests(
         return reach
     costs = self.conquest_costs(s, race, reach, combo)
     if kept is None:  # after conquest_costs, which made the fixed table if there is one
-        self._cost_tables[id(modifiers)] = cost_table(self, combo, modifiers)
+        self._cost_tables[id(modifiers)] = cost_table(self, modifiers)
     s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
     for r, cost in costs.items():
         if cost <= hand:
