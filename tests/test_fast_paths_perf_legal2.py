@@ -140,6 +140,9 @@ def test_listing_is_what_the_general_helpers_give(how: dict[str, Any]) -> None:
             kept = state.reach_costs
             assert kept is not None and kept[0] is engine and kept[1] == state.acting
             assert list(kept[2].items()) == list(costs.items())
+            assert len(kept[2]) == len(costs)
+            for r in (-1, *range(engine.n + 1)):  # what a conquest attempt may ask
+                assert kept[2].get(r) == costs.get(r)
         checked[state.phase] += 1
         declines += sw.Decline() in listed
         ends += sw.EndTurn() in listed

@@ -3,8 +3,8 @@ defender loses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.actions import Abandon, Conquer, ConquerWithDie
 from smallworld_rules.dsl import ast
@@ -16,6 +16,7 @@ from smallworld_rules.engine.basics import (
     BASE_COST,
     Log,
     _Applying,
+    _bits,
 )
 from smallworld_rules.engine.context import _Combo, _Ctx
 from smallworld_rules.errors import IllegalAction
@@ -186,6 +187,38 @@ def _with_defence(
         for name, count in held.items():
             table[r] += pieces[name].defence * count
     return (kept[0], based, dict(on_map), table)
+
+
+class ReachCosts(Mapping[int, int]):
+    """``{region: cost}`` for the regions of a reach, each worked out when asked from the
+    tokens and the cost table the conquest listing summed it from (see cost_table): the
+    listing leaves them on its position for the conquest that follows, which asks one.
+
+    Made with ``_new`` and its three fields set (no ``__init__`` frame per listing); the
+    token list is the listed position's, which no action changes (an action changes a
+    fork of it)."""
+
+    __slots__ = ("reach", "table", "tokens")
+    reach: int
+    table: Sequence[int]
+    tokens: Sequence[int]
+
+    def get(self, region: int, default: Any = None) -> Any:
+        if region >= 0 and (self.reach >> region) & 1:
+            return self.tokens[region] + self.table[region]
+        return default
+
+    def __getitem__(self, region: int) -> int:
+        cost: int | None = self.get(region)
+        if cost is None:
+            raise KeyError(region)
+        return cost
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(_bits(self.reach))
+
+    def __len__(self) -> int:
+        return self.reach.bit_count()
 
 
 def _fixed_costs(

@@ -22,11 +22,11 @@ from smallworld_rules.engine.basics import (
 )
 
 # The module's functions themselves: as Engine's staticmethods, a call is not specialised
-from smallworld_rules.engine.conquest import _with_defence, cost_table
+from smallworld_rules.engine.conquest import ReachCosts, _with_defence, cost_table
 from smallworld_rules.engine.redeploy import _held_back, _may_end_conquest, _surplus
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
-from smallworld_rules.state import Phase, RaceState, State
+from smallworld_rules.state import Phase, RaceState, State, _new
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.basics import _Occupied
@@ -191,14 +191,15 @@ def _conquests(
             kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
         table, tokens = kept[3], s.region_tokens
         top = hand + DIE_REACH if die else hand
-        out: dict[int, int] = {}
         for r in self.regions_in(reach):
-            cost = out[r] = tokens[r] + table[r]
+            cost = tokens[r] + table[r]
             if cost <= hand:
                 acts.append(conquers[r])
             elif cost <= top:
                 acts.append(die_conquers[r])
-        s.reach_costs = (self, race, out)  # derived: a conquest attempt reuses them
+        lazy = _new(ReachCosts)  # derived: a conquest attempt asks them
+        lazy.reach, lazy.table, lazy.tokens = reach, table, tokens
+        s.reach_costs = (self, race, lazy)
         return reach
     costs = self.conquest_costs(s, race, reach, combo)
     if kept is None:  # after conquest_costs, which made the fixed table if there is one
