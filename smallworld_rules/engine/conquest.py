@@ -3,8 +3,8 @@ defender loses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.actions import Abandon, Conquer, ConquerWithDie
 from smallworld_rules.dsl import ast
@@ -16,6 +16,7 @@ from smallworld_rules.engine.basics import (
     BASE_COST,
     Log,
     _Applying,
+    _bits,
 )
 from smallworld_rules.engine.context import _Combo, _Ctx
 from smallworld_rules.errors import IllegalAction
@@ -141,6 +142,83 @@ def conquest_costs(
 
 #: the least entry of a fixed table when it bounds no cost (see conquest_costs)
 _NO_LEAST = -(1 << 62)
+
+#: See cost_table: (the modifiers, their fixed table with the base cost added or None,
+#: the piece tables the last entry was made with, that table with the pieces' defence)
+_CostTable = tuple[
+    tuple[CompiledModifier, ...], tuple[int, ...] | None, Mapping[int, Mapping[str, int]],
+    Sequence[int],
+]
+
+
+def cost_table(self: Engine, modifiers: tuple[CompiledModifier, ...]) -> _CostTable:
+    """What the conquest listing costs a region with, for a pairing's ``conquest_cost``
+    modifiers (in one status), once conquest_costs has kept their fixed table: the base
+    cost, the Mountain and the modifiers' amounts by region; a cost is then that plus the
+    region's tokens and its pieces' defence (:func:`_with_defence`). None in its place
+    when conquest_costs must work them out each time: no fixed table, a defence or
+    discount from another rule file, or a cost that could fall below the least a
+    conquest costs (the clamp, which the table leaves out: with a piece that defends
+    with less than 0, or in a game where a race costs its conquests more, ``region_tokens
+    min``, since pairings with the same modifiers share the table)."""
+    fixed = self._fixed_costs.get(id(modifiers))
+    if (
+        self._costs_by_region
+        or self._floors
+        or fixed is None
+        or fixed[0] is not modifiers
+        or fixed[1] is None
+        or BASE_COST + fixed[2] < 1  # (_NO_LEAST: some piece defends with less than 0)
+    ):
+        return (modifiers, None, {}, ())
+    based = tuple([BASE_COST + extra for extra in fixed[1]])
+    return (modifiers, based, {}, based)
+
+
+def _with_defence(
+    self: Engine, kept: _CostTable, on_map: Mapping[int, Mapping[str, int]]
+) -> _CostTable:
+    """``kept`` with the defence of the pieces now on the map (``on_map``) added."""
+    based = kept[1]
+    assert based is not None
+    table = list(based)
+    pieces = self.rules.pieces
+    for r, held in on_map.items():
+        for name, count in held.items():
+            table[r] += pieces[name].defence * count
+    return (kept[0], based, dict(on_map), table)
+
+
+class ReachCosts(Mapping[int, int]):
+    """``{region: cost}`` for the regions of a reach, each worked out when asked from the
+    tokens and the cost table the conquest listing summed it from (see cost_table): the
+    listing leaves them on its position for the conquest that follows, which asks one.
+
+    Made with ``_new`` and its three fields set (no ``__init__`` frame per listing); the
+    token list is the listed position's, which no action changes (an action changes a
+    fork of it)."""
+
+    __slots__ = ("reach", "table", "tokens")
+    reach: int
+    table: Sequence[int]
+    tokens: Sequence[int]
+
+    def get(self, region: int, default: Any = None) -> Any:
+        if region >= 0 and (self.reach >> region) & 1:
+            return self.tokens[region] + self.table[region]
+        return default
+
+    def __getitem__(self, region: int) -> int:
+        cost: int | None = self.get(region)
+        if cost is None:
+            raise KeyError(region)
+        return cost
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(_bits(self.reach))
+
+    def __len__(self) -> int:
+        return self.reach.bit_count()
 
 
 def _fixed_costs(

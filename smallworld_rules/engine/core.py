@@ -84,6 +84,7 @@ class Engine:
         "_collectors",
         "_combos",
         "_conquers",
+        "_cost_tables",
         "_costs_by_region",
         "_die_conquers",
         "_discounting",
@@ -401,6 +402,8 @@ class Engine:
         #: and the borrowing badges where some file has them (see _enter_redeploy)
         lifting = frozenset(p.holder for p in rules.pieces.values() if p.lifted_at_redeploy)
         self._lifting = lifting and lifting | self._borrowers
+        #: see conquest.cost_table: id of a pairing's conquest_cost modifiers -> its table
+        self._cost_tables: dict[int, conquest._CostTable] = {}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some

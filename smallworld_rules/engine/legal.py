@@ -22,10 +22,11 @@ from smallworld_rules.engine.basics import (
 )
 
 # The module's functions themselves: as Engine's staticmethods, a call is not specialised
+from smallworld_rules.engine.conquest import ReachCosts, _with_defence, cost_table
 from smallworld_rules.engine.redeploy import _held_back, _may_end_conquest, _surplus
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
-from smallworld_rules.state import Phase, RaceState, State
+from smallworld_rules.state import Phase, RaceState, State, _new
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.basics import _Occupied
@@ -98,7 +99,48 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     if phase is _REDEPLOY:
         if s.lang and flow.choosing(s) == race:
             return flow.choosing_actions(self, s, rs)  # abilities during decline
-        acts = self._deploys(own, hand - hold)
+        acts = []  # the deploys first
+        available = hand - hold
+    else:
+        acts = self._purchases(s) if role else []
+        # _may_decline, inline (a frame per listing): never once the turn's race has acted
+        may_decline = False
+        if not s.acted and not s.picked:
+            decliner = s.players[s.active].active
+            may_decline = decliner is not None and decliner != self.role_race
+        if may_decline:
+            acts.append(_DECLINE)
+        if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
+            abandons = self._abandons
+            for r in own:
+                acts.append(abandons[r])
+        # the race's reach, once worked out: the abilities' listing shares it
+        reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
+        if combo.abilities:
+            acts += self._ability_actions(s, rs, phase, reach, combo.abilities)
+        if self.declined_abilities:  # abilities of its player's races in decline
+            acts += flow.declined_ability_actions(self, s, phase)
+        if self._floors:
+            surplus = _surplus(s, own, combo.floor)
+        else:  # _surplus(s, own), inline (a frame per listing): tokens beyond 1 per region
+            surplus = -len(own)
+            tokens = s.region_tokens
+            for r in own:  # (a loop: cheaper than sum over a map of tokens.__getitem__)
+                surplus += tokens[r]
+        available = hand + surplus - hold
+    if available >= 1:  # _deploys(own, available), inline (a frame per listing)
+        single = self._single_deploys
+        if available == 1:
+            for r in own:
+                acts.append(single[r])
+        else:
+            every = self._all_deploys.get(available)
+            if every is None:
+                every = self._all_deploys[available] = _region_deploys(self.n, available)
+            for r in own:
+                acts.append(single[r])
+                acts.append(every[r])
+    if phase is _REDEPLOY:
         if hand < hold:
             abandons = self._abandons
             for r in own:  # ruling 13: forced abandonment
@@ -113,29 +155,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             if "decline_at_turn_end" in combo.flags and self._may_decline_at_end(s, rs):
                 acts.append(_DECLINE)
         return acts
-    acts = self._purchases(s) if role else []
-    may_decline = self._may_decline(s)
-    if may_decline:
-        acts.append(_DECLINE)
-    if not s.conquered or self.options["abandon_mid_conquest"]:  # _may_abandon, inline
-        abandons = self._abandons
-        for r in own:
-            acts.append(abandons[r])
-    # the race's reach, once worked out: the abilities' listing shares it
-    reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
-    if combo.abilities:
-        acts += self._ability_actions(s, rs, phase, reach, combo.abilities)
-    if self.declined_abilities:  # abilities of its player's races in decline
-        acts += flow.declined_ability_actions(self, s, phase)
-    if self._floors:
-        surplus = _surplus(s, own, combo.floor)
-    else:  # _surplus(s, own), inline (a frame per listing): the tokens beyond one per region
-        surplus = -len(own)
-        tokens = s.region_tokens
-        for r in own:  # (a loop: cheaper than sum over a map of tokens.__getitem__)
-            surplus += tokens[r]
-    acts.extend(self._deploys(own, hand + surplus - hold))
-    if role or _may_end_conquest(rs, hold, surplus, own):
+    # _may_end_conquest, inline
+    if role or not own or hand == hold or hand < hold >= hand + surplus:
         acts.append(_END_TURN)
         # Decline at the end of the turn, unless Decline already means a decline turn.
         if (
@@ -160,7 +181,29 @@ def _conquests(
     ) and not (self.second_rounds and flow.in_first_round(self, s, race))
     conquers, die_conquers = self._conquers, self._die_conquers
     reach = self._reach(s, race, combo, occupied)
+    # conquest_costs with a table that fixes every cost but the tokens (see cost_table)
+    modifiers = (combo.declined_modifiers if rs.declined else combo.active_modifiers)[
+        "conquest_cost"
+    ]
+    kept = self._cost_tables.get(id(modifiers))
+    if kept is not None and kept[0] is modifiers and kept[1] and s.die_bonus < 0:
+        if kept[2] != s.pieces:  # the pieces' defence, added again when they changed
+            kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
+        table, tokens = kept[3], s.region_tokens
+        top = hand + DIE_REACH if die else hand
+        for r in self.regions_in(reach):
+            cost = tokens[r] + table[r]
+            if cost <= hand:
+                acts.append(conquers[r])
+            elif cost <= top:
+                acts.append(die_conquers[r])
+        lazy = _new(ReachCosts)  # derived: a conquest attempt asks them
+        lazy.reach, lazy.table, lazy.tokens = reach, table, tokens
+        s.reach_costs = (self, race, lazy)
+        return reach
     costs = self.conquest_costs(s, race, reach, combo)
+    if kept is None:  # after conquest_costs, which made the fixed table if there is one
+        self._cost_tables[id(modifiers)] = cost_table(self, modifiers)
     s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
     for r, cost in costs.items():
         if cost <= hand:
