@@ -1,0 +1,240 @@
+"""The shortcuts of pass 8e give what the general code gives.
+
+* A rule's expression or predicate compiled as one generated function
+  (``smallworld_rules.dsl.codegen``) gives, in every context, what the compiler's closures
+  give (one per node, the general path): on every position of seeded random games of every
+  rule set, with each compiled rule evaluated both ways as the game asks for it, and on a
+  hand-built tree of every kind of node.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+from typing import Any
+
+import pytest
+from helpers import players_for, rule_sets
+
+import smallworld_rules as sw
+from smallworld_rules.dsl import ast, codegen, compiler
+from smallworld_rules.engine.context import _Ctx
+
+
+def _outcome(fn: Any, ctx: Any) -> Any:
+    """What ``fn(ctx)`` gives, or the kind of error it raises."""
+    try:
+        return fn(ctx)
+    except Exception as exc:  # compared, not hidden
+        return type(exc)
+
+
+def _play(rules: sw.Rules, games: int) -> int:
+    """Seeded uniformly random games; the number of actions played."""
+    actions = 0
+    players = players_for(rules)
+    for seed in range(games):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+            actions += 1
+    return actions
+
+
+@rule_sets(necromancer=True, each_box=True)
+def test_generated_rules_give_what_their_closures_give(
+    how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every compiled rule a game evaluates (a modifier's value and condition, a price, a
+    harvest, a win, an ability's target, a trigger's condition …) gives, generated as one
+    function, what the closures of its nodes give, in the very context the game asks in."""
+    asked: list[int] = [0]
+    wrong: list[tuple[Any, Any, Any]] = []
+    generated_count = [0]
+
+    def both(generated: Any, general: Any) -> Any:
+        if generated is None:
+            return general
+        generated_count[0] += 1
+
+        def check(ctx: Any) -> Any:
+            fast, slow = _outcome(generated, ctx), _outcome(general, ctx)
+            asked[0] += 1
+            if fast != slow or type(fast) is not type(slow):
+                wrong.append((generated, fast, slow))
+            return general(ctx)
+
+        return check
+
+    monkeypatch.setattr(compiler, "_chosen", both)
+    rules = sw.load_rules(**how)
+    assert generated_count[0] > 0  # every rule set has rules compiled this way
+    _play(rules, 4)
+    assert not wrong, wrong[:5]
+    assert asked[0] > 100
+
+
+def _pos() -> Any:
+    return ast.Pos(1, 1)
+
+
+def _every_node() -> tuple[list[ast.Expr], list[ast.Pred]]:
+    """Expressions and predicates with every kind of node, past and present."""
+    p = _pos()
+    own = ast.RegionSet("own", None, p)
+    every = ast.RegionSet("all", None, p)
+    conquests = ast.RegionSet("conquests", None, p)
+    non_empty = ast.Property("non_empty", p)
+    coastal = ast.Property("coastal", p)
+    conquered_full = ast.RegionSet("conquests", non_empty, p)
+    mountains = ast.RegionSet("all", ast.Terrain("mountain", p), p)
+    own_magic = ast.RegionSet("own", ast.Feature("magic", p), p)
+    two = ast.Number(2, p)
+    count_own = ast.Count(own, p)
+    exprs: list[ast.Expr] = [
+        ast.Number(-3, p),
+        count_own,
+        ast.Count(own, p, groups=True),
+        ast.Count(every, p),
+        ast.Count(mountains, p),
+        ast.CounterRef("hits", p),
+        ast.Count(own_magic, p),
+        ast.Count(conquests, p),
+        ast.Count(conquered_full, p),
+        ast.OptionValue("abandon_mid_conquest", p),
+        ast.CountPowers(p),
+        ast.CountTokens("map", p),
+        ast.CountTokens("reserve", p),
+        ast.Value("coins", p),
+        ast.Value("target_tokens", p),
+        ast.TokensIn(own, p),
+        ast.TokensIn(conquests, p),
+        ast.Call("min", (count_own, two, ast.CountTokens("map", p)), p),
+        ast.Call("max", (count_own,), p),
+        ast.BinOp("+", count_own, two, p),
+        ast.BinOp("-", two, ast.CountTokens("map", p), p),
+        ast.BinOp("*", ast.Number(999_999, p), ast.CountTokens("map", p), p),
+        ast.BinOp("/", ast.CountTokens("map", p), count_own, p),
+        ast.BinOp("/", two, ast.Count(conquests, p), p),
+    ]
+    preds: list[ast.Pred] = [
+        ast.Terrain("forest", p),
+        ast.Feature("cavern", p),
+        ast.HasPiece("encampment", p),
+        non_empty,
+        coastal,
+        ast.Property("first_turn", p),
+        ast.Property("lone", p),
+        ast.OptionIs("abandon_mid_conquest", p),
+        ast.AdjacentTo(own, p),
+        ast.AdjacentTo(mountains, p, links=True),
+        ast.Distance(2, own, p),
+        ast.Not(coastal, p),
+        ast.And(non_empty, ast.Not(ast.Terrain("sea", p), p), p),
+        ast.Or(ast.Terrain("hill", p), ast.Feature("mine", p), p),
+        ast.Compare(">=", count_own, two, p),
+        ast.Compare("=", ast.CountTokens("reserve", p), ast.Number(0, p), p),
+        ast.Compare("!=", ast.CountPowers(p), ast.Number(1, p), p),
+        ast.Compare("<", count_own, ast.Number(4, p), p),
+        ast.Compare("<=", two, count_own, p),
+        ast.Compare(">", ast.CountTokens("map", p), two, p),
+        ast.HoldsTokens(">=", two, p),
+        ast.HoldsTokens("<", ast.BinOp("+", count_own, ast.Number(1, p), p), p),
+    ]
+    return exprs, preds
+
+
+def test_every_kind_of_node_generated_gives_what_its_closures_give() -> None:
+    """Each kind of node of an expression or a predicate (present and, where the language
+    has one, past), generated as one function, gives what the compiler's closures give,
+    for every race in play on every position of seeded official games, with every region as
+    the target."""
+    exprs, preds = _every_node()
+    pairs: list[tuple[Any, Any]] = []
+    for past in (False, True):
+        for e in exprs:
+            scope = compiler.Scope("test")
+            made = codegen.expression(e, past, partial(compiler.counter_key, scope))
+            assert made is not None, e
+            pairs.append((made, compiler._closure_expr(e, scope, past)))
+        for q in preds:
+            scope = compiler.Scope("test")
+            made = codegen.predicate(q, past, partial(compiler.counter_key, scope))
+            assert made is not None, q
+            pairs.append((made, compiler._closure_predicate(q, past, scope)))
+            for targeted in (False, True):
+                cond = codegen.condition(
+                    q, past, targeted, partial(compiler.counter_key, scope)
+                )
+                mask = compiler._closure_predicate(q, past, scope)
+                slow = (
+                    (lambda c, m=mask: bool((m(c) >> c.target) & 1))
+                    if targeted
+                    else (lambda c, m=mask: m(c) != 0)
+                )
+                pairs.append((cond, slow))
+    rules = sw.load_rules()
+    compared = 0
+    for seed in range(3):
+        game = sw.Game.new(players=2 + seed, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        step = 0
+        while not game.is_over:
+            if step % 7 == 0:
+                engine, state = game._engine, game._state
+                for race in state.races:
+                    for target in (-1, *range(0, engine.n, 5)):
+                        ctx = _Ctx(engine, state, race, target)
+                        for fast, slow in pairs:
+                            assert _outcome(fast, ctx) == _outcome(slow, ctx)
+                            compared += 1
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+            step += 1
+    assert compared > 10_000
+
+
+def test_a_tree_too_deep_keeps_the_closures() -> None:
+    """A tree nested deeper than one generated function takes is left to the closures,
+    which give the same values."""
+    p = _pos()
+    deep: ast.Expr = ast.Number(1, p)
+    for _ in range(codegen.MAX_DEPTH + 5):
+        deep = ast.BinOp("+", deep, ast.Number(1, p), p)
+    assert codegen.expression(deep, False, lambda name: (name, False)) is None
+    fn = compiler.compile_expr(deep)
+    assert fn(None) == codegen.MAX_DEPTH + 6  # type: ignore[arg-type]
+
+
+def test_generated_source_holds_no_text_of_the_file() -> None:
+    """The names a rule file gives (here a terrain, a zone and an option that are code)
+    reach the generated function as values, never as source: the function only looks
+    them up."""
+    p = _pos()
+    sly = "x') or __import__('os').system('true') or ('"
+    expr = ast.BinOp(
+        "+",
+        ast.CountTokens(sly, p),
+        ast.Count(ast.RegionSet("all", ast.Terrain(sly, p), p), p),
+        p,
+    )
+    seen: list[str] = []
+
+    class Probe:
+        all_mask = 0b111
+
+        def tokens_in(self, place: str) -> int:
+            seen.append(place)
+            return 2
+
+        def terrain_mask(self, name: str) -> int:
+            seen.append(name)
+            return 0b101
+
+    fn = codegen.expression(expr, False, lambda name: (name, False))
+    assert fn is not None
+    assert fn(Probe()) == 2 + 2  # type: ignore[arg-type]
+    assert seen == [sly, sly]
+    assert all(sly not in source for source in codegen._makers)
