@@ -238,3 +238,54 @@ def test_generated_source_holds_no_text_of_the_file() -> None:
     assert fn(Probe()) == 2 + 2  # type: ignore[arg-type]
     assert seen == [sly, sly]
     assert all(sly not in source for source in codegen._makers)
+
+
+def _tokens_in_general(engine: Any, state: Any, race: str, place: str) -> int:
+    """``count(tokens in …)`` from its definition: the race's tokens on the regions it holds
+    (a scan of the map), in its box, in a zone's pile, or in the role's hand zone (its hand
+    and the tokens set aside)."""
+    if place == "map":
+        return sum(
+            tokens
+            for occupant, tokens in zip(state.region_race, state.region_tokens, strict=True)
+            if occupant == race
+        )
+    if place == "reserve":
+        return int(state.box.get(race, 0))
+    if place in state.zones:
+        return list(state.zones[place]).count(race)
+    zone = engine.rules.zones.get(place)
+    rs = state.races.get(race)
+    if zone is None or rs is None or engine.role is None or zone.role != engine.role.id:
+        return 0
+    return int(rs.hand + rs.held) if race == engine.role_race else 0
+
+
+@rule_sets(necromancer=True)
+def test_tokens_and_powers_counted_by_the_context_are_their_definitions(
+    how: dict[str, Any],
+) -> None:
+    """``count(tokens in map|reserve|<zone>)`` and ``count(powers)`` worked out by the
+    context itself equal their definitions (the engine's ``tokens_in`` too), for every race
+    in play and every place on every position of seeded random games."""
+    rules = sw.load_rules(**how)
+    players = players_for(rules)
+    compared = 0
+    for seed in range(3):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        engine = game._engine
+        places = ["map", "reserve", "nowhere", *engine.rules.zones]
+        rng = random.Random(seed)
+        while not game.is_over:
+            state = game._state
+            for race in state.races:
+                ctx = _Ctx(engine, state, race)
+                for place in places:
+                    want = _tokens_in_general(engine, state, race, place)
+                    assert ctx.tokens_in(place) == want, (race, place)
+                    assert engine.tokens_in(state, race, place) == want
+                    compared += 1
+                assert ctx.powers_count() == len(engine._powers(state, race))
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    assert compared > 500
