@@ -17,8 +17,18 @@ import pytest
 from helpers import players_for, rule_sets
 
 import smallworld_rules as sw
+from smallworld_rules.actions import UseAbility
 from smallworld_rules.dsl import ast, codegen, compiler
+from smallworld_rules.dsl.vocabulary import TAKES_TARGET
+from smallworld_rules.engine import use_ability
+from smallworld_rules.engine.basics import _PHASE_NAMES
 from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.engine.core import Engine
+from smallworld_rules.events import AbilityUsed
+from smallworld_rules.language import effects as language_effects
+from smallworld_rules.language import events as lang_events
+from smallworld_rules.language import flow
+from smallworld_rules.state import Phase
 
 
 def _outcome(fn: Any, ctx: Any) -> Any:
@@ -289,3 +299,187 @@ def test_tokens_and_powers_counted_by_the_context_are_their_definitions(
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
     assert compared > 500
+
+
+# --------------------------------------------------------------------------- UseAbility
+
+
+def _old_ability_problem(
+    self: Any, s: Any, rs: Any, ability: Any, target: Any, targets: Any = None,
+    reach: Any = None,
+) -> str | None:
+    """``ability_problem`` as it was before pass 8e (the general code), verbatim."""
+    phase = _PHASE_NAMES[s.phase]
+    if rs.declined and flow.choosing(s) == rs.race:
+        phase = "decline"
+    if phase not in ability.phases and not use_ability._starting(s, phase, ability):
+        when = " or ".join(sorted(ability.phases))
+        return f"{ability.name} is used during {when}, not now ({phase})"
+    if ability.limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
+        return f"{ability.name} may be used only {ability.times} time(s)"
+    key = self._use_key(ability, s, target)
+    if ability.limit and ability.limit != "times" and key in s.used:
+        per = " against that player" if "@" in key else ""
+        return f"{ability.name} was already used this turn{per}"
+    if not ability.target:
+        if target is not None:
+            return f"{ability.name} takes no target"
+    else:
+        what = ability.target if ability.target in ("player", "combo") else "region"
+        if target is None:
+            return f"{ability.name} needs a target {what}"
+        top = {"player": self.players, "combo": len(s.market)}.get(what, self.n)
+        if not 0 <= target < top:
+            return f"there is no {what} {target}"
+        if targets is None:
+            targets = self._ability_targets(s, rs, ability)
+        if not (targets >> target) & 1:
+            why = "its conditions fail"
+            if ability.target == "region":
+                why = self.target_problem(s, rs.race, target) or why
+            return f"{ability.name} cannot target {what} {target}: {why}"
+    if ability.price is not None:
+        cost = language_effects.price(self, s, rs, ability.price)
+        coins = s.players[rs.owner].coins
+        if coins < cost:
+            return f"{ability.name} costs {cost} coins and you have {coins}"
+    taken = False
+    for effect in ability.effects:
+        problem = self._effect_problem(s, rs, effect, target, taken, reach)
+        if problem:
+            return problem
+        taken = taken or effect.verb in TAKES_TARGET
+    return None
+
+
+def _old_use_ability(self: Any, s: Any, action: Any, log: Any) -> None:
+    """``_use_ability`` as it was before pass 8e (the general code), verbatim."""
+    self._need_phase(s, action, Phase.CONQUEST, Phase.REDEPLOY, Phase.WITHDRAWAL)
+    withdrawal = s.phase is Phase.WITHDRAWAL
+    rs = s.own_race(s.withdrawals[0]) if withdrawal else self._acting_race(s, action)
+    ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
+    if ability is None and self.declined_abilities and s.phase is not Phase.WITHDRAWAL:
+        user = flow.declined_user(self, s, action.name)
+        if user is not None:
+            rs = user
+            ability = next(a for a in self.abilities(s, rs.race) if a.name == action.name)
+    if ability is None:
+        known = sorted({a.name for a in self.abilities(s, rs.race)})
+        have = f"(yours: {', '.join(known)})" if known else "(your race has none now)"
+        raise sw.IllegalAction(f"your race has no ability {action.name!r} {have}", action)
+    target = action.target
+    if target is not None and not isinstance(target, int):
+        raise sw.IllegalAction(f"{ability.name} targets a region or player number", action)
+    problem = self.ability_problem(s, rs, ability, target)
+    if problem:
+        raise sw.IllegalAction(problem, action)
+    if ability.limit == "times":
+        rs.uses = {**rs.uses, ability.name: rs.uses.get(ability.name, 0) + 1}
+    elif ability.limit:
+        s.used = (*s.used, self._use_key(ability, s, target))
+    if s.phase is Phase.CONQUEST:
+        s.acted = True
+    if ability.price is not None:
+        s.own_player(rs.owner).coins -= language_effects.price(self, s, rs, ability.price)
+    log(AbilityUsed(rs.owner, rs.race, ability.name, target))
+    if ability.language:
+        where = -1 if target is None else target
+        other = where if ability.target == "player" else -1
+        lang_events.run_ability(self, s, rs, ability.effects, ability.name, where, other, log)
+    else:
+        for effect in ability.effects:
+            self._do_effect(s, rs, effect, -1 if target is None else target, log)
+    if s.phase is Phase.WITHDRAWAL:
+        self._withdrawal_progress(s, log)
+
+
+def _outcome_of(game: sw.Game, action: Any) -> tuple[Any, ...]:
+    """What applying ``action`` to a clone gives: the refusal, or the events and the save."""
+    twin = game.clone()
+    before = len(twin.log)
+    try:
+        twin.apply(action)
+    except sw.IllegalAction as exc:
+        return ("refused", str(exc))
+    return ("applied", tuple(twin.log[before:]), twin.to_json())
+
+
+@rule_sets(necromancer=True)
+def test_abilities_used_as_the_general_code_uses_them(
+    how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every UseAbility listed on a position, and every ability of the rules on a few
+    targets (most refused), gives the same refusal, or the same events and save, as the
+    general code (the ability looked up by a generator over ``abilities``, every check of
+    ``ability_problem`` in its old form) on every third position of seeded random games."""
+    rules = sw.load_rules(**how)
+    names = sorted(
+        {a.name for d in [*rules.races.values(), *rules.powers.values()] for a in d.abilities}
+    )
+    players = players_for(rules)
+    compared = applied = 0
+    for seed in range(3):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        step = 0
+        while not game.is_over:
+            options = list(game.legal_actions())
+            if step % 3 == 0:
+                listed = [a for a in options if isinstance(a, UseAbility)]
+                tried = listed + [
+                    UseAbility(name, target)
+                    for name in names
+                    for target in (None, 0, 3, game._engine.n - 1)
+                ]
+                fast = [_outcome_of(game, a) for a in tried]
+                with monkeypatch.context() as m:
+                    m.setitem(Engine._handlers, UseAbility, _old_use_ability)
+                    m.setattr(Engine, "ability_problem", _old_ability_problem)
+                    slow = [_outcome_of(game, a) for a in tried]
+                assert fast == slow
+                compared += len(tried)
+                applied += sum(o[0] == "applied" for o in fast)
+            game.apply(options[rng.randrange(len(options))])
+            step += 1
+    assert compared > 0
+    if names:
+        assert applied > 0
+
+
+LIMITED = """\
+power limited "Limited" {
+    tokens 4
+    text "Twice a game, in your conquests, gain 1 token; once a turn, in your redeployment,"
+         "1 coin for 1."
+    ability muster { during conquest times 2 gain 1 }
+    ability toll { during redeploy once_per_turn price 1 gain 1 coin }
+}
+"""
+
+
+def test_abilities_limited_in_number_used_as_the_general_code_uses_them(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An ability usable a number of times a game, and one once a turn (no shipped file has
+    the first): used, refused once used up, and tried on targets it does not take, on every
+    position of seeded games where the race with this power acts, as the general code."""
+    (tmp_path / "limited.swr").write_text(LIMITED, encoding="utf-8")
+    rules = sw.load_rules(paths=[tmp_path])
+    refused = applied = 0
+    for seed in range(4):
+        game = sw.Game.new(players=2, seed=seed, rules=rules, combos=[("ratmen", "limited")])
+        game.apply(sw.PickCombo(0))
+        rng = random.Random(seed)
+        while not game.is_over:
+            tried = [UseAbility(n, t) for n in ("muster", "toll") for t in (None, 2)]
+            fast = [_outcome_of(game, a) for a in tried]
+            with monkeypatch.context() as m:
+                m.setitem(Engine._handlers, UseAbility, _old_use_ability)
+                m.setattr(Engine, "ability_problem", _old_ability_problem)
+                slow = [_outcome_of(game, a) for a in tried]
+            assert fast == slow
+            applied += sum(o[0] == "applied" for o in fast)
+            refused += sum("may be used only 2 time(s)" in str(o) for o in fast)
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    assert applied > 0 and refused > 0

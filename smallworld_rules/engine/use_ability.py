@@ -87,12 +87,15 @@ def ability_problem(
     if phase not in ability.phases and not _starting(s, phase, ability):
         when = " or ".join(sorted(ability.phases))
         return f"{ability.name} is used during {when}, not now ({phase})"
-    if ability.limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
-        return f"{ability.name} may be used only {ability.times} time(s)"
-    key = self._use_key(ability, s, target)
-    if ability.limit and ability.limit != "times" and key in s.used:
-        per = " against that player" if "@" in key else ""
-        return f"{ability.name} was already used this turn{per}"
+    limit = ability.limit
+    if limit == "times":
+        if rs.uses.get(ability.name, 0) >= ability.times:
+            return f"{ability.name} may be used only {ability.times} time(s)"
+    elif limit:  # once a turn (per player, if so)
+        key = self._use_key(ability, s, target)
+        if key in s.used:
+            per = " against that player" if "@" in key else ""
+            return f"{ability.name} was already used this turn{per}"
     if not ability.target:
         if target is not None:
             return f"{ability.name} takes no target"
@@ -100,7 +103,7 @@ def ability_problem(
         what = ability.target if ability.target in ("player", "combo") else "region"
         if target is None:
             return f"{ability.name} needs a target {what}"
-        top = {"player": self.players, "combo": len(s.market)}.get(what, self.n)
+        top = self.players if what == "player" else len(s.market) if what == "combo" else self.n
         if not 0 <= target < top:
             return f"there is no {what} {target}"
         if targets is None:
@@ -339,9 +342,20 @@ def _ability_actions(
 
 
 def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
-    self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
-    rs = s.own_race(s.withdrawals[0]) if s.phase is _WITHDRAWAL else self._acting_race(s, action)
-    ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
+    phase = s.phase
+    if phase is not _CONQUEST and phase is not _REDEPLOY and phase is not _WITHDRAWAL:
+        self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)  # raises
+    rs = s.own_race(s.withdrawals[0]) if phase is _WITHDRAWAL else self._acting_race(s, action)
+    # self.abilities(s, rs.race), the banner in hand, searched in a loop (no generator)
+    if rs.declined:
+        abilities = flow.decline_abilities(self, s, rs.race)
+    else:
+        abilities = self._combo_of(s, rs.race).abilities
+    ability = None
+    for a in abilities:
+        if a.name == action.name:
+            ability = a
+            break
     if ability is None and self.declined_abilities and s.phase is not _WITHDRAWAL:
         user = flow.declined_user(self, s, action.name)  # a race in decline's ability
         if user is not None:
@@ -365,7 +379,7 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
         s.acted = True
     if ability.price is not None:
         s.own_player(rs.owner).coins -= language_effects.price(self, s, rs, ability.price)
-    log(AbilityUsed(rs.owner, rs.race, ability.name, target))
+    log(AbilityUsed._make(rs.owner, rs.race, ability.name, target))
     if ability.language:
         where = -1 if target is None else target
         other = where if ability.target == "player" else -1
