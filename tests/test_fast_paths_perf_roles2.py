@@ -483,3 +483,56 @@ def test_abilities_limited_in_number_used_as_the_general_code_uses_them(
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
     assert applied > 0 and refused > 0
+
+
+# --------------------------------------------------------------------------- the ability listing
+
+PLANTERS = """\
+# A power of this test: pieces placed on targets of every kind the listing checks as a mask.
+power planters "Planters" {
+    tokens 5
+    text "Place a Flag on one of your regions without one; a Beacon on any region without"
+         "one; a Post on any of your regions (several a region)."
+    piece flag supply 2 { one_per_region }
+    piece beacon supply 3 { placed_anywhere one_per_region }
+    piece post supply 4 { }
+    ability plant {
+        during conquest, redeploy
+        target own region
+        place flag
+    }
+    ability signal {
+        during redeploy
+        target region
+        place beacon
+    }
+    ability settle {
+        during conquest
+        target own region when adjacent_to own region with piece flag
+        place post
+    }
+}
+"""
+
+
+@rule_sets(necromancer=True)
+def test_listed_placements_are_those_ability_problem_allows(how: dict[str, Any]) -> None:
+    """Pieces placed by an ability (one a region or several, on own regions or anywhere):
+    the listing, which checks them as a mask of the targets, gives in order every UseAbility
+    ``ability_problem`` accepts among all targets, for the acting race and the player's
+    races in decline on every position of seeded games."""
+    from test_fast_paths_perf_roles import _listed_as_ability_problem_allows
+
+    rules = sw.load_rules(**how)
+    assert _listed_as_ability_problem_allows(rules, players_for(rules)) > 0
+
+
+def test_listed_placements_of_every_kind_are_those_ability_problem_allows(
+    tmp_path: Any,
+) -> None:
+    """As above, with a power whose target clauses let through regions the placement
+    refuses (one already holding the piece), and one whose pieces go anywhere."""
+    from test_fast_paths_perf_roles import _listed_as_ability_problem_allows
+
+    (tmp_path / "planters.swr").write_text(PLANTERS, encoding="utf-8")
+    assert _listed_as_ability_problem_allows(sw.load_rules(paths=[tmp_path]), (2, 3)) > 100

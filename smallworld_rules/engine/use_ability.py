@@ -198,10 +198,13 @@ def _hand_problem(self: Engine, s: State, rs: RaceState, effect: CompiledEffect)
 
 #: An ability's effects as the listing checks them (see _plan): those checked once per
 #: position (with whether an earlier effect takes the target), those checked for each
-#: target (with that, and whether only the conquest's reach is left to check), and whether
-#: one conquers.
+#: target (with that, and whether only the conquest's reach is left to check), whether
+#: one conquers, and the placements checked as a mask of the targets (_placeable).
 _Plan = tuple[
-    tuple[tuple[CompiledEffect, bool], ...], tuple[tuple[CompiledEffect, bool, bool], ...], bool
+    tuple[tuple[CompiledEffect, bool], ...],
+    tuple[tuple[CompiledEffect, bool, bool], ...],
+    bool,
+    tuple[CompiledEffect, ...],
 ]
 
 
@@ -210,12 +213,15 @@ def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
     roll; a piece placed or moved onto a target an earlier effect takes (the race holds it
     then, and it holds no piece); a piece placed on an own region (the race holds it) that
     a region may hold more than one of; a conquest's tokens in hand (its reach is left to
-    check per target). Worked out once per ability of the engine's rules."""
+    check per target); any other piece placed on a target no earlier effect takes is
+    checked for all targets at once, as a mask (_placeable). Worked out once per ability of
+    the engine's rules."""
     known = self._plans.get(id(ability))
     if known is not None and known[0] is ability:  # kept with it: the id stays its own
         return known[1]
     once: list[tuple[CompiledEffect, bool]] = []
     each: list[tuple[CompiledEffect, bool, bool]] = []
+    placed: list[CompiledEffect] = []
     taken = False
     for effect in ability.effects:
         verb = effect.verb
@@ -232,10 +238,13 @@ def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
         elif verb == "conquer":
             once.append((effect, taken))
             each.append((effect, taken, True))
+        elif verb == "place" and not taken:
+            placed.append(effect)
         else:
             each.append((effect, taken, False))
         taken = taken or verb in TAKES_TARGET
-    plan = (tuple(once), tuple(each), any(e.verb == "conquer" for e in ability.effects))
+    conquers = any(e.verb == "conquer" for e in ability.effects)
+    plan = (tuple(once), tuple(each), conquers, tuple(placed))
     self._plans[id(ability)] = (ability, plan)
     return plan
 
@@ -257,6 +266,27 @@ def _once_problem(
         elif self._effect_problem(s, rs, effect, first, taken, reach):
             return True
     return False
+
+
+def _placeable(self: Engine, s: State, placed: tuple[CompiledEffect, ...], targets: int) -> int:
+    """The ``targets`` on which each piece of ``placed`` (see _plan) may be placed:
+    _effect_problem's checks of a placement on a target no earlier effect takes, as a mask
+    (none of the piece there if a region holds one at most), and what depends on no target
+    (one left in the supply; in a withdrawal, only one lost this turn). That the race holds
+    the target is not checked again: a placement's target is an own region (the semantic
+    pass refuses any other unless the piece goes anywhere), whose mask is the race's."""
+    for effect in placed:
+        piece = self.rules.pieces[effect.piece]  # type: ignore[index]
+        name = piece.name
+        if not s.piece_supply[name] or (
+            s.phase is _WITHDRAWAL and piece.kept_when_lost and not s.regained.get(name, 0)
+        ):
+            return 0
+        if piece.one_per_region:
+            for r, here in s.pieces.items():  # only regions with pieces are listed
+                if here.get(name):
+                    targets &= ~(1 << r)
+    return targets
 
 
 def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
@@ -317,10 +347,12 @@ def _ability_actions(
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        once, each, conquers = _plan(self, ability)
+        once, each, conquers, placed = _plan(self, ability)
         if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
         targets = self._ability_targets(s, rs, ability, reach)
+        if placed and targets:
+            targets = _placeable(self, s, placed, targets)
         if not targets:
             continue
         if once and _once_problem(self, s, rs, once, targets, reach):
