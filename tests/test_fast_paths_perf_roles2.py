@@ -20,7 +20,7 @@ import smallworld_rules as sw
 from smallworld_rules.actions import UseAbility
 from smallworld_rules.dsl import ast, codegen, compiler
 from smallworld_rules.dsl.vocabulary import TAKES_TARGET
-from smallworld_rules.engine import use_ability
+from smallworld_rules.engine import roles, use_ability
 from smallworld_rules.engine.basics import _PHASE_NAMES
 from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.engine.core import Engine
@@ -28,7 +28,7 @@ from smallworld_rules.events import AbilityUsed
 from smallworld_rules.language import effects as language_effects
 from smallworld_rules.language import events as lang_events
 from smallworld_rules.language import flow
-from smallworld_rules.state import Phase
+from smallworld_rules.state import SOUL, Phase
 
 
 def _outcome(fn: Any, ctx: Any) -> Any:
@@ -536,3 +536,37 @@ def test_listed_placements_of_every_kind_are_those_ability_problem_allows(
 
     (tmp_path / "planters.swr").write_text(PLANTERS, encoding="utf-8")
     assert _listed_as_ability_problem_allows(sw.load_rules(paths=[tmp_path]), (2, 3)) > 100
+
+
+# --------------------------------------------------------------------------- the role's turn end
+
+
+def _old_take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
+    """``roles._take_from_pile`` before pass 8e (the general code): one scan per kind."""
+    taken: list[str] = []
+    for wanted in (first, SOUL, None):
+        i = 0
+        while i < len(pile) and len(taken) < count:
+            if wanted is None or pile[i] == wanted:
+                taken.append(pile.pop(i))
+            else:
+                i += 1
+    return taken
+
+
+def test_tokens_taken_from_a_pile_are_those_the_rule_takes() -> None:
+    """Rule 4.5: an exchange takes the role's own tokens first, then anonymous souls, then
+    the oldest others; the tokens taken and the pile left are those of the general code,
+    for 5,000 random piles (every count, the role's kind absent or present, piles shorter
+    than the count)."""
+    rng = random.Random(8)
+    kinds = ["ghost", SOUL, "ratmen", "elves", "orcs"]
+    for _ in range(5000):
+        pile = [rng.choice(kinds) for _ in range(rng.randrange(0, 12))]
+        count = rng.randrange(1, 7)
+        first = rng.choice(["ghost", "elves"])
+        fast, slow = list(pile), list(pile)
+        assert roles._take_from_pile(fast, count, first) == _old_take_from_pile(
+            slow, count, first
+        )
+        assert fast == slow

@@ -208,11 +208,10 @@ def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
     """Take ``count`` tokens: ``first``'s kind first, then anonymous ones, then the
     oldest others (rule 4.5)."""
     taken: list[str] = []
-    for wanted in (first, SOUL, None):
-        i = 0
-        while i < len(pile) and len(taken) < count:
-            if wanted is None or pile[i] == wanted:
-                taken.append(pile.pop(i))
-            else:
-                i += 1
+    for wanted in (first, SOUL):  # the list's own search: no loop over the pile here
+        while len(taken) < count and wanted in pile:
+            pile.remove(wanted)
+            taken.append(wanted)
+    while len(taken) < count and pile:
+        taken.append(pile.pop(0))
     return taken
