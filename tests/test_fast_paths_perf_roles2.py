@@ -13,6 +13,7 @@ import random
 from functools import partial
 from typing import Any
 
+import attrs
 import pytest
 from helpers import players_for, rule_sets
 
@@ -28,6 +29,7 @@ from smallworld_rules.events import AbilityUsed
 from smallworld_rules.language import effects as language_effects
 from smallworld_rules.language import events as lang_events
 from smallworld_rules.language import flow
+from smallworld_rules.ruledefs import RoleDef, sides_equal
 from smallworld_rules.state import SOUL, Phase
 
 
@@ -570,3 +572,33 @@ def test_tokens_taken_from_a_pile_are_those_the_rule_takes() -> None:
             slow, count, first
         )
         assert fast == slow
+
+
+def test_a_role_wins_when_the_two_sides_of_its_win_are_equal() -> None:
+    """Rule 4.2.5 (A18): the Necromancer wins at once when every Ghost is on the map or the
+    Island. The win asked after every turn, as one function (``RoleDef.won``), is whether
+    the two sides of ``win`` are equal, on every position of seeded Necromancer Island
+    games; a RoleDef made without one gets it from its ``win``."""
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    (role,) = [r for e in rules.expansions.values() for r in e.roles]
+    assert role.won is not None and role.win is not None
+    made = attrs.evolve(role, won=sides_equal(role.win))
+    rebuilt = RoleDef(**{f.name: getattr(role, f.name) for f in attrs.fields(RoleDef)
+                         if f.name != "won"})
+    assert rebuilt.won is not None and rebuilt.won is not role.won
+    left, right = role.win
+    seen = {True: 0, False: 0}
+    for seed in range(6):
+        game = sw.Game.new(players=3 + seed % 3, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            ctx = _Ctx(engine, state, engine.role_race)
+            want = left(ctx) == right(ctx)
+            assert role.won(ctx) is want
+            assert made.won is not None and made.won(ctx) is want
+            assert rebuilt.won(ctx) is want
+            seen[want] += 1
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    assert seen[False] > 100

@@ -253,6 +253,17 @@ def predicate(
     return fn
 
 
+def equal(
+    left: ast.Expr, right: ast.Expr, counter_key: Callable[[str], tuple[str, bool]]
+) -> Callable[[EvalContext], bool] | None:
+    """Whether two expressions are equal (a role's ``win``), as one generated function, or
+    ``None``."""
+    fn: Callable[[EvalContext], bool] | None = generated(
+        lambda w: f"{w.expr(left, False)} == {w.expr(right, False)}", counter_key
+    )
+    return fn
+
+
 def condition(
     pred: ast.Pred, past: bool, targeted: bool, counter_key: Callable[[str], tuple[str, bool]]
 ) -> Callable[[EvalContext], bool] | None:

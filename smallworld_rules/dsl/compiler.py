@@ -32,6 +32,7 @@ from smallworld_rules.ruledefs import (
     RoleDef,
     RuleDef,
     ZoneDef,
+    sides_equal,
 )
 
 _F = TypeVar("_F")
@@ -379,6 +380,7 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
     start, enter = role.first(ast.StartHand), role.first(ast.Enter)
     harvest, exchange, win = role.first(ast.Harvest), role.first(ast.Exchange), role.first(ast.Win)
     coins, limit = role.setting("coins"), role.setting("purchases_per_turn")
+    sides = None if win is None else (compile_expr(win.left), compile_expr(win.right))
     return RoleDef(
         id=role.name,
         name=role.title,
@@ -396,10 +398,14 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
         purchases_per_turn=None if limit is None else compile_expr(limit),
         harvest=None if harvest is None else (compile_expr(harvest.amount), harvest.zone),
         exchange=None if exchange is None else (exchange.count, exchange.zone, exchange.gain),
-        win=None if win is None else (compile_expr(win.left), compile_expr(win.right)),
+        win=sides,
         counts_as_declined=role.first(ast.CountsAs) is not None,
         path=rule_file.path,
         line=role.pos.line,
+        won=None if win is None else _chosen(
+            codegen.equal(win.left, win.right, partial(counter_key, Scope())),
+            sides_equal(sides),
+        ),
     )
 
 
