@@ -227,6 +227,8 @@ class RoleDef:
         win: (left, right): its player wins at once when they are equal, or ``None``.
         counts_as_declined: other races and powers see its tokens as a race in decline.
         path, line: where it is declared.
+        won: whether ``win``'s two sides are equal, as one function (``None`` without a
+            ``win``; made from ``win`` if not given): what the engine asks after every turn.
     """
 
     id: str
@@ -247,6 +249,18 @@ class RoleDef:
     counts_as_declined: bool
     path: str
     line: int
+    won: Callable[[EvalContext], bool] | None = attrs.field(
+        default=attrs.Factory(lambda self: sides_equal(self.win), takes_self=True)
+    )
+
+
+def sides_equal(win: tuple[IntFn, IntFn] | None) -> Callable[[EvalContext], bool] | None:
+    """A role's ``won`` made from its ``win``: whether the two sides are equal (the
+    compiler gives a generated function instead, where it can)."""
+    if win is None:
+        return None
+    left, right = win
+    return lambda c: left(c) == right(c)
 
 
 @attrs.frozen

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import ast as pyast
 import gc
+import io
+import re
 import sys
 import time
+import tokenize
 import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -156,12 +159,20 @@ def _dangerous(name: str) -> bool:
     return any(name == module or name.startswith(module + ".") for module in DANGEROUS_MODULES)
 
 
+#: The one place that compiles: the rules' generated functions (dsl/codegen.py), whose source
+#: is written from the module's own templates (see test_generated_source_is_only_templates).
+GENERATING = {("codegen.py", "compile"), ("codegen.py", "exec")}
+
+
 @pytest.mark.parametrize("path", LOADER_FILES, ids=[p.name for p in LOADER_FILES])
 def test_the_loader_never_evaluates_imports_or_runs_anything(path: Path) -> None:
     hits = [f"{path.name}:{line}: import {name}" for line, name in _imports(path)
             if _dangerous(name)]
+    generating = []
     for line, name, call in _calls(path):
-        if name in EVALUATING_CALLS or _dangerous(name):
+        if (path.name, name) in GENERATING:
+            generating.append(name)
+        elif name in EVALUATING_CALLS or _dangerous(name):
             hits.append(f"{path.name}:{line}: {name}()")
         if name in ("getattr", "setattr", "delattr") and not (
             len(call.args) >= 2 and isinstance(call.args[1], pyast.Constant)
@@ -170,6 +181,61 @@ def test_the_loader_never_evaluates_imports_or_runs_anything(path: Path) -> None
         if name == "open" and path.name not in ("parser.py", "rules.py"):
             hits.append(f"{path.name}:{line}: open()")
     assert hits == []
+    assert sorted(generating) == sorted(n for f, n in GENERATING if f == path.name)  # once each
+
+
+#: Every word a generated function's source may hold: its maker, the context's methods and
+#: the few helpers it is given, Python's keywords of an expression; ``k0``, ``k1`` … are the
+#: values a rule file gives (names, words), passed to the maker, never written.
+TEMPLATE_WORDS = {
+    "def", "make", "return", "lambda", "c", "held", "if", "else", "True", "False",
+    "_at_distance", "_bool", "_bounded", "_divide", "_groups", "_int", "_max", "_min",
+    "adjacent_mask", "all_mask", "bit_count", "conquest_adjacent_mask", "conquests_mask",
+    "counter", "feature_mask", "holding_mask", "option", "own_mask", "past_mask",
+    "past_piece_mask", "past_tokens", "piece_mask", "powers_count", "property_mask", "target",
+    "terrain_mask", "tokens_in", "tokens_on", "value",
+}  # fmt: skip
+TEMPLATE_OPERATORS = set("()&|~+-*,.:<>") | {"!=", "==", "<=", ">=", ">>", "<<"}
+
+
+def _template_only(source: str) -> bool:
+    """Whether ``source`` holds only template words, ``k`` constants, decimal integers and
+    operators: no string, no other name, nothing a rule file wrote."""
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        kind, text = token.type, token.string
+        if kind == tokenize.NAME:
+            if text not in TEMPLATE_WORDS and not re.fullmatch(r"k[0-9]+", text):
+                return False
+        elif kind == tokenize.NUMBER:
+            if not re.fullmatch(r"[0-9]+", text):
+                return False
+        elif kind == tokenize.OP:
+            if text not in TEMPLATE_OPERATORS:
+                return False
+        elif kind not in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
+                          tokenize.ENDMARKER):
+            return False
+    return True
+
+
+def test_generated_source_is_only_templates(tmp_path: Path) -> None:
+    """The source of every generated function, for every shipped rule file, every test rule
+    file and a stranger's sound file, holds nothing a rule file wrote."""
+    from smallworld_rules.dsl import codegen
+
+    sly = write(tmp_path, "hostile", hostile(
+        "    score add count(own regions with terrain forest) * 2 - count(tokens in map)\n"
+        "    conquest_cost sub 1 when target adjacent_to own region with feature magic"
+    ))
+    sw.load_rules(expansions=list(sw.available_expansions()))
+    for folder in sorted(CORE.parent.joinpath("tests").glob("rules*")):
+        sw.load_rules(paths=[folder])
+    sw.load_rules(paths=[sly])
+    assert codegen._makers
+    for source in codegen._makers:
+        assert _template_only(source), source
+    assert not _template_only("def make():\n    return lambda c: __import__('os')\n")
+    assert not _template_only("def make():\n    return lambda c: c.value('x')\n")
 
 
 def test_only_the_rule_file_itself_is_opened_and_only_to_read() -> None:
@@ -242,6 +308,11 @@ def assert_harmless(
     events: list[tuple[str, tuple[Any, ...]]], allowed_files: set[Path], marker: Path
 ) -> None:
     for event, args in events:
+        if event == "compile" and args[1] == "<compiled rule>":  # a rule's generated function
+            assert _template_only(args[0] if isinstance(args[0], str) else "?"), args
+            continue
+        if event == "exec" and getattr(args[0], "co_filename", "") == "<compiled rule>":
+            continue  # its maker, compiled just before from template_only source
         assert not event.startswith(FORBIDDEN_EVENTS), (event, args)
         if event == "open":
             path, mode = args[0], args[1]

@@ -8,9 +8,11 @@ test. Nothing here runs while a game is played except the closures it returns.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
-from smallworld_rules.dsl import ast
-from smallworld_rules.dsl.bounds import VALUE_LIMIT
+from smallworld_rules.dsl import ast, codegen
+from smallworld_rules.dsl.codegen import at_distance, bounded, divide
 from smallworld_rules.dsl.vocabulary import (
     CONTEXT_PROPERTIES,
     EVENT_TARGETS,
@@ -30,7 +32,10 @@ from smallworld_rules.ruledefs import (
     RoleDef,
     RuleDef,
     ZoneDef,
+    sides_equal,
 )
+
+_F = TypeVar("_F")
 
 # The effects of version 3, carried out by smallworld_rules.language rather than the engine.
 _LANGUAGE_EFFECTS = frozenset(
@@ -55,12 +60,6 @@ class Scope:
         self.needs: set[str] = set()
 
 
-def _bounded(value: int) -> int:
-    """Keep a product within ``±VALUE_LIMIT`` at run time too (the checker bounds every
-    expression from its parts; this holds whatever the game makes of them)."""
-    return VALUE_LIMIT if value > VALUE_LIMIT else -VALUE_LIMIT if value < -VALUE_LIMIT else value
-
-
 def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = None) -> IntFn:
     """A predicate as a function giving the bitmask of regions that satisfy it.
 
@@ -68,6 +67,19 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
     conquest (``conquests with …``, the condition of an ``on conquest`` trigger).
     """
     scope = scope or Scope()
+    general = _closure_predicate(pred, past, scope)  # also notes what the rule reads
+    return _chosen(codegen.predicate(pred, past, partial(counter_key, scope)), general)
+
+
+def _chosen(generated: _F | None, general: _F) -> _F:
+    """The generated function (one call, see smallworld_rules.dsl.codegen), else the
+    closures' (a tree too deep for one function)."""
+    return general if generated is None else generated
+
+
+def _closure_predicate(pred: ast.Pred, past: bool, scope: Scope) -> IntFn:
+    """compile_predicate's closures: one per node (the general path, and what a tree too
+    deep for generated source keeps)."""
     if isinstance(pred, ast.Terrain):
         terrain = pred.name
         return lambda c: c.terrain_mask(terrain)
@@ -92,44 +104,36 @@ def compile_predicate(pred: ast.Pred, past: bool = False, scope: Scope | None = 
         option = pred.name
         return lambda c: c.all_mask if c.option(option) else 0
     if isinstance(pred, ast.AdjacentTo):
-        regions = compile_region_set(pred.regions, scope)
+        regions = _closure_region_set(pred.regions, scope)
         if pred.links:
             return lambda c: c.conquest_adjacent_mask(regions(c))
         return lambda c: c.adjacent_mask(regions(c))
     if isinstance(pred, ast.Distance):
-        regions, steps = compile_region_set(pred.regions, scope), pred.steps
-        return lambda c: _at_distance(c, regions(c), steps)
+        regions, steps = _closure_region_set(pred.regions, scope), pred.steps
+        return lambda c: at_distance(c, regions(c), steps)
     if isinstance(pred, ast.Not):
-        operand = compile_predicate(pred.operand, past, scope)
+        operand = _closure_predicate(pred.operand, past, scope)
         return lambda c: c.all_mask & ~operand(c)
     if isinstance(pred, ast.And):
-        left, right = compile_predicate(pred.left, past, scope), compile_predicate(
+        left, right = _closure_predicate(pred.left, past, scope), _closure_predicate(
             pred.right, past, scope
         )
         return lambda c: left(c) & right(c)
     if isinstance(pred, ast.Or):
-        left, right = compile_predicate(pred.left, past, scope), compile_predicate(
+        left, right = _closure_predicate(pred.left, past, scope), _closure_predicate(
             pred.right, past, scope
         )
         return lambda c: left(c) | right(c)
     if isinstance(pred, ast.Compare):
-        a, b = compile_expr(pred.left, scope, past), compile_expr(pred.right, scope, past)
+        a, b = _closure_expr(pred.left, scope, past), _closure_expr(pred.right, scope, past)
         test = _COMPARISONS[pred.op]
         return lambda c: c.all_mask if test(a(c), b(c)) else 0
     if isinstance(pred, ast.HoldsTokens):
-        amount, test = compile_expr(pred.amount, scope, past), _COMPARISONS[pred.op]
+        amount, test = _closure_expr(pred.amount, scope, past), _COMPARISONS[pred.op]
         if past:
             scope.needs.add("facts")
         return lambda c: c.holding_mask(lambda held: test(held, amount(c)), past)
     raise TypeError(f"not a predicate: {pred!r}")  # pragma: no cover - the parser guarantees it
-
-
-def _at_distance(c: EvalContext, regions: int, steps: int) -> int:
-    """Regions exactly ``steps`` borders from the nearest region of ``regions``."""
-    near = regions
-    for _ in range(steps - 1):
-        near |= c.adjacent_mask(near)
-    return c.adjacent_mask(near) & ~near
 
 
 _COMPARISONS: dict[str, Callable[[int, int], bool]] = {
@@ -142,8 +146,8 @@ _COMPARISONS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-def compile_region_set(regions: ast.RegionSet, scope: Scope | None = None) -> IntFn:
-    """A region set as a function giving its bitmask."""
+def _closure_region_set(regions: ast.RegionSet, scope: Scope) -> IntFn:
+    """A region set as a function giving its bitmask (closures, as _closure_predicate)."""
     base: IntFn
     flt = regions.filter
     past = regions.base == "conquests"
@@ -159,24 +163,30 @@ def compile_region_set(regions: ast.RegionSet, scope: Scope | None = None) -> In
         base = lambda c: c.all_mask  # noqa: E731
     if flt is None:
         return base
-    keep = compile_predicate(flt, past, scope)
+    keep = _closure_predicate(flt, past, scope)
     return lambda c: base(c) & keep(c)
 
 
 def compile_expr(expr: ast.Expr, scope: Scope | None = None, past: bool = False) -> IntFn:
     """An expression as a function giving an int (``past``: as in compile_predicate)."""
     scope = scope or Scope()
+    general = _closure_expr(expr, scope, past)  # also notes what the rule reads
+    return _chosen(codegen.expression(expr, past, partial(counter_key, scope)), general)
+
+
+def _closure_expr(expr: ast.Expr, scope: Scope, past: bool) -> IntFn:
+    """compile_expr's closures (as _closure_predicate)."""
     if isinstance(expr, ast.Number):
         value = expr.value
         return lambda c: value
     if isinstance(expr, ast.Count):
-        regions = compile_region_set(expr.regions, scope)
+        regions = _closure_region_set(expr.regions, scope)
         if expr.groups:
             return lambda c: groups.count(c.adjacent_mask, regions(c))
         return lambda c: regions(c).bit_count()
     if isinstance(expr, ast.OptionValue):
         option = expr.name
-        return lambda c: _bounded(int(c.option(option)))
+        return lambda c: bounded(int(c.option(option)))
     if isinstance(expr, ast.CountPowers):
         return lambda c: c.powers_count()
     if isinstance(expr, ast.CountTokens):
@@ -194,28 +204,26 @@ def compile_expr(expr: ast.Expr, scope: Scope | None = None, past: bool = False)
         key, per_turn = counter_key(scope, expr.name)
         return lambda c: c.counter(key, per_turn)
     if isinstance(expr, ast.TokensIn):
-        regions = compile_region_set(expr.regions, scope)
+        regions = _closure_region_set(expr.regions, scope)
         if expr.regions.base == "conquests":
             scope.needs.add("facts")
             return lambda c: c.past_tokens(regions(c))
         return lambda c: c.tokens_on(regions(c))
     if isinstance(expr, ast.Call):
-        args = tuple(compile_expr(a, scope, past) for a in expr.args)
+        args = tuple(_closure_expr(a, scope, past) for a in expr.args)
         pick = min if expr.fn == "min" else max
         return lambda c: pick(f(c) for f in args)
     if isinstance(expr, ast.BinOp):
-        left, right = compile_expr(expr.left, scope, past), compile_expr(expr.right, scope, past)
+        left, right = _closure_expr(expr.left, scope, past), _closure_expr(expr.right, scope, past)
         ops: dict[str, Callable[[int, int], int]] = {
             "+": int.__add__,
             "-": int.__sub__,
             "*": int.__mul__,
-            # Division by zero gives 0: documented in the rule language page (the checker
-            # refuses a divisor that is 0 whatever the game).
-            "/": lambda a, b: a // b if b else 0,
+            "/": divide,
         }
         op = ops[expr.op]
         if expr.op == "*":  # sums of bounded values stay bounded; products may not
-            return lambda c: _bounded(left(c) * right(c))
+            return lambda c: bounded(left(c) * right(c))
         return lambda c: op(left(c), right(c))
     raise TypeError(f"not an expression: {expr!r}")  # pragma: no cover
 
@@ -245,10 +253,14 @@ def _compile_condition(
     """A modifier's condition, and for a condition on the target the mask it tests."""
     if pred is None:
         return lambda c: True, None
+    scope = scope or Scope()
     mask = compile_predicate(pred, past, scope)
-    if targeted:
-        return lambda c: bool((mask(c) >> c.target) & 1), mask
-    return lambda c: mask(c) != 0, None  # only context properties reach here (semantic pass)
+    # (untargeted: only context properties reach here, see the semantic pass)
+    general: Callable[[EvalContext], bool] = (
+        (lambda c: bool((mask(c) >> c.target) & 1)) if targeted else (lambda c: mask(c) != 0)
+    )
+    generated = codegen.condition(pred, past, targeted, partial(counter_key, scope))
+    return _chosen(generated, general), mask if targeted else None
 
 
 def _uses_context_only(pred: ast.Pred) -> bool:
@@ -368,6 +380,7 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
     start, enter = role.first(ast.StartHand), role.first(ast.Enter)
     harvest, exchange, win = role.first(ast.Harvest), role.first(ast.Exchange), role.first(ast.Win)
     coins, limit = role.setting("coins"), role.setting("purchases_per_turn")
+    sides = None if win is None else (compile_expr(win.left), compile_expr(win.right))
     return RoleDef(
         id=role.name,
         name=role.title,
@@ -385,10 +398,14 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
         purchases_per_turn=None if limit is None else compile_expr(limit),
         harvest=None if harvest is None else (compile_expr(harvest.amount), harvest.zone),
         exchange=None if exchange is None else (exchange.count, exchange.zone, exchange.gain),
-        win=None if win is None else (compile_expr(win.left), compile_expr(win.right)),
+        win=sides,
         counts_as_declined=role.first(ast.CountsAs) is not None,
         path=rule_file.path,
         line=role.pos.line,
+        won=None if win is None else _chosen(
+            codegen.equal(win.left, win.right, partial(counter_key, Scope())),
+            sides_equal(sides),
+        ),
     )
 
 

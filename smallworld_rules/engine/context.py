@@ -188,10 +188,29 @@ class _Ctx:
         return out
 
     def powers_count(self) -> int:
-        return self.engine.powers_count(self.state, self.race)
+        return len(self.engine._powers(self.state, self.race))
 
     def tokens_in(self, place: str) -> int:
-        return self.engine.tokens_in(self.state, self.race, place)
+        """The race's tokens on the map, in its reserve (box), or in a zone (worked out here,
+        not through the engine: a frame fewer, several times per turn of a role)."""
+        s, race = self.state, self.race
+        if place == "map":  # the race's regions from its occupant mask, not a scan of the map
+            tokens = s.region_tokens
+            total = 0
+            for r in self.engine.regions_of(s, race):
+                total += tokens[r]
+            return total
+        if place == "reserve":
+            return s.box.get(race, 0)
+        pile = s.zones.get(place)
+        if pile is not None:
+            return pile.count(race)
+        engine = self.engine
+        zone = engine.rules.zones.get(place)
+        rs = s.races.get(race)
+        if zone is None or rs is None or engine.role is None or zone.role != engine.role.id:
+            return 0
+        return rs.hand + rs.held if race == engine.role_race else 0
 
     # The rule language's values of version 3 (smallworld_rules.language.values).
 

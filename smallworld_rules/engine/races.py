@@ -154,19 +154,7 @@ def powers_count(self: Engine, s: State, race: str) -> int:
 
 def tokens_in(self: Engine, s: State, race: str, place: str) -> int:
     """The race's tokens on the map, in its reserve (box), or in a zone."""
-    if place == "map":  # the race's regions from its occupant mask, not a scan of the map
-        tokens = s.region_tokens
-        return sum(map(tokens.__getitem__, self.regions_of(s, race)))
-    if place == "reserve":
-        return s.box.get(race, 0)
-    pile = s.zones.get(place)
-    if pile is not None:
-        return pile.count(race)
-    zone = self.rules.zones.get(place)
-    rs = s.races.get(race)
-    if zone is None or rs is None or self.role is None or zone.role != self.role.id:
-        return 0
-    return rs.hand + rs.held if race == self.role_race else 0
+    return _Ctx(self, s, race).tokens_in(place)
 
 
 def seen_declined(self: Engine, race: str) -> bool:

@@ -177,12 +177,14 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
         rs = s.own_race(race)
         rs.hand += rs.held  # tokens set aside during a withdrawal rest in the hand zone again
         rs.held = 0
+    ctx = None  # one context for the harvest and the win (it reads the state as it is)
     if role.harvest is not None and s.active == self.role_seat:
         amount, zone = role.harvest
-        souls = max(0, amount(_Ctx(self, s, race)))
+        ctx = _Ctx(self, s, race)
+        souls = max(0, amount(ctx))
         if souls:
             s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
-            log(TokensToZone(zone, (SOUL,) * souls))
+            log(TokensToZone._make(zone, (SOUL,) * souls))
     if role.exchange is not None and len(s.zones[role.exchange[1]]) >= role.exchange[0]:
         count, zone, gain = role.exchange
         rs = s.own_race(race)
@@ -196,23 +198,21 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
             gained = min(gain, s.box[race])
             s.to_box(race, -gained)
             rs.hand += gained
-            log(Exchanged(zone, tuple(taken), race, gained))
-    if role.win is None:
+            log(Exchanged._make(zone, tuple(taken), race, gained))
+    won = role.won  # role.win's two sides compared in one function
+    if won is None:
         return False
-    left, right = role.win
-    ctx = _Ctx(self, s, race)
-    return left(ctx) == right(ctx)
+    return won(_Ctx(self, s, race) if ctx is None else ctx)
 
 
 def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
     """Take ``count`` tokens: ``first``'s kind first, then anonymous ones, then the
     oldest others (rule 4.5)."""
     taken: list[str] = []
-    for wanted in (first, SOUL, None):
-        i = 0
-        while i < len(pile) and len(taken) < count:
-            if wanted is None or pile[i] == wanted:
-                taken.append(pile.pop(i))
-            else:
-                i += 1
+    for wanted in (first, SOUL):  # the list's own search: no loop over the pile here
+        while len(taken) < count and wanted in pile:
+            pile.remove(wanted)
+            taken.append(wanted)
+    while len(taken) < count and pile:
+        taken.append(pile.pop(0))
     return taken

@@ -87,12 +87,15 @@ def ability_problem(
     if phase not in ability.phases and not _starting(s, phase, ability):
         when = " or ".join(sorted(ability.phases))
         return f"{ability.name} is used during {when}, not now ({phase})"
-    if ability.limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
-        return f"{ability.name} may be used only {ability.times} time(s)"
-    key = self._use_key(ability, s, target)
-    if ability.limit and ability.limit != "times" and key in s.used:
-        per = " against that player" if "@" in key else ""
-        return f"{ability.name} was already used this turn{per}"
+    limit = ability.limit
+    if limit == "times":
+        if rs.uses.get(ability.name, 0) >= ability.times:
+            return f"{ability.name} may be used only {ability.times} time(s)"
+    elif limit:  # once a turn (per player, if so)
+        key = self._use_key(ability, s, target)
+        if key in s.used:
+            per = " against that player" if "@" in key else ""
+            return f"{ability.name} was already used this turn{per}"
     if not ability.target:
         if target is not None:
             return f"{ability.name} takes no target"
@@ -100,7 +103,7 @@ def ability_problem(
         what = ability.target if ability.target in ("player", "combo") else "region"
         if target is None:
             return f"{ability.name} needs a target {what}"
-        top = {"player": self.players, "combo": len(s.market)}.get(what, self.n)
+        top = self.players if what == "player" else len(s.market) if what == "combo" else self.n
         if not 0 <= target < top:
             return f"there is no {what} {target}"
         if targets is None:
@@ -195,10 +198,13 @@ def _hand_problem(self: Engine, s: State, rs: RaceState, effect: CompiledEffect)
 
 #: An ability's effects as the listing checks them (see _plan): those checked once per
 #: position (with whether an earlier effect takes the target), those checked for each
-#: target (with that, and whether only the conquest's reach is left to check), and whether
-#: one conquers.
+#: target (with that, and whether only the conquest's reach is left to check), whether
+#: one conquers, and the placements checked as a mask of the targets (_placeable).
 _Plan = tuple[
-    tuple[tuple[CompiledEffect, bool], ...], tuple[tuple[CompiledEffect, bool, bool], ...], bool
+    tuple[tuple[CompiledEffect, bool], ...],
+    tuple[tuple[CompiledEffect, bool, bool], ...],
+    bool,
+    tuple[CompiledEffect, ...],
 ]
 
 
@@ -207,12 +213,15 @@ def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
     roll; a piece placed or moved onto a target an earlier effect takes (the race holds it
     then, and it holds no piece); a piece placed on an own region (the race holds it) that
     a region may hold more than one of; a conquest's tokens in hand (its reach is left to
-    check per target). Worked out once per ability of the engine's rules."""
+    check per target); any other piece placed on a target no earlier effect takes is
+    checked for all targets at once, as a mask (_placeable). Worked out once per ability of
+    the engine's rules."""
     known = self._plans.get(id(ability))
     if known is not None and known[0] is ability:  # kept with it: the id stays its own
         return known[1]
     once: list[tuple[CompiledEffect, bool]] = []
     each: list[tuple[CompiledEffect, bool, bool]] = []
+    placed: list[CompiledEffect] = []
     taken = False
     for effect in ability.effects:
         verb = effect.verb
@@ -229,10 +238,13 @@ def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
         elif verb == "conquer":
             once.append((effect, taken))
             each.append((effect, taken, True))
+        elif verb == "place" and not taken:
+            placed.append(effect)
         else:
             each.append((effect, taken, False))
         taken = taken or verb in TAKES_TARGET
-    plan = (tuple(once), tuple(each), any(e.verb == "conquer" for e in ability.effects))
+    conquers = any(e.verb == "conquer" for e in ability.effects)
+    plan = (tuple(once), tuple(each), conquers, tuple(placed))
     self._plans[id(ability)] = (ability, plan)
     return plan
 
@@ -254,6 +266,27 @@ def _once_problem(
         elif self._effect_problem(s, rs, effect, first, taken, reach):
             return True
     return False
+
+
+def _placeable(self: Engine, s: State, placed: tuple[CompiledEffect, ...], targets: int) -> int:
+    """The ``targets`` on which each piece of ``placed`` (see _plan) may be placed:
+    _effect_problem's checks of a placement on a target no earlier effect takes, as a mask
+    (none of the piece there if a region holds one at most), and what depends on no target
+    (one left in the supply; in a withdrawal, only one lost this turn). That the race holds
+    the target is not checked again: a placement's target is an own region (the semantic
+    pass refuses any other unless the piece goes anywhere), whose mask is the race's."""
+    for effect in placed:
+        piece = self.rules.pieces[effect.piece]  # type: ignore[index]
+        name = piece.name
+        if not s.piece_supply[name] or (
+            s.phase is _WITHDRAWAL and piece.kept_when_lost and not s.regained.get(name, 0)
+        ):
+            return 0
+        if piece.one_per_region:
+            for r, here in s.pieces.items():  # only regions with pieces are listed
+                if here.get(name):
+                    targets &= ~(1 << r)
+    return targets
 
 
 def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
@@ -314,10 +347,12 @@ def _ability_actions(
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        once, each, conquers = _plan(self, ability)
+        once, each, conquers, placed = _plan(self, ability)
         if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
         targets = self._ability_targets(s, rs, ability, reach)
+        if placed and targets:
+            targets = _placeable(self, s, placed, targets)
         if not targets:
             continue
         if once and _once_problem(self, s, rs, once, targets, reach):
@@ -339,9 +374,20 @@ def _ability_actions(
 
 
 def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
-    self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
-    rs = s.own_race(s.withdrawals[0]) if s.phase is _WITHDRAWAL else self._acting_race(s, action)
-    ability = next((a for a in self.abilities(s, rs.race) if a.name == action.name), None)
+    phase = s.phase
+    if phase is not _CONQUEST and phase is not _REDEPLOY and phase is not _WITHDRAWAL:
+        self._need_phase(s, action, _CONQUEST, _REDEPLOY, _WITHDRAWAL)  # raises
+    rs = s.own_race(s.withdrawals[0]) if phase is _WITHDRAWAL else self._acting_race(s, action)
+    # self.abilities(s, rs.race), the banner in hand, searched in a loop (no generator)
+    if rs.declined:
+        abilities = flow.decline_abilities(self, s, rs.race)
+    else:
+        abilities = self._combo_of(s, rs.race).abilities
+    ability = None
+    for a in abilities:
+        if a.name == action.name:
+            ability = a
+            break
     if ability is None and self.declined_abilities and s.phase is not _WITHDRAWAL:
         user = flow.declined_user(self, s, action.name)  # a race in decline's ability
         if user is not None:
@@ -365,7 +411,7 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
         s.acted = True
     if ability.price is not None:
         s.own_player(rs.owner).coins -= language_effects.price(self, s, rs, ability.price)
-    log(AbilityUsed(rs.owner, rs.race, ability.name, target))
+    log(AbilityUsed._make(rs.owner, rs.race, ability.name, target))
     if ability.language:
         where = -1 if target is None else target
         other = where if ability.target == "player" else -1
