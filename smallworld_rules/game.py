@@ -722,7 +722,10 @@ class Game:
         if not isinstance(doc["options"], dict):
             raise RulesError("saved game: 'options' must be an object")
         engine = Engine.shared(
-            rules, game_map, players, resolve_options(rules.options, doc["options"]),
+            rules,
+            game_map,
+            players,
+            resolve_options(rules.options, doc["options"], rules.option_defaults),
             doc["chance"] == "explicit",
         )
         state = state_from_dict(engine, doc["state"], doc["version"])
@@ -807,15 +810,17 @@ def _engine_for(
     """The engine of :meth:`Game.new` (see there), after checking what it was asked."""
     if not 2 <= players <= 8:
         raise RulesError(f"a game has 2 to 8 players, not {players}")
-    for expansion in rules.expansions.values():
-        if expansion.players is not None:
-            low, high = expansion.players
-            if not low <= players <= high:
-                raise RulesError(
-                    f"{expansion.name} is played by {low} to {high} players, not {players}"
-                )
-    # An expansion may play on the map for fewer players (a role takes a seat).
-    seats = players - max((e.map_minus for e in rules.expansions.values()), default=0)
+    seats = players
+    if rules.expansions:  # (no generator's frame for the official game)
+        for expansion in rules.expansions.values():
+            if expansion.players is not None:
+                low, high = expansion.players
+                if not low <= players <= high:
+                    raise RulesError(
+                        f"{expansion.name} is played by {low} to {high} players, not {players}"
+                    )
+        # An expansion may play on the map for fewer players (a role takes a seat).
+        seats -= max(e.map_minus for e in rules.expansions.values())
     game_map = load_map(map if map is not None else map_for_players(seats))
     if map is None and seats != game_map.players:  # pragma: no cover - by construction
         raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
@@ -823,10 +828,8 @@ def _engine_for(
         raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RulesError(f"seed must be an integer, not {seed!r}")
-    engine = Engine.shared(
-        rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
-    )
-    return engine
+    values = resolve_options(rules.options, options, rules.option_defaults)
+    return Engine.shared(rules, game_map, players, values, chance == "explicit")
 
 
 def _accepts(engine: Engine, state: State, action: Action) -> bool:
