@@ -8,13 +8,19 @@ with the official rules, every folder of test rule files and every expansion.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from helpers import rule_sets, rules_and_players
+from test_fast_paths_perf_state import GOLDEN, MASK, _drawn_one_by_one, _state_rejecting_draw
 
 import smallworld_rules as sw
+from smallworld_rules import rng
+from smallworld_rules.engine.basics import STARTING_COINS
+from smallworld_rules.engine.new_game import start_tables
 from smallworld_rules.options import resolve_options
+from smallworld_rules.state import PlayerState, State, new_generation, state_to_dict
 
 #: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
 RULE_SETS = rule_sets()
@@ -85,3 +91,88 @@ def test_engines_are_shared_by_the_options_in_force(how: dict[str, object]) -> N
     assert len({id(e) for e in engines.values()}) == len(engines)
     new = sw.Game.new(players=count, seed=3, rules=rules)
     assert sw.Game.from_json(new.to_json(), rules)._engine is new._engine  # a save's options
+
+
+def test_shuffling_several_lists_is_shuffling_each_in_turn() -> None:
+    """The seeded shuffle of several lists at once (a new game's races, then its powers)
+    leaves each list and the generator exactly as shuffling them one after the other does,
+    which is drawing each position with ``randbelow``: for one to three lists of every
+    length up to past the packed range (empty and single lists too)."""
+    source = random.Random(11)
+    packed = 0
+    for _ in range(1500):
+        state = source.getrandbits(64)
+        sizes = [source.choice((0, 1, 5, 6, 14, 20, 127, 128, 130)) for _ in range(3)]
+        sizes = sizes[: source.randrange(1, 4)]
+        lists = [[f"{k}.{i}" for i in range(n)] for k, n in enumerate(sizes)]
+        expected, after = [], state
+        for n in sizes:
+            after, drawn = _drawn_one_by_one(after, n)
+            expected.append([lists[len(expected)][i] for i in drawn])
+        assert (rng.shuffle(state, *lists), lists) == (after, expected)
+        packed += min(sizes) >= rng._PACKED_FROM and max(sizes) < 128
+    assert packed > 200
+
+
+@pytest.mark.parametrize("sizes", [(14, 20), (6, 6), (20, 14, 7)])
+def test_shuffling_several_lists_draws_again_after_a_rejected_draw(sizes: tuple[int, ...]) -> None:
+    """A draw at or above randbelow's limit is drawn again, in whichever list it falls: the
+    shuffle of several lists, which assumes none is, then draws them one by one and gives
+    what shuffling each in turn gives (the first draw, the first of the second list, the
+    last draw)."""
+    bounds = [n for size in sizes for n in range(size, 1, -1)]
+    rejecting = [k for k, n in enumerate(bounds, 1) if n & (n - 1)]  # 2**j never rejects
+    for k in sorted({rejecting[0], sizes[0], rejecting[-1]}):
+        state = _state_rejecting_draw(k)
+        lists = [list(range(n)) for n in sizes]
+        expected, after = [], state
+        for n in sizes:
+            after, drawn = _drawn_one_by_one(after, n)
+            expected.append(drawn)
+        assert (rng.shuffle(state, *lists), lists) == (after, expected)
+        assert after == (state + (len(bounds) + 1) * GOLDEN) & MASK  # one draw again
+
+
+def _opening_as_drawn(engine: Any, seed: int, combos: list[tuple[str, str]]) -> State:
+    """The position before the first turn as it was made step by step: each stack shuffled
+    on its own, the combos asked for put first, the market revealed by ``_refill_market``."""
+    s = State.__new__(State)
+    s.gen = new_generation()
+    occupants, masks, tokens, box, supply, zones, race_ids, power_ids = start_tables(engine)
+    races, powers = list(race_ids), list(power_ids)
+    state = rng.shuffle(rng.shuffle(rng.seed_state(seed), races), powers)
+    fixed_races = [r for r, _ in combos]
+    fixed_powers = [p for _, p in combos]
+    s.race_stack = (*fixed_races, *(r for r in races if r not in fixed_races))
+    s.power_stack = (*fixed_powers, *(p for p in powers if p not in fixed_powers))
+    s.region_race, s.race_masks, s.reach_costs = occupants, masks, None
+    s.region_tokens, s.pieces, s.box, s.piece_supply = list(tokens), {}, box, supply
+    s.races, s.market, s.power_discard = {}, (), ()
+    s.players = tuple(PlayerState(STARTING_COINS, None, (), s.gen) for _ in range(engine.players))
+    s.round, s.active, s.phase, s.rng, s.winners, s.truces = 1, 0, sw.Phase.PICK, state, (), ()
+    s.zones, s.role_powers, s.role_reserve, s.lang = zones, (), (), {}
+    engine._reset_turn(s)
+    engine._refill_market(s)
+    if engine.role is not None:
+        engine._set_up_role(s, engine.role)
+    return s
+
+
+@RULE_SETS
+def test_the_opening_position_is_the_one_made_step_by_step(how: dict[str, object]) -> None:
+    """Rules 1.2 and 1.5: the banners and badges are shuffled into their stacks (the combos
+    asked for first) and the first combos revealed. The opening position of a new game is
+    the one made step by step, field by field, for 10 seeds at each player count, with no
+    combos asked for, two, and more than the market shows; its players are its own."""
+    rules, players = rules_and_players(how)
+    pairs = list(zip(sorted(rules.races), sorted(rules.powers), strict=False))
+    for count in players:
+        engine = sw.Game.new(players=count, rules=rules)._engine
+        for seed in range(10):
+            for combos in ([], pairs[:2], pairs[: len(pairs) // 2 + 1]):
+                fast = engine.new_state(seed, combos)
+                slow = _opening_as_drawn(engine, seed, combos)
+                assert state_to_dict(fast) == state_to_dict(slow)
+                assert fast.race_masks == slow.race_masks and fast.reach_costs is None
+                assert all(p.gen == fast.gen for p in fast.players)
+                assert len({id(p) for p in fast.players}) == count
