@@ -55,13 +55,17 @@ T = TypeVar("T")
 #: (CPython 3.11), and every fork and copy on write makes one
 _new = object.__new__
 
-#: Generation numbers: every state made by fork, copy or construction gets its own, and the
-#: RaceState / PlayerState objects it may change in place carry it (see the module doc).
+#: Generation numbers: the RaceState / PlayerState objects a state may change in place carry
+#: its generation (see the module doc). A state made from nothing (a new game, a load) takes a
+#: number no state has had; a fork takes its parent's plus one. So a state's generation is
+#: above those of all the states it descends from, and the objects it shares with them carry
+#: theirs: an object carrying a state's generation can only have been made by that state
+#: (two forks of one state share a number, but never an object: each has its own tables).
 _generations = count(1)
 
 
 def new_generation() -> int:
-    """A generation number no state has had yet."""
+    """A generation number no state has had yet (for a state made from nothing)."""
     return next(_generations)
 
 
@@ -273,7 +277,7 @@ class State:
         ``self`` until it changes them, and its immutable values (copy on write: see the
         module doc)."""
         new = _new(State)
-        new.gen = next(_generations)
+        new.gen = self.gen + 1  # (see _generations: one above the states it descends from)
         new.region_race = self.region_race
         new.race_masks = self.race_masks
         new.reach_costs = self.reach_costs

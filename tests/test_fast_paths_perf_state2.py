@@ -8,6 +8,7 @@ with the official rules, every folder of test rule files and every expansion.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -176,3 +177,40 @@ def test_the_opening_position_is_the_one_made_step_by_step(how: dict[str, object
                 assert fast.race_masks == slow.race_masks and fast.reach_costs is None
                 assert all(p.gen == fast.gen for p in fast.players)
                 assert len({id(p) for p in fast.players}) == count
+
+
+@RULE_SETS
+def test_a_generation_marks_only_what_its_state_made(how: dict[str, object]) -> None:
+    """A fork takes its parent's generation plus one, so two forks of one position share a
+    number. Over seeded games played on several clones of one game (moves, undos, set-up
+    edits, legality probes, in random turn), every state reached still saves as it did when
+    it was reached, and each banner or player carrying a state's generation is held by that
+    state alone (what a state changes in place is its own)."""
+    rules, players = rules_and_players(how)
+    for count in players[:2]:
+        for seed in range(3):
+            source = random.Random(seed)
+            games = [sw.Game.new(players=count, seed=seed, rules=rules)]
+            seen: dict[int, tuple[State, dict[str, Any]]] = {}
+            for _ in range(150):
+                game = source.choice(games)
+                roll = source.random()
+                if roll < 0.1:
+                    games.append(game.clone())
+                elif roll < 0.2 and game._undo:
+                    game.undo()
+                elif roll < 0.25:
+                    with contextlib.suppress(sw.RulesError):  # not between turns
+                        game.set_coins(source.randrange(count), source.randrange(30))
+                elif not game.is_over:
+                    actions = list(game.legal_actions())
+                    assert game.is_legal(source.choice(actions))  # a probe on a fork
+                    game.apply(source.choice(actions))
+                seen.setdefault(id(game._state), (game._state, state_to_dict(game._state)))
+            owners: dict[int, int] = {}
+            for state, saved in seen.values():
+                assert state_to_dict(state) == saved
+                for held in (*state.races.values(), *state.players):
+                    if held.gen == state.gen:
+                        assert owners.setdefault(id(held), id(state)) == id(state)
+            assert len(seen) > 100 and len(games) > 5
