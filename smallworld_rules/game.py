@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, cast
@@ -162,6 +163,9 @@ class Game:
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
         self._log = log
+        #: ``log.append``, bound once: the engine logs through it, and binding it per move
+        #: made a bound method each time (kept in step with ``_log``: see clone, __deepcopy__)
+        self._append = log.append
         # Three entries per move: the state before, the log length before, the action applied
         # (None for a set-up edit). A flat list rather than a tuple per move: one object less
         # made, kept and visited by the cyclic collector per move.
@@ -233,7 +237,7 @@ class Game:
         log = self._log
         length = len(log)
         try:
-            self._engine.apply(new, action, log.append)
+            self._engine.apply(new, action, self._append)
         except BaseException:
             del log[length:]  # the events of an action that was refused
             raise
@@ -264,11 +268,22 @@ class Game:
         twin._engine = self._engine
         twin._state = self._state
         twin._seed = self._seed
-        twin._log = self._log.copy()
+        twin._log = log = self._log.copy()
+        twin._append = log.append
         twin._undo = self._undo.copy()
         if self._unbuilt:
             twin._unbuilt = True
             twin._log_text = self._log_text
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """``copy.deepcopy``: every attribute deep-copied, as by default, but the log's bound
+        ``append`` bound to the copy's log (a bound built-in method is copied as itself)."""
+        twin = _new_game(Game)
+        memo[id(self)] = twin
+        for name, value in self.__dict__.items():
+            setattr(twin, name, copy.deepcopy(value, memo))
+        twin._append = twin._log.append
         return twin
 
     @property

@@ -9,11 +9,12 @@ with the official rules, every folder of test rule files and every expansion.
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
 from typing import Any
 
 import pytest
-from helpers import rule_sets, rules_and_players
+from helpers import random_positions, rule_sets, rules_and_players
 from test_fast_paths_perf_state import GOLDEN, MASK, _drawn_one_by_one, _state_rejecting_draw
 
 import smallworld_rules as sw
@@ -214,3 +215,35 @@ def test_a_generation_marks_only_what_its_state_made(how: dict[str, object]) -> 
                     if held.gen == state.gen:
                         assert owners.setdefault(id(held), id(state)) == id(state)
             assert len(seen) > 100 and len(games) > 5
+
+
+@RULE_SETS
+def test_each_game_logs_through_its_own_bound_append(how: dict[str, object]) -> None:
+    """The log's ``append`` is bound once per game. A new game, a loaded one, a clone and a
+    deep copy each log through the ``append`` of their own log: the events the engine logs
+    for a move go to the log of the game that made it and to no other, and undo takes them
+    back."""
+    rules, players = rules_and_players(how)
+    for game in random_positions(rules, 2, players)[::10]:
+        if game.is_over:
+            continue
+        family = [
+            game,
+            game.clone(),
+            sw.Game.from_json(game.to_json(), rules=rules),
+            copy.deepcopy(game),
+            sw.Game.new(players=game.players, seed=5, rules=rules),
+        ]
+        before = [g.log for g in family]
+        for i, g in enumerate(family):
+            assert g._append.__self__ is g._log
+            action = g.legal_actions()[-1]
+            logged: list[Any] = []
+            g._engine.apply(g._state.fork(), action, logged.append)
+            g.apply(action)
+            assert g.log == (*before[i], *logged)
+            assert [other.log for other in family if other is not g] == [
+                log for j, log in enumerate(before) if j != i
+            ]
+            g.undo()
+            assert g.log == before[i]
