@@ -13,6 +13,7 @@ import copy
 import random
 from typing import Any
 
+import attrs
 import pytest
 from helpers import random_positions, rule_sets, rules_and_players
 from test_fast_paths_perf_state import GOLDEN, MASK, _drawn_one_by_one, _state_rejecting_draw
@@ -247,3 +248,43 @@ def test_each_game_logs_through_its_own_bound_append(how: dict[str, object]) -> 
             ]
             g.undo()
             assert g.log == before[i]
+
+
+@RULE_SETS
+def test_shared_actions_are_carried_out_by_the_rule_of_their_type(how: dict[str, object]) -> None:
+    """``apply`` finds the rule of a shared action (one ``legal_actions`` handed out) by its
+    ``id``: it is the rule ``Engine._handlers`` names for the action's type, and a game played
+    with the shared actions is the game played with equal actions made anew (the general
+    path), save for save after every move; once the game is over both are refused alike,
+    the games unchanged; an action equal to a shared one but ill-formed is refused."""
+    from smallworld_rules.engine import Engine, basics, legal
+
+    rules, players = rules_and_players(how)
+    applied = 0
+    for count in players[:2]:
+        for seed in range(3):
+            shared = sw.Game.new(players=count, seed=seed, rules=rules)
+            fresh = sw.Game.new(players=count, seed=seed, rules=rules)
+            if shared.phase is sw.Phase.PICK:
+                with pytest.raises(sw.IllegalAction, match="must be an integer, not True"):
+                    fresh.apply(sw.PickCombo(True))  # == PickCombo(1), a bool
+            source = random.Random(seed)
+            while not shared.is_over:
+                action = source.choice(list(shared.legal_actions()))
+                made = type(action)(**attrs.asdict(action))
+                assert made == action and made is not action
+                shared.apply(action)
+                fresh.apply(made)
+                assert shared.to_json() == fresh.to_json()
+                if id(action) in basics._WELL_FORMED:  # (some listings make their own)
+                    rule = legal._HANDLER_OF_SHARED[id(action)]
+                    assert rule is Engine._handlers[type(action)]
+                    applied += 1
+                else:
+                    assert id(action) not in legal._HANDLER_OF_SHARED
+            for game, last in ((shared, action), (fresh, made)):
+                before = game.to_json(), len(game._undo)
+                with pytest.raises(sw.IllegalAction, match="the game is over"):
+                    game.apply(last)
+                assert (game.to_json(), len(game._undo)) == before
+    assert applied > 100
