@@ -288,3 +288,23 @@ def test_shared_actions_are_carried_out_by_the_rule_of_their_type(how: dict[str,
                     game.apply(last)
                 assert (game.to_json(), len(game._undo)) == before
     assert applied > 100
+
+
+@RULE_SETS
+def test_a_fork_is_a_state_with_every_field_of_its_parent(how: dict[str, object]) -> None:
+    """``fork`` makes its copy by calling ``State()``, which relies on the class having no
+    ``__init__`` of its own: it has none, the fork is a plain ``State``, every field is its
+    parent's (the token list and race table equal copies, the rest the very objects), and
+    its generation is the next one; at every position of seeded games."""
+    assert "__init__" not in State.__dict__ and "__new__" not in State.__dict__
+    rules, players = rules_and_players(how)
+    for game in random_positions(rules, 2, players):
+        state = game._state
+        fork = state.fork()
+        assert type(fork) is State and fork.gen == state.gen + 1
+        for name in State.__slots__:
+            mine, theirs = getattr(fork, name), getattr(state, name)
+            if name in ("region_tokens", "races"):
+                assert mine == theirs and mine is not theirs, name
+            elif name != "gen":
+                assert mine is theirs, name
