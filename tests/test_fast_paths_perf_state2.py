@@ -22,6 +22,8 @@ import smallworld_rules as sw
 from smallworld_rules import rng
 from smallworld_rules.engine.basics import STARTING_COINS
 from smallworld_rules.engine.new_game import start_tables
+from smallworld_rules.events import EVENT_TYPES
+from smallworld_rules.frozen import quick_new
 from smallworld_rules.options import resolve_options
 from smallworld_rules.state import PlayerState, State, new_generation, state_to_dict
 
@@ -308,3 +310,39 @@ def test_a_fork_is_a_state_with_every_field_of_its_parent(how: dict[str, object]
                 assert mine == theirs and mine is not theirs, name
             elif name != "gen":
                 assert mine is theirs, name
+
+
+def test_events_are_made_by_calling_their_twin_class() -> None:
+    """The fast constructor makes an event by calling the twin class of its slots (no
+    ``object.__new__`` call), which runs the bases' ``__new__`` and ``__init__``: it is given
+    only to classes whose bases have none of their own, and builds what the class's own
+    constructor builds, for every event class (its type, fields, equality and hash)."""
+
+    class Opening:
+        __slots__ = ()
+
+        def __init__(self) -> None:
+            raise AssertionError("never run")
+
+    class Making:
+        __slots__ = ()
+
+        def __new__(cls) -> Making:
+            raise AssertionError("never run")
+
+    for base in (Opening, Making):
+
+        @attrs.frozen(weakref_slot=False)
+        class Child(base):  # type: ignore[misc, valid-type]
+            a: int
+
+        with pytest.raises(TypeError, match="has its own __new__ or __init__"):
+            quick_new(Child)
+    for name, cls in EVENT_TYPES.items():
+        values = [f"{name}.{field.name}" for field in attrs.fields(cls)]
+        plain = object.__new__(cls)  # slot by slot, as attrs' own __init__ fills them
+        for field, value in zip(attrs.fields(cls), values, strict=True):
+            object.__setattr__(plain, field.name, value)
+        for fast in (cls._make(*values), cls(*values)):
+            assert type(fast) is cls and attrs.astuple(fast) == tuple(values)
+            assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
