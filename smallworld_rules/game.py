@@ -92,14 +92,16 @@ class LegalActions:
     It belongs to the position it was asked of (later moves do not change it) and is computed
     on first use. Iteration lists ``Deploy`` with one token or all tokens per region, to keep
     the set small; ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
+
+    :meth:`Game.legal_actions` makes it (once per move): by calling the class, which has no
+    ``__init__`` (no frame, and no ``object.__new__`` call with its argument tuples), then
+    filling its slots.
     """
 
     __slots__ = ("_engine", "_list", "_state")
-
-    def __init__(self, engine: Engine, state: State) -> None:
-        self._engine = engine
-        self._state = state  # states are never changed in place, so this is a snapshot
-        self._list: list[Action] | None = None
+    _engine: Engine
+    _state: State  # states are never changed in place, so this is a snapshot
+    _list: list[Action] | None
 
     def _actions(self) -> list[Action]:
         if self._list is None:
@@ -137,7 +139,6 @@ class LegalActions:
         return f"LegalActions({self._actions()!r})"
 
 
-_new_legal = object.__new__
 _new_game = object.__new__
 
 
@@ -216,8 +217,7 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """Every legal action for whoever must act now (see :class:`LegalActions`)."""
-        # LegalActions(self._engine, self._state) without the __init__ frame (once per move)
-        legal = _new_legal(LegalActions)
+        legal = LegalActions()
         legal._engine = self._engine
         legal._state = self._state
         legal._list = None

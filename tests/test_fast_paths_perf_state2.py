@@ -346,3 +346,20 @@ def test_events_are_made_by_calling_their_twin_class() -> None:
         for fast in (cls._make(*values), cls(*values)):
             assert type(fast) is cls and attrs.astuple(fast) == tuple(values)
             assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+
+
+@RULE_SETS
+def test_legal_actions_are_made_by_calling_their_class(how: dict[str, object]) -> None:
+    """``game.legal_actions()`` makes its view by calling ``LegalActions()``, which relies on
+    the class having no ``__init__`` or ``__new__`` of its own: it has none, and each view is
+    a new ``LegalActions`` of the game's engine and position, not listed until used, then
+    holding the engine's list of that position (at every position of seeded games)."""
+    assert "__init__" not in sw.LegalActions.__dict__
+    assert "__new__" not in sw.LegalActions.__dict__
+    rules, players = rules_and_players(how)
+    for game in random_positions(rules, 2, players):
+        legal, again = game.legal_actions(), game.legal_actions()
+        assert type(legal) is sw.LegalActions and legal is not again
+        assert legal._engine is game._engine and legal._state is game._state
+        assert legal._list is None
+        assert list(legal) == game._engine.legal_actions(game._state) == list(again)
