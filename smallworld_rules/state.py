@@ -52,7 +52,8 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 #: object.__new__ as a global: ``Cls.__new__(Cls)`` is an unspecialised look-up on the class
-#: (CPython 3.11), and every fork and copy on write makes one
+#: (CPython 3.11), and every copy on write makes one (of a class with an ``__init__``: fork
+#: calls ``State()`` instead, which is cheaper still)
 _new = object.__new__
 
 #: Generation numbers: the RaceState / PlayerState objects a state may change in place carry

@@ -12,6 +12,7 @@ from smallworld_rules.state import LOST_TRIBE, PlayerState, State, new_generatio
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
+#: PlayerState has an __init__ (its callers pass the fields): made without it, slot by slot
 _new = object.__new__
 #: the coins on the combos of a new market
 _NO_COINS = (0,) * MARKET_SIZE
@@ -52,7 +53,7 @@ def start_tables(self: Engine) -> _Start:
 
 def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
     """The position before the first turn (rule 1.2)."""
-    s = _new(State)
+    s = State()  # (no __init__: see State.fork)
     gen = s.gen = new_generation()
     occupants, masks, tokens, box, supply, zones, race_ids, power_ids = start_tables(self)
     races = list(race_ids)
