@@ -86,10 +86,13 @@ def quick_new(cls: C) -> C:
     params, namespace = _plain_fields(cls, "quick_new")
     names = [f.name for f in attrs.fields(cls)]
     twin = type(f"_{cls.__name__}Fields", cls.__bases__, {"__slots__": cls.__slots__})
-    namespace.update(_new=object.__new__, _twin=twin, _cls=cls)
+    if any("__new__" in vars(base) or "__init__" in vars(base) for base in twin.__mro__[1:-1]):
+        raise TypeError(f"a base of {cls.__name__} has its own __new__ or __init__")
+    namespace.update(_twin=twin, _cls=cls)
     body = [f"    self.{name} = {name}" for name in names]
     source = (
-        f"def __new__(cls, {', '.join(params)}):\n    self = _new(_twin)\n"
+        # _twin() rather than object.__new__(_twin): no argument tuples, no subtype check
+        f"def __new__(cls, {', '.join(params)}):\n    self = _twin()\n"
         + "".join(line + "\n" for line in body)
         # a plain store on the twin (generic setattr, no argument tuple), which checks
         # that the layouts agree

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, cast
@@ -91,14 +92,16 @@ class LegalActions:
     It belongs to the position it was asked of (later moves do not change it) and is computed
     on first use. Iteration lists ``Deploy`` with one token or all tokens per region, to keep
     the set small; ``Deploy(region, n)`` for any other legal ``n`` is still ``in`` it.
+
+    :meth:`Game.legal_actions` makes it (once per move): by calling the class, which has no
+    ``__init__`` (no frame, and no ``object.__new__`` call with its argument tuples), then
+    filling its slots.
     """
 
     __slots__ = ("_engine", "_list", "_state")
-
-    def __init__(self, engine: Engine, state: State) -> None:
-        self._engine = engine
-        self._state = state  # states are never changed in place, so this is a snapshot
-        self._list: list[Action] | None = None
+    _engine: Engine
+    _state: State  # states are never changed in place, so this is a snapshot
+    _list: list[Action] | None
 
     def _actions(self) -> list[Action]:
         if self._list is None:
@@ -136,7 +139,6 @@ class LegalActions:
         return f"LegalActions({self._actions()!r})"
 
 
-_new_legal = object.__new__
 _new_game = object.__new__
 
 
@@ -162,6 +164,9 @@ class Game:
         self._state = state  # never mutated in place: apply works on a copy
         self._seed = seed
         self._log = log
+        #: ``log.append``, bound once: the engine logs through it, and binding it per move
+        #: made a bound method each time (kept in step with ``_log``: see clone, __deepcopy__)
+        self._append = log.append
         # Three entries per move: the state before, the log length before, the action applied
         # (None for a set-up edit). A flat list rather than a tuple per move: one object less
         # made, kept and visited by the cyclic collector per move.
@@ -212,8 +217,7 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """Every legal action for whoever must act now (see :class:`LegalActions`)."""
-        # LegalActions(self._engine, self._state) without the __init__ frame (once per move)
-        legal = _new_legal(LegalActions)
+        legal = LegalActions()
         legal._engine = self._engine
         legal._state = self._state
         legal._list = None
@@ -233,7 +237,7 @@ class Game:
         log = self._log
         length = len(log)
         try:
-            self._engine.apply(new, action, log.append)
+            self._engine.apply(new, action, self._append)
         except BaseException:
             del log[length:]  # the events of an action that was refused
             raise
@@ -264,11 +268,22 @@ class Game:
         twin._engine = self._engine
         twin._state = self._state
         twin._seed = self._seed
-        twin._log = self._log.copy()
+        twin._log = log = self._log.copy()
+        twin._append = log.append
         twin._undo = self._undo.copy()
         if self._unbuilt:
             twin._unbuilt = True
             twin._log_text = self._log_text
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """``copy.deepcopy``: every attribute deep-copied, as by default, but the log's bound
+        ``append`` bound to the copy's log (a bound built-in method is copied as itself)."""
+        twin = _new_game(Game)
+        memo[id(self)] = twin
+        for name, value in self.__dict__.items():
+            setattr(twin, name, copy.deepcopy(value, memo))
+        twin._append = twin._log.append
         return twin
 
     @property
@@ -722,7 +737,10 @@ class Game:
         if not isinstance(doc["options"], dict):
             raise RulesError("saved game: 'options' must be an object")
         engine = Engine.shared(
-            rules, game_map, players, resolve_options(rules.options, doc["options"]),
+            rules,
+            game_map,
+            players,
+            resolve_options(rules.options, doc["options"], rules.option_defaults),
             doc["chance"] == "explicit",
         )
         state = state_from_dict(engine, doc["state"], doc["version"])
@@ -807,15 +825,17 @@ def _engine_for(
     """The engine of :meth:`Game.new` (see there), after checking what it was asked."""
     if not 2 <= players <= 8:
         raise RulesError(f"a game has 2 to 8 players, not {players}")
-    for expansion in rules.expansions.values():
-        if expansion.players is not None:
-            low, high = expansion.players
-            if not low <= players <= high:
-                raise RulesError(
-                    f"{expansion.name} is played by {low} to {high} players, not {players}"
-                )
-    # An expansion may play on the map for fewer players (a role takes a seat).
-    seats = players - max((e.map_minus for e in rules.expansions.values()), default=0)
+    seats = players
+    if rules.expansions:  # (no generator's frame for the official game)
+        for expansion in rules.expansions.values():
+            if expansion.players is not None:
+                low, high = expansion.players
+                if not low <= players <= high:
+                    raise RulesError(
+                        f"{expansion.name} is played by {low} to {high} players, not {players}"
+                    )
+        # An expansion may play on the map for fewer players (a role takes a seat).
+        seats -= max(e.map_minus for e in rules.expansions.values())
     game_map = load_map(map if map is not None else map_for_players(seats))
     if map is None and seats != game_map.players:  # pragma: no cover - by construction
         raise RulesError(f"the {game_map.name} map is for {game_map.players} players")
@@ -823,10 +843,8 @@ def _engine_for(
         raise RulesError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RulesError(f"seed must be an integer, not {seed!r}")
-    engine = Engine.shared(
-        rules, game_map, players, resolve_options(rules.options, options), chance == "explicit"
-    )
-    return engine
+    values = resolve_options(rules.options, options, rules.option_defaults)
+    return Engine.shared(rules, game_map, players, values, chance == "explicit")
 
 
 def _accepts(engine: Engine, state: State, action: Action) -> bool:

@@ -48,15 +48,25 @@ CORE_OPTIONS: dict[str, OptionDef] = {
 
 
 def resolve_options(
-    declared: Mapping[str, OptionDef], given: Mapping[str, Any] | None
+    declared: Mapping[str, OptionDef],
+    given: Mapping[str, Any] | None,
+    defaults: Mapping[str, bool | int] | None = None,
 ) -> dict[str, bool | int]:
-    """Every option's value: the defaults of ``declared`` overridden by ``given``.
+    """Every option's value, by name in sorted order: the defaults of ``declared`` overridden
+    by ``given``.
+
+    ``defaults`` are those defaults when the caller has them already (``Rules.option_defaults``,
+    worked out once per load): a new game then does not sort and copy the declarations again.
 
     Raises:
         RulesError: an unknown option (listing the known ones) or a value of the wrong type.
     """
-    values: dict[str, bool | int] = {name: o.default for name, o in sorted(declared.items())}
-    for name, value in (given or {}).items():
+    if defaults is None:
+        defaults = {name: declared[name].default for name in sorted(declared)}
+    values = dict(defaults)
+    if not given:
+        return values
+    for name, value in given.items():
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
             raise RulesError(f"unknown game option {excerpt(name)} (known options: {known})")

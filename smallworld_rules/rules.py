@@ -88,6 +88,7 @@ class Rules:
         roles: role id -> its declaration (seats that play without races, by the expansions).
         boxes: ids of the expansion folders loaded (boxes of races and powers), in the order
             asked for.
+        option_defaults: option name -> its default, in sorted order (from ``options``).
     """
 
     races: Mapping[str, RuleDef]
@@ -99,6 +100,13 @@ class Rules:
     zones: Mapping[str, ZoneDef] = attrs.field(factory=dict)
     roles: Mapping[str, RoleDef] = attrs.field(factory=dict)
     boxes: tuple[str, ...] = ()
+    #: every option's default, by name in sorted order: what a game is played with unless
+    #: told otherwise (``options.resolve_options``), worked out once per load, not per game
+    option_defaults: Mapping[str, bool | int] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        defaults = {name: self.options[name].default for name in sorted(self.options)}
+        object.__setattr__(self, "option_defaults", defaults)  # a frozen class
 
     @property
     def expansion_ids(self) -> tuple[str, ...]:

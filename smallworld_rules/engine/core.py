@@ -175,7 +175,9 @@ class Engine:
         checked against the state it is asked about. Sharing it spares every new game (a
         playout) the building of those tables.
         """
-        key = (id(rules), id(game_map), players, tuple(sorted(options.items())), explicit_chance)
+        # The options as resolve_options gives them (every name, in sorted order): not sorted
+        # again here. A mapping in another order only misses the table (a new engine).
+        key = (id(rules), id(game_map), players, tuple(options.items()), explicit_chance)
         engine = _ENGINES.get(key)
         # The kept engine holds its rules and map, so their ids cannot have been reused.
         if engine is None or engine.rules is not rules or engine.map is not game_map:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.actions import Action, ChoosePower, PickCombo, RollDie, action_problem
 from smallworld_rules.engine.basics import (
@@ -232,21 +233,34 @@ def _deploys(self: Engine, regions: tuple[int, ...], available: int) -> list[Act
     return acts
 
 
+#: The rule carrying out each shared, well-formed action (basics._shared: those legal_actions
+#: hands out), by its ``id``, as ``Engine._handlers`` gives it for the action's type: one look-up
+#: for apply in place of the check, the type and the table. Filled as the actions are applied
+#: (the shared actions are kept for good, so their ids are never reused).
+_HANDLER_OF_SHARED: dict[int, Callable[[Engine, State, Any, Log], None]] = {}
+
+
 def apply(self: Engine, s: State, action: Action, log: Log) -> None:
     """Carry out ``action`` on ``s``; raise :class:`IllegalAction` if it is not legal.
 
     Every check comes before the first change, except where noted; the caller restores
     its copy of the state if anything raises.
     """
-    if id(action) not in _WELL_FORMED:  # actions from legal_actions are known good
-        problem = action_problem(action)
-        if problem:
-            raise IllegalAction(problem)
-    if s.phase is _OVER:
-        raise IllegalAction("the game is over", action)
-    handler = self._handlers.get(type(action))
+    handler = _HANDLER_OF_SHARED.get(id(action))
     if handler is None:
-        raise IllegalAction(f"{type(action).__name__} is not an action of this game", action)
+        if id(action) not in _WELL_FORMED:  # actions from legal_actions are known good
+            problem = action_problem(action)
+            if problem:
+                raise IllegalAction(problem)
+        if s.phase is _OVER:
+            raise IllegalAction("the game is over", action)
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"{type(action).__name__} is not an action of this game", action)
+        if id(action) in _WELL_FORMED:
+            _HANDLER_OF_SHARED[id(action)] = handler
+    elif s.phase is _OVER:
+        raise IllegalAction("the game is over", action)
     handler(self, s, action, log)
     if s.lang:  # triggers and abilities waiting for a roll of the die run now
         events.after_action(self, s, log)

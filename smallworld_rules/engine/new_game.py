@@ -6,11 +6,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from smallworld_rules import rng
-from smallworld_rules.engine.basics import _PICK, STARTING_COINS
+from smallworld_rules.engine.basics import _PICK, MARKET_SIZE, STARTING_COINS
 from smallworld_rules.state import LOST_TRIBE, PlayerState, State, new_generation, occupant_masks
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
+
+#: PlayerState has an __init__ (its callers pass the fields): made without it, slot by slot
+_new = object.__new__
+#: the coins on the combos of a new market
+_NO_COINS = (0,) * MARKET_SIZE
 
 #: See start_tables: (occupants, their masks, region tokens, box, piece supply, pile zones,
 #: races and powers in id order).
@@ -48,18 +53,24 @@ def start_tables(self: Engine) -> _Start:
 
 def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
     """The position before the first turn (rule 1.2)."""
-    s = State.__new__(State)
-    s.gen = new_generation()
-    state = rng.seed_state(seed)
+    s = State()  # (no __init__: see State.fork)
+    gen = s.gen = new_generation()
     occupants, masks, tokens, box, supply, zones, race_ids, power_ids = start_tables(self)
     races = list(race_ids)
     powers = list(power_ids)
-    state = rng.shuffle(state, races)
-    state = rng.shuffle(state, powers)
-    fixed_races = [r for r, _ in combos]
-    fixed_powers = [p for _, p in combos]
-    race_order = fixed_races + [r for r in races if r not in fixed_races]
-    power_order = fixed_powers + [p for p in powers if p not in fixed_powers]
+    s.rng = rng.shuffle(rng.seed_state(seed), races, powers)  # the races, then the powers
+    if combos:  # the combos asked for come first, in their order
+        fixed_races = [r for r, _ in combos]
+        fixed_powers = [p for _, p in combos]
+        races = fixed_races + [r for r in races if r not in fixed_races]
+        powers = fixed_powers + [p for p in powers if p not in fixed_powers]
+    # Rule 1.5: the first combos revealed (as _refill_market reveals them, with no badges
+    # discarded yet: while banners and badges last)
+    shown = min(MARKET_SIZE, len(races), len(powers))
+    # (zip(..., strict=True) would take a keyword call's slow path: the lengths are equal)
+    s.market = tuple(zip(races[:shown], powers[:shown], _NO_COINS[:shown]))  # noqa: B905
+    s.race_stack = tuple(races[shown:])
+    s.power_stack = tuple(powers[shown:])
     s.region_race = occupants  # with their masks (set_occupants, worked out once)
     s.race_masks = masks
     s.reach_costs = None
@@ -68,17 +79,19 @@ def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
     s.box = box
     s.piece_supply = supply
     s.races = {}
-    s.players = tuple(
-        PlayerState(STARTING_COINS, None, (), s.gen) for _ in range(self.players)
-    )
-    s.market = ()
-    s.race_stack = tuple(race_order)
-    s.power_stack = tuple(power_order)
+    players = []
+    for _ in range(self.players):
+        player = _new(PlayerState)  # slot by slot, as PlayerState.copy makes one
+        player.gen = gen
+        player.coins = STARTING_COINS
+        player.active = None
+        player.declined = ()
+        players.append(player)
+    s.players = tuple(players)
     s.power_discard = ()
     s.round = 1
     s.active = 0
     s.phase = _PICK
-    s.rng = state
     s.winners = ()
     s.truces = ()
     s.zones = zones
@@ -86,7 +99,6 @@ def new_state(self: Engine, seed: int, combos: list[tuple[str, str]]) -> State:
     s.role_reserve = ()
     s.lang = {}
     self._reset_turn(s)
-    self._refill_market(s)
     if self.role is not None:
         self._set_up_role(s, self.role)
     return s
