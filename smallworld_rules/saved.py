@@ -649,7 +649,7 @@ def _check_consistency(engine: Engine, s: State) -> None:
         raise _bad("winners", "must be set once the game is over")
     _check_turn(engine, s)
     try:
-        engine.check_invariants(s)
+        engine.check_invariants(s, fresh_masks=True)  # masks from set_occupants
     except RulesError as exc:
         raise _bad("position", f"breaks a rule: {exc}") from None
 
