@@ -214,6 +214,11 @@ _INT_ONLY = frozenset((int,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 #: the phases by their saved names (``Phase(name)`` without the enum's call)
 _PHASES = {phase.value: phase for phase in Phase}
+#: the turn's single values of a saved state, in the order they are checked
+_TURN_VALUES = itemgetter(
+    "round", "active", "phase", "conquered_nonempty", "acted", "picked", "die_target", "rng",
+    "acting", "attacked", "die_bonus", "decline_at_end", "purchases",
+)
 
 
 def _ints(
@@ -410,23 +415,31 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
                 continue
         _race_entry(s, key, rd, race_id, power_id, players)
 
-    def player(value: Any, where: Where) -> PlayerState:
-        if type(value) is dict and value.keys() == _PLAYER_FIELDS:
-            coins, active, declined = value["coins"], value["active"], value["declined"]
-            if (
-                type(coins) is int and coins >= 0
-                and (active is None or (type(active) is str and active in races))
-                and type(declined) is list
-            ):
-                try:
-                    sound = all(map(races.__contains__, declined))
-                except TypeError:  # an unhashable entry: refused below
-                    sound = False
-                if sound:
-                    return PlayerState(coins, active, tuple(declined))
-        return _player_entry(value, where, race_id, races)
-
-    s.players = tuple(_list(d["players"], "players", player, players))
+    # The players as a save writes them, tested here; if one is not: all checked by _list.
+    saved_players = d["players"]
+    sound = type(saved_players) is list and len(saved_players) == players
+    seats: list[PlayerState] = []
+    try:
+        for entry in saved_players if sound else ():
+            if type(entry) is dict and entry.keys() == _PLAYER_FIELDS:
+                coins, active, declined = entry["coins"], entry["active"], entry["declined"]
+                if (
+                    type(coins) is int and coins >= 0
+                    and (active is None or (type(active) is str and active in races))
+                    and type(declined) is list
+                    and (not declined or races.keys() >= set(declined))
+                ):
+                    seats.append(PlayerState(coins, active, tuple(declined)))
+                    continue
+            sound = False
+            break
+    except TypeError:  # an unhashable entry: refused below
+        sound = False
+    if not sound:
+        seats = _list(
+            saved_players, "players", lambda v, w: _player_entry(v, w, race_id, races), players
+        )
+    s.players = tuple(seats)
 
     def combo(value: Any, where: Where) -> tuple[str, str, int]:
         if not isinstance(value, list) or len(value) != 3:
@@ -451,20 +464,47 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.market = tuple(combos if sound else _list(market, "market", combo))
     s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
     s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
-    s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
-    s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
-    s.active = _int(d["active"], "active", 0, players - 1)
-    phase = _PHASES.get(d["phase"]) if type(d["phase"]) is str else None
+    power_discard = d["power_discard"]  # an empty list: () without a call (most of them)
+    s.power_discard = () if power_discard == [] else tuple(
+        _ids(power_discard, "power_discard", power_id, powers)
+    )
+    (
+        round_, active, phase_name, nonempty, acted, picked, die_target, rng, acting,
+        attacked, die_bonus, decline_at_end, purchases,
+    ) = _TURN_VALUES(d)
+    # The turn's single values as a save writes them, tested at once; if one is not, each
+    # is checked below in turn, for the first refusal and its message.
+    turns = engine.map.turns
+    quick = (
+        type(round_) is int and 1 <= round_ <= turns + 1
+        and type(active) is int and 0 <= active < players
+        and type(phase_name) is str and phase_name in _PHASES
+        and type(nonempty) is int and 0 <= nonempty < 1 << n
+        and type(acted) is bool and type(picked) is bool
+        and type(die_target) is int and EFFECT_ROLL <= die_target < n
+        and type(rng) is int and 0 <= rng < 1 << 64
+        and (acting is None or (type(acting) is str and acting in races))
+        and type(attacked) is int and 0 <= attacked < 1 << players
+        and type(die_bonus) is int and -1 <= die_bonus <= 99
+        and type(decline_at_end) is bool
+        and type(purchases) is int and purchases >= 0
+    )
+    s.round = round_ if quick else _int(round_, "round", 1, turns + 1)
+    s.active = active if quick else _int(active, "active", 0, players - 1)
+    phase = _PHASES.get(phase_name) if type(phase_name) is str else None
     if phase is None:
         try:
-            phase = Phase(d["phase"])
+            phase = Phase(phase_name)
         except ValueError:
-            raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
+            raise _bad("phase", f"{excerpt(phase_name)} is not a phase") from None
     s.phase = phase
-    s.conquered = tuple(_ints(d["conquered"], "conquered", 0, n - 1))
-    s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
-    s.acted = _bool(d["acted"], "acted")
-    s.picked = _bool(d["picked"], "picked")
+    conquered = d["conquered"]
+    s.conquered = () if conquered == [] else tuple(_ints(conquered, "conquered", 0, n - 1))
+    s.conquered_nonempty = (
+        nonempty if quick else _int(nonempty, "conquered_nonempty", 0, (1 << n) - 1)
+    )
+    s.acted = acted if quick else _bool(acted, "acted")
+    s.picked = picked if quick else _bool(picked, "picked")
 
     def readied(value: Any, where: Where) -> tuple[int, int]:
         if type(value) is list and len(value) == 2:
@@ -476,13 +516,18 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
 
     s.readied = tuple(_list(d["readied"], "readied", readied))
-    s.die_target = _int(d["die_target"], "die_target", EFFECT_ROLL, n - 1)
-    s.withdrawals = tuple(_ids(d["withdrawals"], "withdrawals", race_id, races))
-    s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
-    s.winners = tuple(_ints(d["winners"], "winners", 0, players - 1))
-    s.acting = None if d["acting"] is None else race_id(d["acting"], "acting")
-    s.used = tuple(_list(d["used"], "used", _str))
-    s.attacked = _int(d["attacked"], "attacked", 0, (1 << players) - 1)
+    s.die_target = die_target if quick else _int(die_target, "die_target", EFFECT_ROLL, n - 1)
+    withdrawals = d["withdrawals"]
+    s.withdrawals = () if withdrawals == [] else tuple(
+        _ids(withdrawals, "withdrawals", race_id, races)
+    )
+    s.rng = rng if quick else _int(rng, "rng", 0, (1 << 64) - 1)
+    winners = d["winners"]
+    s.winners = () if winners == [] else tuple(_ints(winners, "winners", 0, players - 1))
+    s.acting = acting if quick or acting is None else race_id(acting, "acting")
+    used = d["used"]
+    s.used = () if used == [] else tuple(_list(used, "used", _str))
+    s.attacked = attacked if quick else _int(attacked, "attacked", 0, (1 << players) - 1)
 
     def truce(value: Any, where: Where) -> tuple[int, int]:
         pair = _list(value, where, lambda v, w: _int(v, w, 0, players - 1), 2)
@@ -490,9 +535,10 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             raise _bad(where, "pairs a player with itself")
         return (pair[0], pair[1])
 
-    s.truces = tuple(_list(d["truces"], "truces", truce))
-    s.die_bonus = _int(d["die_bonus"], "die_bonus", -1, 99)
-    s.decline_at_end = _bool(d["decline_at_end"], "decline_at_end")
+    truces = d["truces"]
+    s.truces = () if truces == [] else tuple(_list(truces, "truces", truce))
+    s.die_bonus = die_bonus if quick else _int(die_bonus, "die_bonus", -1, 99)
+    s.decline_at_end = decline_at_end if quick else _bool(decline_at_end, "decline_at_end")
     regained: dict[str, int] = {}
     for name, count in _dict(d["regained"], "regained").items():
         if name not in rules.pieces:
@@ -513,9 +559,14 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         s.zones = {z: tuple(_ids(pile, f"zones[{z}]", kind, kinds)) for z, pile in zones.items()}
     else:
         s.zones = {}
-    s.role_powers = tuple(_ids(d["role_powers"], "role_powers", power_id, powers))
-    s.role_reserve = tuple(_ids(d["role_reserve"], "role_reserve", power_id, powers))
-    s.purchases = _int(d["purchases"], "purchases")
+    role_powers, role_reserve = d["role_powers"], d["role_reserve"]
+    s.role_powers = () if role_powers == [] else tuple(
+        _ids(role_powers, "role_powers", power_id, powers)
+    )
+    s.role_reserve = () if role_reserve == [] else tuple(
+        _ids(role_reserve, "role_reserve", power_id, powers)
+    )
+    s.purchases = purchases if quick else _int(purchases, "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
     if s.lang:
         _check_lang(engine, s)

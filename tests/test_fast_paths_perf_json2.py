@@ -6,19 +6,27 @@ Necromancer Island, every ``tests/rules*`` folder and every expansion, sound and
   were just worked out from the occupants (``State.set_occupants``), so they are not compared
   again. Whatever else is wrong, the answer (nothing, or the refusal's message) is the one
   ``check_invariants`` gives without the shortcut.
+* ``state_from_dict`` tests the turn's single values (round, active, phase, …) of a saved
+  state at once, and the players; any other value is checked one field at a time, in the
+  same order, for the first refusal and its message. The field-by-field way is taken here by
+  emptying the table of phases by name (a phase is then read by ``Phase(name)``, the same
+  phase) and by giving the players as a subclass of ``list``.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
+from smallworld_rules import saved
 from smallworld_rules.engine import position
-from smallworld_rules.state import LOST_TRIBE, SOUL, State
+from smallworld_rules.state import LOST_TRIBE, SOUL, State, state_to_dict
 
 Breakage = Callable[[State, random.Random], None]
 
@@ -196,3 +204,86 @@ def test_a_broken_position_is_found_with_fresh_masks() -> None:
         assert not position._looks_sound(engine, s, True)
         with pytest.raises(sw.RulesError):
             engine.check_invariants(s, fresh_masks=True)
+
+
+_TURN_FIELDS = (
+    "round", "active", "phase", "conquered_nonempty", "acted", "picked", "die_target", "rng",
+    "acting", "attacked", "die_bonus", "decline_at_end", "purchases",
+)
+_VALUES: tuple[Any, ...] = (
+    None, True, False, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 99, 100,
+    2**23 - 1, 2**23, 2**64 - 1, 2**64, 1.5, "", "x", "conquest", "redeploy", "trolls",
+    "#lost_tribe", [], {}, [1],
+)
+
+
+class _Seats(list):  # type: ignore[type-arg]
+    """The players as a list the quick test does not take."""
+
+
+def _outcome(engine: Any, data: Any) -> tuple[str, str]:
+    try:
+        s = saved.state_from_dict(engine, data)
+    except sw.RulesError as exc:
+        return "refused", str(exc)
+    return "loaded", _rep(s)
+
+
+def _rep(value: Any) -> str:
+    """Every field of a loaded state (its players and races too), with its type and its
+    entries' types."""
+    if hasattr(value, "__slots__") and not isinstance(value, (str, tuple)):
+        slots = [n for n in value.__slots__ if n not in ("gen", "reach_costs")]
+        return f"{type(value).__name__}(" + ",".join(_rep(getattr(value, n)) for n in slots) + ")"
+    if isinstance(value, (list, tuple)):
+        return f"{type(value).__name__}[" + ",".join(map(_rep, value)) + "]"
+    if isinstance(value, dict):
+        items = ",".join(f"{_rep(k)}:{_rep(v)}" for k, v in value.items())
+        return f"{type(value).__name__}{{{items}}}"
+    return f"{type(value).__name__}:{value!r}"
+
+
+def _each_field(engine: Any, data: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The load with every turn value and player checked one at a time."""
+    general = {**data, "players": _Seats(data["players"])}
+    with monkeypatch.context() as patched:
+        patched.setattr(saved, "_PHASES", {})
+        return _outcome(engine, general)
+
+
+def _players_variants(data: Any, rng: random.Random) -> list[Any]:
+    out = []
+    for _ in range(6):
+        players = json.loads(json.dumps(data["players"]))
+        seat = rng.choice(players)
+        key = rng.choice(["coins", "active", "declined", "declined", "zz"])
+        seat[key] = rng.choice(
+            [*_VALUES, ["trolls"], [[1]], ["x"], [None], [seat.get("active")]]
+        )
+        out.append({**data, "players": players})
+    return out
+
+
+@rule_sets(necromancer=True)
+def test_the_turn_values_and_players_tested_at_once_load_as_checking_each_one(
+    how: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A saved state whose round, active player, phase, flags, die target and bonus, random
+    state, acting race, attacked players, purchases or players hold any of ~30 values
+    (sound, out of range by one, of another type) loads into the same state (every field,
+    with its type) as checking each field in turn, or is refused with the same message."""
+    rules, players = rules_and_players(how)
+    rng = random.Random(3)
+    outcomes = {"loaded": 0, "refused": 0}
+    for game in random_positions(rules, 2, players)[::9]:
+        engine = game._engine
+        data = json.loads(json.dumps(state_to_dict(game._state)))  # as a save holds it
+        assert _outcome(engine, data)[0] == "loaded"
+        variants = [data, *_players_variants(data, rng)]
+        for field in _TURN_FIELDS:
+            variants += [{**data, field: value} for value in rng.sample(_VALUES, 12)]
+        for variant in variants:
+            got = _outcome(engine, variant)
+            assert got == _each_field(engine, variant, monkeypatch), variant
+            outcomes[got[0]] += 1
+    assert outcomes["refused"] > 100 and outcomes["loaded"] > 10
