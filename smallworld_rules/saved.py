@@ -11,6 +11,7 @@ import functools
 import json
 import re
 from collections.abc import Callable
+from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
@@ -100,12 +101,37 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
                 doc = None
             if type(doc) is dict:
                 try:  # the state's depth is left to its checks (see check_state_depth)
-                    check_depth([v for k, v in doc.items() if k != "state"], "not a saved game")
+                    if not _flat_but_state(doc):
+                        check_depth([v for k, v in doc.items() if k != "state"], "not a saved game")
                 except RulesError:
                     pass
                 else:
                     return doc, text[start:end]
     return load_json(text, "not a saved game"), None
+
+
+#: the keys of a saved game, and those of them holding a single value as the engine writes it
+_SAVE_KEYS = frozenset((
+    "chance", "expansions", "format", "log", "map", "map_data", "options", "packs", "players",
+    "seed", "state", "version",
+))
+_SINGLE_VALUES = itemgetter("chance", "format", "map", "map_data", "players", "seed", "version")
+
+
+def _flat_but_state(doc: dict[str, Any]) -> bool:
+    """Whether a saved game's values but its state are what the engine writes (single values,
+    lists of them, options of them): three levels deep at most, within the depth limit.
+    Tested in C; False says only "search them" (a board carried in ``map_data`` is)."""
+    if doc.keys() != _SAVE_KEYS:
+        return False
+    expansions, packs, log, options = doc["expansions"], doc["packs"], doc["log"], doc["options"]
+    return (
+        type(expansions) is list and type(packs) is list and type(log) is list
+        and type(options) is dict
+        and _SCALAR_TYPES.issuperset(
+            map(type, chain(_SINGLE_VALUES(doc), expansions, packs, log, options.values()))
+        )
+    )
 
 
 def check_state_depth(doc: Any) -> None:

@@ -11,6 +11,9 @@ Necromancer Island, every ``tests/rules*`` folder and every expansion, sound and
   same order, for the first refusal and its message. The field-by-field way is taken here by
   emptying the table of phases by name (a phase is then read by ``Phase(name)``, the same
   phase) and by giving the players as a subclass of ``list``.
+* When the log is left as text, the depth of the rest of a save but its state is known at
+  once when its values are single values, lists of them and options of them (what the
+  engine writes); anything else is searched as before.
 """
 
 from __future__ import annotations
@@ -287,3 +290,63 @@ def test_the_turn_values_and_players_tested_at_once_load_as_checking_each_one(
             assert got == _each_field(engine, variant, monkeypatch), variant
             outcomes[got[0]] += 1
     assert outcomes["refused"] > 100 and outcomes["loaded"] > 10
+
+
+def _deep(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+_OTHER_VALUES: tuple[Any, ...] = (
+    None, 0, "x", [], {}, ["a", "b"], [1, [2]], {"a": 1}, {"a": {"b": 1}}, {"a": [1]},
+    _deep(21), _deep(22), _deep(23), _deep(24), {"a": _deep(22)}, {"a": _deep(23)},
+    [_deep(22)], [_deep(23)],
+)
+
+
+def test_the_rest_of_a_save_is_as_deep_as_searching_it_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A save nested more than 24 levels deep is refused as not a saved game, wherever the
+    deep value sits: with a value of its own, an option, an added key or a board carried in
+    ``map_data`` replaced by single values, lists or objects up to 26 levels deep, loading
+    it gives the same document and log text (or the same refusal) as searching its values
+    level by level; every save of a seeded game is known flat at once."""
+    from smallworld_rules.saved import load_save_json
+
+    def load(text: str) -> tuple[str, Any]:
+        try:
+            return "read", load_save_json(text)
+        except sw.RulesError as exc:
+            return "refused", str(exc)
+
+    def searched(text: str) -> tuple[str, Any]:
+        with monkeypatch.context() as patched:
+            patched.setattr(saved, "_flat_but_state", lambda doc: False)
+            return load(text)
+
+    rng = random.Random(8)
+    custom = sw.Game.new(players=2, seed=1).to_json().replace('"map_data":null', '"map_data":{}')
+    shown = refused = 0
+    for expansions, players in (([], (2, 3)), (list(sw.available_expansions()), (3, 4))):
+        rules = sw.load_rules(expansions=expansions)
+        for game in random_positions(rules, 2, players)[::15]:
+            text = game.to_json()
+            assert saved._flat_but_state(load_save_json(text)[0])
+            doc = json.loads(text)
+            for _ in range(25):
+                bad = json.loads(json.dumps(doc))
+                key = rng.choice([k for k in bad if k != "state"] + ["zz", "options"])
+                if key == "options" and rng.random() < 0.5:
+                    bad["options"] = {**bad["options"], "x": rng.choice(_OTHER_VALUES)}
+                else:
+                    bad[key] = rng.choice(_OTHER_VALUES)
+                variant = json.dumps(bad, sort_keys=True, separators=(",", ":"))
+                got = load(variant)
+                assert got == searched(variant), key
+                shown += got[0] == "read" and got[1][1] is not None
+                refused += got[0] == "refused"
+    assert load(custom) == searched(custom)
+    assert shown > 20 and refused > 20
