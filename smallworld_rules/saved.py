@@ -240,6 +240,11 @@ _INT_ONLY = frozenset((int,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 #: the phases by their saved names (``Phase(name)`` without the enum's call)
 _PHASES = {phase.value: phase for phase in Phase}
+#: the phases the checks name (an enum member looked up on its class costs ~30 times more)
+_PICK, _CONQUEST, _REDEPLOY = Phase.PICK, Phase.CONQUEST, Phase.REDEPLOY
+_DIE_ROLL, _WITHDRAWAL, _OVER = Phase.DIE_ROLL, Phase.WITHDRAWAL, Phase.OVER
+#: the phases in which the active player's race is acting (a tuple: members found by identity)
+_ACTING_PHASES = (_CONQUEST, _REDEPLOY, _DIE_ROLL)
 #: the turn's single values of a saved state, in the order they are checked
 _TURN_VALUES = itemgetter(
     "round", "active", "phase", "conquered_nonempty", "acted", "picked", "die_target", "rng",
@@ -610,7 +615,7 @@ def _check_lang(engine: Engine, s: State) -> None:
     if swap is not None:  # a badge to choose for the race just picked (see language.swaps)
         rs = s.races.get(swap[0])
         if rs is None or rs.power is None or s.players[s.active].active != swap[0] or not (
-            s.picked and s.phase is Phase.PICK
+            s.picked and s.phase is _PICK
         ):
             raise _bad("lang.swap", "must name the active player's race just picked")
     for race, power in memory.get(s, "borrowed", {}).items():  # see language.borrowing
@@ -709,20 +714,20 @@ def _check_consistency(engine: Engine, s: State) -> None:
     for race in s.withdrawals:
         if race not in s.races:
             raise _bad("withdrawals", f"lists {race!r}, which is not in play")
-    if s.phase is Phase.WITHDRAWAL and not s.withdrawals:
+    if s.phase is _WITHDRAWAL and not s.withdrawals:
         raise _bad("phase", "is withdrawal but nobody withdraws")
-    if s.phase is Phase.DIE_ROLL and s.die_target == -1:
+    if s.phase is _DIE_ROLL and s.die_target == -1:
         raise _bad("phase", "is die_roll without a target region")
     acting = None if s.acting is None else s.races.get(s.acting)
     # A rule file's `roll` may wait for its chance node in any phase (see language.events).
-    effect_roll = s.phase is Phase.DIE_ROLL and s.die_target == EFFECT_ROLL
-    if s.phase in (Phase.CONQUEST, Phase.REDEPLOY, Phase.DIE_ROLL) and not effect_roll and (
+    effect_roll = s.phase is _DIE_ROLL and s.die_target == EFFECT_ROLL
+    if s.phase in _ACTING_PHASES and not effect_roll and (
         acting is None or acting.owner != s.active
     ):
         raise _bad(
             "phase", f"is {s.phase.value} but no active race of the active player is acting"
         )
-    if s.phase is Phase.OVER and not s.winners:
+    if s.phase is _OVER and not s.winners:
         raise _bad("winners", "must be set once the game is over")
     _check_turn(engine, s)
     try:
@@ -741,12 +746,12 @@ def _check_turn(engine: Engine, s: State) -> None:
     acting race does not hold gives tokens no owner). Once the game is over no action is
     legal, and the last turn's fields stay as they were."""
     phase, acting = s.phase, s.acting
-    if s.winners and (phase is not Phase.OVER or len(set(s.winners)) != len(s.winners)):
+    if s.winners and (phase is not _OVER or len(set(s.winners)) != len(s.winners)):
         raise _bad("winners", "are set before the game is over, or twice")
-    if phase is Phase.OVER:
+    if phase is _OVER:
         return
     picked = s.picked and not memory.get(s, "swap")  # a pick may wait for a badge swapped
-    if phase is Phase.PICK and (acting is not None or s.acted or picked or s.conquered):
+    if phase is _PICK and (acting is not None or s.acted or picked or s.conquered):
         raise _bad("phase", "is pick, but the turn already has an acting race or actions")
     acting_race = None if acting is None else s.races.get(acting)
     if acting is not None and (acting_race is None or acting_race.owner != s.active):
@@ -754,7 +759,7 @@ def _check_turn(engine: Engine, s: State) -> None:
     regions = list(map(_FIRST, s.readied))
     if len(set(regions)) != len(regions):
         raise _bad("readied", "names a region twice")
-    if s.readied and phase is Phase.CONQUEST and not s.acted:
+    if s.readied and phase is _CONQUEST and not s.acted:
         # Before anything is done a decline turn puts them back: they must fit.
         assert acting is not None  # _check_consistency: the conquest phase has an acting race
         for r in regions:
@@ -771,9 +776,9 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("conquered", "lists conquests, but nothing was done this turn")
     if (s.attacked >> s.active) & 1:
         raise _bad("attacked", "names the active player, who attacks")
-    if s.die_bonus != -1 and (s.die_bonus not in DIE_FACES or phase is not Phase.CONQUEST):
+    if s.die_bonus != -1 and (s.die_bonus not in DIE_FACES or phase is not _CONQUEST):
         raise _bad("die_bonus", f"is {s.die_bonus}: a face of the die kept for a conquest, or -1")
-    if phase is Phase.DIE_ROLL:
+    if phase is _DIE_ROLL:
         if not engine.explicit_chance:
             raise _bad("phase", "is die_roll, but the game rolls its die itself (chance seeded)")
         target = s.die_target
@@ -792,11 +797,11 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("die_target", "is set, but no die roll is pending")
     if s.lang and "drawing" in s.lang and not hidden_pieces.pending(s):
         raise _bad("drawing", "is set, but no chance node of a draw is pending")
-    if s.withdrawals and phase is Phase.PICK:
+    if s.withdrawals and phase is _PICK:
         raise _bad("withdrawals", "are pending in the pick phase")
     if len(set(s.withdrawals)) != len(s.withdrawals):
         raise _bad("withdrawals", "list a race twice")
-    if s.decline_at_end and phase is not Phase.WITHDRAWAL:
+    if s.decline_at_end and phase is not _WITHDRAWAL:
         raise _bad("decline_at_end", f"is set in the {phase.value} phase")
     if len(set(map(_FIRST, s.truces))) != len(s.truces):
         raise _bad("truces", "protect a player twice")
