@@ -11,6 +11,7 @@ import functools
 import json
 import re
 from collections.abc import Callable
+from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
@@ -100,12 +101,37 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
                 doc = None
             if type(doc) is dict:
                 try:  # the state's depth is left to its checks (see check_state_depth)
-                    check_depth([v for k, v in doc.items() if k != "state"], "not a saved game")
+                    if not _flat_but_state(doc):
+                        check_depth([v for k, v in doc.items() if k != "state"], "not a saved game")
                 except RulesError:
                     pass
                 else:
                     return doc, text[start:end]
     return load_json(text, "not a saved game"), None
+
+
+#: the keys of a saved game, and those of them holding a single value as the engine writes it
+_SAVE_KEYS = frozenset((
+    "chance", "expansions", "format", "log", "map", "map_data", "options", "packs", "players",
+    "seed", "state", "version",
+))
+_SINGLE_VALUES = itemgetter("chance", "format", "map", "map_data", "players", "seed", "version")
+
+
+def _flat_but_state(doc: dict[str, Any]) -> bool:
+    """Whether a saved game's values but its state are what the engine writes (single values,
+    lists of them, options of them): three levels deep at most, within the depth limit.
+    Tested in C; False says only "search them" (a board carried in ``map_data`` is)."""
+    if doc.keys() != _SAVE_KEYS:
+        return False
+    expansions, packs, log, options = doc["expansions"], doc["packs"], doc["log"], doc["options"]
+    return (
+        type(expansions) is list and type(packs) is list and type(log) is list
+        and type(options) is dict
+        and _SCALAR_TYPES.issuperset(
+            map(type, chain(_SINGLE_VALUES(doc), expansions, packs, log, options.values()))
+        )
+    )
 
 
 def check_state_depth(doc: Any) -> None:
@@ -214,6 +240,16 @@ _INT_ONLY = frozenset((int,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 #: the phases by their saved names (``Phase(name)`` without the enum's call)
 _PHASES = {phase.value: phase for phase in Phase}
+#: the phases the checks name (an enum member looked up on its class costs ~30 times more)
+_PICK, _CONQUEST, _REDEPLOY = Phase.PICK, Phase.CONQUEST, Phase.REDEPLOY
+_DIE_ROLL, _WITHDRAWAL, _OVER = Phase.DIE_ROLL, Phase.WITHDRAWAL, Phase.OVER
+#: the phases in which the active player's race is acting (a tuple: members found by identity)
+_ACTING_PHASES = (_CONQUEST, _REDEPLOY, _DIE_ROLL)
+#: the turn's single values of a saved state, in the order they are checked
+_TURN_VALUES = itemgetter(
+    "round", "active", "phase", "conquered_nonempty", "acted", "picked", "die_target", "rng",
+    "acting", "attacked", "die_bonus", "decline_at_end", "purchases",
+)
 
 
 def _ints(
@@ -410,23 +446,31 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
                 continue
         _race_entry(s, key, rd, race_id, power_id, players)
 
-    def player(value: Any, where: Where) -> PlayerState:
-        if type(value) is dict and value.keys() == _PLAYER_FIELDS:
-            coins, active, declined = value["coins"], value["active"], value["declined"]
-            if (
-                type(coins) is int and coins >= 0
-                and (active is None or (type(active) is str and active in races))
-                and type(declined) is list
-            ):
-                try:
-                    sound = all(map(races.__contains__, declined))
-                except TypeError:  # an unhashable entry: refused below
-                    sound = False
-                if sound:
-                    return PlayerState(coins, active, tuple(declined))
-        return _player_entry(value, where, race_id, races)
-
-    s.players = tuple(_list(d["players"], "players", player, players))
+    # The players as a save writes them, tested here; if one is not: all checked by _list.
+    saved_players = d["players"]
+    sound = type(saved_players) is list and len(saved_players) == players
+    seats: list[PlayerState] = []
+    try:
+        for entry in saved_players if sound else ():
+            if type(entry) is dict and entry.keys() == _PLAYER_FIELDS:
+                coins, active, declined = entry["coins"], entry["active"], entry["declined"]
+                if (
+                    type(coins) is int and coins >= 0
+                    and (active is None or (type(active) is str and active in races))
+                    and type(declined) is list
+                    and (not declined or races.keys() >= set(declined))
+                ):
+                    seats.append(PlayerState(coins, active, tuple(declined)))
+                    continue
+            sound = False
+            break
+    except TypeError:  # an unhashable entry: refused below
+        sound = False
+    if not sound:
+        seats = _list(
+            saved_players, "players", lambda v, w: _player_entry(v, w, race_id, races), players
+        )
+    s.players = tuple(seats)
 
     def combo(value: Any, where: Where) -> tuple[str, str, int]:
         if not isinstance(value, list) or len(value) != 3:
@@ -451,20 +495,47 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
     s.market = tuple(combos if sound else _list(market, "market", combo))
     s.race_stack = tuple(_ids(d["race_stack"], "race_stack", race_id, races))
     s.power_stack = tuple(_ids(d["power_stack"], "power_stack", power_id, powers))
-    s.power_discard = tuple(_ids(d["power_discard"], "power_discard", power_id, powers))
-    s.round = _int(d["round"], "round", 1, engine.map.turns + 1)
-    s.active = _int(d["active"], "active", 0, players - 1)
-    phase = _PHASES.get(d["phase"]) if type(d["phase"]) is str else None
+    power_discard = d["power_discard"]  # an empty list: () without a call (most of them)
+    s.power_discard = () if power_discard == [] else tuple(
+        _ids(power_discard, "power_discard", power_id, powers)
+    )
+    (
+        round_, active, phase_name, nonempty, acted, picked, die_target, rng, acting,
+        attacked, die_bonus, decline_at_end, purchases,
+    ) = _TURN_VALUES(d)
+    # The turn's single values as a save writes them, tested at once; if one is not, each
+    # is checked below in turn, for the first refusal and its message.
+    turns = engine.map.turns
+    quick = (
+        type(round_) is int and 1 <= round_ <= turns + 1
+        and type(active) is int and 0 <= active < players
+        and type(phase_name) is str and phase_name in _PHASES
+        and type(nonempty) is int and 0 <= nonempty < 1 << n
+        and type(acted) is bool and type(picked) is bool
+        and type(die_target) is int and EFFECT_ROLL <= die_target < n
+        and type(rng) is int and 0 <= rng < 1 << 64
+        and (acting is None or (type(acting) is str and acting in races))
+        and type(attacked) is int and 0 <= attacked < 1 << players
+        and type(die_bonus) is int and -1 <= die_bonus <= 99
+        and type(decline_at_end) is bool
+        and type(purchases) is int and purchases >= 0
+    )
+    s.round = round_ if quick else _int(round_, "round", 1, turns + 1)
+    s.active = active if quick else _int(active, "active", 0, players - 1)
+    phase = _PHASES.get(phase_name) if type(phase_name) is str else None
     if phase is None:
         try:
-            phase = Phase(d["phase"])
+            phase = Phase(phase_name)
         except ValueError:
-            raise _bad("phase", f"{excerpt(d['phase'])} is not a phase") from None
+            raise _bad("phase", f"{excerpt(phase_name)} is not a phase") from None
     s.phase = phase
-    s.conquered = tuple(_ints(d["conquered"], "conquered", 0, n - 1))
-    s.conquered_nonempty = _int(d["conquered_nonempty"], "conquered_nonempty", 0, (1 << n) - 1)
-    s.acted = _bool(d["acted"], "acted")
-    s.picked = _bool(d["picked"], "picked")
+    conquered = d["conquered"]
+    s.conquered = () if conquered == [] else tuple(_ints(conquered, "conquered", 0, n - 1))
+    s.conquered_nonempty = (
+        nonempty if quick else _int(nonempty, "conquered_nonempty", 0, (1 << n) - 1)
+    )
+    s.acted = acted if quick else _bool(acted, "acted")
+    s.picked = picked if quick else _bool(picked, "picked")
 
     def readied(value: Any, where: Where) -> tuple[int, int]:
         if type(value) is list and len(value) == 2:
@@ -476,13 +547,18 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         return (_int(value[0], where, 0, n - 1), _int(value[1], where, 1))
 
     s.readied = tuple(_list(d["readied"], "readied", readied))
-    s.die_target = _int(d["die_target"], "die_target", EFFECT_ROLL, n - 1)
-    s.withdrawals = tuple(_ids(d["withdrawals"], "withdrawals", race_id, races))
-    s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
-    s.winners = tuple(_ints(d["winners"], "winners", 0, players - 1))
-    s.acting = None if d["acting"] is None else race_id(d["acting"], "acting")
-    s.used = tuple(_list(d["used"], "used", _str))
-    s.attacked = _int(d["attacked"], "attacked", 0, (1 << players) - 1)
+    s.die_target = die_target if quick else _int(die_target, "die_target", EFFECT_ROLL, n - 1)
+    withdrawals = d["withdrawals"]
+    s.withdrawals = () if withdrawals == [] else tuple(
+        _ids(withdrawals, "withdrawals", race_id, races)
+    )
+    s.rng = rng if quick else _int(rng, "rng", 0, (1 << 64) - 1)
+    winners = d["winners"]
+    s.winners = () if winners == [] else tuple(_ints(winners, "winners", 0, players - 1))
+    s.acting = acting if quick or acting is None else race_id(acting, "acting")
+    used = d["used"]
+    s.used = () if used == [] else tuple(_list(used, "used", _str))
+    s.attacked = attacked if quick else _int(attacked, "attacked", 0, (1 << players) - 1)
 
     def truce(value: Any, where: Where) -> tuple[int, int]:
         pair = _list(value, where, lambda v, w: _int(v, w, 0, players - 1), 2)
@@ -490,9 +566,10 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
             raise _bad(where, "pairs a player with itself")
         return (pair[0], pair[1])
 
-    s.truces = tuple(_list(d["truces"], "truces", truce))
-    s.die_bonus = _int(d["die_bonus"], "die_bonus", -1, 99)
-    s.decline_at_end = _bool(d["decline_at_end"], "decline_at_end")
+    truces = d["truces"]
+    s.truces = () if truces == [] else tuple(_list(truces, "truces", truce))
+    s.die_bonus = die_bonus if quick else _int(die_bonus, "die_bonus", -1, 99)
+    s.decline_at_end = decline_at_end if quick else _bool(decline_at_end, "decline_at_end")
     regained: dict[str, int] = {}
     for name, count in _dict(d["regained"], "regained").items():
         if name not in rules.pieces:
@@ -513,9 +590,14 @@ def state_from_dict(engine: Engine, data: Any, version: int = VERSION) -> State:
         s.zones = {z: tuple(_ids(pile, f"zones[{z}]", kind, kinds)) for z, pile in zones.items()}
     else:
         s.zones = {}
-    s.role_powers = tuple(_ids(d["role_powers"], "role_powers", power_id, powers))
-    s.role_reserve = tuple(_ids(d["role_reserve"], "role_reserve", power_id, powers))
-    s.purchases = _int(d["purchases"], "purchases")
+    role_powers, role_reserve = d["role_powers"], d["role_reserve"]
+    s.role_powers = () if role_powers == [] else tuple(
+        _ids(role_powers, "role_powers", power_id, powers)
+    )
+    s.role_reserve = () if role_reserve == [] else tuple(
+        _ids(role_reserve, "role_reserve", power_id, powers)
+    )
+    s.purchases = purchases if quick else _int(purchases, "purchases")
     s.lang = memory.from_saved(d.get("lang", {}), n, players)
     if s.lang:
         _check_lang(engine, s)
@@ -533,7 +615,7 @@ def _check_lang(engine: Engine, s: State) -> None:
     if swap is not None:  # a badge to choose for the race just picked (see language.swaps)
         rs = s.races.get(swap[0])
         if rs is None or rs.power is None or s.players[s.active].active != swap[0] or not (
-            s.picked and s.phase is Phase.PICK
+            s.picked and s.phase is _PICK
         ):
             raise _bad("lang.swap", "must name the active player's race just picked")
     for race, power in memory.get(s, "borrowed", {}).items():  # see language.borrowing
@@ -632,24 +714,24 @@ def _check_consistency(engine: Engine, s: State) -> None:
     for race in s.withdrawals:
         if race not in s.races:
             raise _bad("withdrawals", f"lists {race!r}, which is not in play")
-    if s.phase is Phase.WITHDRAWAL and not s.withdrawals:
+    if s.phase is _WITHDRAWAL and not s.withdrawals:
         raise _bad("phase", "is withdrawal but nobody withdraws")
-    if s.phase is Phase.DIE_ROLL and s.die_target == -1:
+    if s.phase is _DIE_ROLL and s.die_target == -1:
         raise _bad("phase", "is die_roll without a target region")
     acting = None if s.acting is None else s.races.get(s.acting)
     # A rule file's `roll` may wait for its chance node in any phase (see language.events).
-    effect_roll = s.phase is Phase.DIE_ROLL and s.die_target == EFFECT_ROLL
-    if s.phase in (Phase.CONQUEST, Phase.REDEPLOY, Phase.DIE_ROLL) and not effect_roll and (
+    effect_roll = s.phase is _DIE_ROLL and s.die_target == EFFECT_ROLL
+    if s.phase in _ACTING_PHASES and not effect_roll and (
         acting is None or acting.owner != s.active
     ):
         raise _bad(
             "phase", f"is {s.phase.value} but no active race of the active player is acting"
         )
-    if s.phase is Phase.OVER and not s.winners:
+    if s.phase is _OVER and not s.winners:
         raise _bad("winners", "must be set once the game is over")
     _check_turn(engine, s)
     try:
-        engine.check_invariants(s)
+        engine.check_invariants(s, fresh_masks=True)  # masks from set_occupants
     except RulesError as exc:
         raise _bad("position", f"breaks a rule: {exc}") from None
 
@@ -664,12 +746,12 @@ def _check_turn(engine: Engine, s: State) -> None:
     acting race does not hold gives tokens no owner). Once the game is over no action is
     legal, and the last turn's fields stay as they were."""
     phase, acting = s.phase, s.acting
-    if s.winners and (phase is not Phase.OVER or len(set(s.winners)) != len(s.winners)):
+    if s.winners and (phase is not _OVER or len(set(s.winners)) != len(s.winners)):
         raise _bad("winners", "are set before the game is over, or twice")
-    if phase is Phase.OVER:
+    if phase is _OVER:
         return
     picked = s.picked and not memory.get(s, "swap")  # a pick may wait for a badge swapped
-    if phase is Phase.PICK and (acting is not None or s.acted or picked or s.conquered):
+    if phase is _PICK and (acting is not None or s.acted or picked or s.conquered):
         raise _bad("phase", "is pick, but the turn already has an acting race or actions")
     acting_race = None if acting is None else s.races.get(acting)
     if acting is not None and (acting_race is None or acting_race.owner != s.active):
@@ -677,7 +759,7 @@ def _check_turn(engine: Engine, s: State) -> None:
     regions = list(map(_FIRST, s.readied))
     if len(set(regions)) != len(regions):
         raise _bad("readied", "names a region twice")
-    if s.readied and phase is Phase.CONQUEST and not s.acted:
+    if s.readied and phase is _CONQUEST and not s.acted:
         # Before anything is done a decline turn puts them back: they must fit.
         assert acting is not None  # _check_consistency: the conquest phase has an acting race
         for r in regions:
@@ -694,9 +776,9 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("conquered", "lists conquests, but nothing was done this turn")
     if (s.attacked >> s.active) & 1:
         raise _bad("attacked", "names the active player, who attacks")
-    if s.die_bonus != -1 and (s.die_bonus not in DIE_FACES or phase is not Phase.CONQUEST):
+    if s.die_bonus != -1 and (s.die_bonus not in DIE_FACES or phase is not _CONQUEST):
         raise _bad("die_bonus", f"is {s.die_bonus}: a face of the die kept for a conquest, or -1")
-    if phase is Phase.DIE_ROLL:
+    if phase is _DIE_ROLL:
         if not engine.explicit_chance:
             raise _bad("phase", "is die_roll, but the game rolls its die itself (chance seeded)")
         target = s.die_target
@@ -715,11 +797,11 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("die_target", "is set, but no die roll is pending")
     if s.lang and "drawing" in s.lang and not hidden_pieces.pending(s):
         raise _bad("drawing", "is set, but no chance node of a draw is pending")
-    if s.withdrawals and phase is Phase.PICK:
+    if s.withdrawals and phase is _PICK:
         raise _bad("withdrawals", "are pending in the pick phase")
     if len(set(s.withdrawals)) != len(s.withdrawals):
         raise _bad("withdrawals", "list a race twice")
-    if s.decline_at_end and phase is not Phase.WITHDRAWAL:
+    if s.decline_at_end and phase is not _WITHDRAWAL:
         raise _bad("decline_at_end", f"is set in the {phase.value} phase")
     if len(set(map(_FIRST, s.truces))) != len(s.truces):
         raise _bad("truces", "protect a player twice")

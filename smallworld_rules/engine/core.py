@@ -91,6 +91,8 @@ class Engine:
         "_fixed_costs",
         "_fixed_modifiers",
         "_floors",
+        "_full_pieces",
+        "_full_tokens",
         "_guard_pieces",
         "_hiding",
         "_holding",
@@ -406,6 +408,12 @@ class Engine:
         self._lifting = lifting and lifting | self._borrowers
         #: see conquest.cost_table: id of a pairing's conquest_cost modifiers -> its table
         self._cost_tables: dict[int, conquest._CostTable] = {}
+        #: see check_invariants: each race's tokens in all (the role's: its supply), and
+        #: each piece's (a power's own tokens are added per position)
+        self._full_tokens = {race: rd.box for race, rd in self.race_defs.items()}
+        if self.role_race is not None:
+            self._full_tokens[self.role_race] = self.role_supply
+        self._full_pieces = {name: piece.supply for name, piece in rules.pieces.items()}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some

@@ -3,8 +3,7 @@ position keeps."""
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import attrgetter, is_, not_
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _PICK, LOST_TRIBE_TOKENS, Log
@@ -17,82 +16,90 @@ if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
 
-def check_invariants(self: Engine, s: State) -> None:
-    """Raise :class:`RulesError` if the state breaks a rule that always holds."""
+def check_invariants(self: Engine, s: State, fresh_masks: bool = False) -> None:
+    """Raise :class:`RulesError` if the state breaks a rule that always holds.
+
+    ``fresh_masks``: the occupants' masks were just worked out from the occupants (a loaded
+    position, ``State.set_occupants``), so they are not compared with them again.
+    """
     # Every load and set-up edit asks this of a position that is almost always sound: the
     # answer is looked for in a few whole-state tests first, entry by entry only when one
     # fails, so that a refusal names the first problem as it always has.
-    if not _looks_sound(self, s):
+    if not _looks_sound(self, s, fresh_masks):
         _check_closely(self, s)
 
 
 _coins = attrgetter("coins")
 
 
-def _looks_sound(self: Engine, s: State) -> bool:
+def _looks_sound(self: Engine, s: State, fresh_masks: bool = False) -> bool:
     """True only if :func:`_check_closely` finds nothing in ``s`` (False: look closer). The
-    regions are tested as whole lists, the race trays against the full ones as dict items,
-    and only the races whose tokens are not all in their tray are added up."""
+    regions are tested as whole lists, and every race's tokens (tray, hand, held back, map,
+    zones) and every piece (supply, placed) are added up in one table each, compared with
+    the full ones at once."""
     tokens, occupants, n = s.region_tokens, s.region_race, self.n
-    if len(tokens) != n or len(occupants) != n or (n and min(tokens) < 0):
+    if len(tokens) != n or len(occupants) != n:
         return False
-    if list(map(not_, tokens)) != list(map(is_, occupants, repeat(None))):
-        return False  # a region with tokens but no occupant, or the other way round
     # The masks are each occupant's regions (``occupant_masks``) if each names only regions
     # of its occupant and together they cover every occupied region: masks that agree with
-    # the occupants cannot overlap, so their sizes add up to the regions occupied.
-    masks, races = s.race_masks, s.races
-    on_map: dict[str, int] = {}
+    # the occupants cannot overlap, so their sizes add up to the regions occupied. Occupied
+    # regions holding a token each, as many empty regions as tokenless ones: a region holds
+    # tokens exactly when it has an occupant, and none holds fewer than none.
+    empty = occupants.count(None)
+    if tokens.count(0) != empty:
+        return False
+    races, box = s.races, s.box
+    counted = dict(box)  # each race's tokens: its tray's, then those elsewhere added
     regions_in = self.regions_in
-    covered = 0
-    for race, mask in masks.items():
-        if mask <= 0 or mask >> n or (race != LOST_TRIBE and race not in races):
+    covered = tribe = 0
+    for race, mask in s.race_masks.items():
+        if fresh_masks:  # ``occupant_masks(occupants)``: the occupied regions, once each
+            regions = regions_in(mask)
+        else:
+            if mask <= 0 or mask >> n:
+                return False
+            regions = regions_in(mask)
+            if set(map(occupants.__getitem__, regions)) != {race}:
+                return False
+            covered += len(regions)
+        held = list(map(tokens.__getitem__, regions))
+        if min(held) < 1:
             return False
-        regions = regions_in(mask)
-        if set(map(occupants.__getitem__, regions)) != {race}:
+        if race == LOST_TRIBE:
+            tribe = sum(held)
+        elif race not in races:
             return False
-        covered += len(regions)
-        on_map[race] = sum(map(tokens.__getitem__, regions))
-    if covered != n - occupants.count(None):
+        elif race in counted:
+            counted[race] += sum(held)
+    if (covered != n - empty and not fresh_masks) or tribe > LOST_TRIBE_TOKENS:
         return False
-    if on_map.get(LOST_TRIBE, 0) > LOST_TRIBE_TOKENS:
-        return False
-    zoned: dict[str, int] = {}
+    for race, rs in races.items():
+        if race in counted:
+            hand, held_back = rs.hand, rs.held
+            if hand < 0 or held_back < 0:
+                return False
+            counted[race] += hand + held_back
     for pile in s.zones.values():
         for kind in pile:
-            zoned[kind] = zoned.get(kind, 0) + 1
-    defs = self.race_defs
-    supply = {race: rd.box for race, rd in defs.items()}
-    if self.role_race in supply:
-        supply[self.role_race] = self.role_supply
-    box = s.box
-    if box.keys() != supply.keys() or (supply and min(supply.values()) < 0):
+            if kind in counted:
+                counted[kind] += 1
+    if box and min(box.values()) < 0:
         return False
-    if self._own_tokens:  # a power's own tokens may sit in any tray: add every race up
-        busy = set(supply)
-    else:  # a race out of play, off the map and out of the zones has all its tokens in its tray
-        busy = {race for race, _ in box.items() ^ supply.items()}
-        busy.update(races, on_map, zoned)
-    for race in busy:
-        if race not in supply:
-            continue
-        rs = races.get(race)
-        hand, held = (rs.hand, rs.held) if rs else (0, 0)
-        full = supply[race] + (tokens_of.extra(s, race) if self._own_tokens else 0)
-        tray = box[race]
-        if min(tray, hand, held) < 0:
-            return False
-        if tray + hand + held + on_map.get(race, 0) + zoned.get(race, 0) != full:
-            return False
-    placed: dict[str, int] = {}
+    full = self._full_tokens
+    if self._own_tokens:  # a power's own tokens join its race's
+        full = {race: count + tokens_of.extra(s, race) for race, count in full.items()}
+    if counted != full:
+        return False
+    stock = s.piece_supply
+    if stock and min(stock.values()) < 0:
+        return False
+    pieces = dict(stock)  # each piece: the supply's, then those placed added
     for held_pieces in s.pieces.values():
         for name, count in held_pieces.items():
-            placed[name] = placed.get(name, 0) + count
-    stock = s.piece_supply
-    for name, piece in self.rules.pieces.items():
-        left = stock.get(name)
-        if left is None or left < 0 or left + placed.get(name, 0) != piece.supply:
-            return False
+            if name in pieces:
+                pieces[name] += count
+    if pieces != self._full_pieces:
+        return False
     return not s.players or min(map(_coins, s.players)) >= 0
 
 
