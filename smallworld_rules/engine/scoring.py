@@ -40,7 +40,17 @@ def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
         b = self.score(s, race)
         return b.value, b.explain()
     value = s.race_masks.get(race, 0).bit_count()
-    modifiers = self._modifiers(s, race, "score")
+    # _modifiers(s, race, "score"), its first look-up inline (a frame per race scored): the
+    # pairing by badge, then race, for the banner at hand
+    rs = s.races[race]
+    by_race = self._badge_combos.get(rs.power)
+    combo = None if by_race is None else by_race.get(race)
+    if combo is None:
+        modifiers = self._modifiers(s, race, "score")
+    else:
+        modifiers = (combo.declined_modifiers if rs.declined else combo.active_modifiers)[
+            "score"
+        ]
     if not modifiers:  # most races: the regions held, nothing to fold or clamp
         return value, _PLAIN[value] if value < _PLAIN_KEPT else f"{value} = {value}"
     ctx = _Ctx(self, s, race, -1)
