@@ -28,6 +28,11 @@ from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
 from smallworld_rules.state import Phase, RaceState, State, _new
 
+#: the shared PickCombo of each market position up to this many (the pick listing names
+#: each position it lists: an index, not a _shared look-up per position)
+_PICKS_KEPT = 32
+_PICKS = tuple(_shared(PickCombo, i) for i in range(_PICKS_KEPT))
+
 if TYPE_CHECKING:
     from smallworld_rules.engine.basics import _Occupied
     from smallworld_rules.engine.context import _Combo
@@ -49,7 +54,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             picks: list[Action] = []
             for i in range(len(s.market)):
                 if (self.pick_price(s, i) if self.skip_pricing else i) <= coins:
-                    picks.append(_shared(PickCombo, i))
+                    picks.append(_PICKS[i] if i < _PICKS_KEPT else _shared(PickCombo, i))
             return picks or [_END_TURN]
         if phase is _DIE_ROLL:
             if s.lang and hidden_pieces.pending(s):
