@@ -8,12 +8,14 @@ expansion (alone, and all together), or on random inputs of every size.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from helpers import random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
-from smallworld_rules.engine.basics import _shared
+from smallworld_rules.engine.basics import _bits, _shared
+from smallworld_rules.engine.conquest import ReachCosts
 from smallworld_rules.engine.context import _LONE, _NON_EMPTY, _Ctx, _tokens_mask
 from smallworld_rules.engine.legal import _PICKS, _PICKS_KEPT
 from smallworld_rules.engine.scoring import scored
@@ -153,3 +155,54 @@ def test_scores_with_the_pairing_looked_up_either_way(how: dict[str, Any]) -> No
                 engine._badge_combos.update(kept)
             checked += 1
     assert checked > 50
+
+
+#: A power whose conquests cost 3 tokens less (no rule file of the box has so large a
+#: discount): most of its costs fall below 1 before the clamp.
+NIMBLE = """\
+power nimble "Nimble" {
+    tokens 4
+    text "Each conquest costs 3 tokens less, and at least 1."
+    conquest_cost sub 3
+}
+"""
+
+
+def test_listed_costs_below_one_are_clamped_as_the_breakdowns(tmp_path: Path) -> None:
+    """Rule 1.7: a conquest costs at least 1 token, whatever lowers it. In seeded games
+    where one race of each carries a power that lowers every cost by 3 (a fixed table
+    whose entries fall below 1), every conquest and redeployment listing is what the
+    general helpers and the cost breakdowns give, and the costs the listing keeps for the
+    conquest (from the table, clamped when asked) are the breakdowns', 1 where the
+    unclamped sum is below it."""
+    from test_fast_paths_perf_legal2 import _general_listing, _plain_listing
+
+    (tmp_path / "nimble.swr").write_text(NIMBLE)
+    rules = sw.load_rules(paths=[tmp_path])
+    checked = clamped = 0
+    for seed in range(8):
+        race = sorted(rules.races)[seed % len(rules.races)]
+        game = sw.Game.new(
+            players=2 + seed % 3, seed=seed, rules=rules, combos=[(race, "nimble")]
+        )
+        choose = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            if _plain_listing(engine, state):
+                expected, costs = _general_listing(engine, state.copy())
+                assert list(engine.legal_actions(state)) == expected
+                if costs is not None:
+                    kept = state.reach_costs
+                    assert kept is not None and kept[0] is engine
+                    assert list(kept[2].items()) == list(costs.items())
+                    for r in (-1, *range(engine.n + 1)):
+                        assert kept[2].get(r) == costs.get(r)
+                    if type(kept[2]) is ReachCosts:
+                        lazy = kept[2]
+                        clamped += sum(
+                            lazy.tokens[r] + lazy.table[r] < 1 for r in _bits(lazy.reach)
+                        )
+                checked += 1
+            options = list(game.legal_actions())
+            game.apply(options[choose.randrange(len(options))])
+    assert checked > 300 and clamped > 50

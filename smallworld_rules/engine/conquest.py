@@ -155,12 +155,12 @@ def cost_table(self: Engine, modifiers: tuple[CompiledModifier, ...]) -> _CostTa
     """What the conquest listing costs a region with, for a pairing's ``conquest_cost``
     modifiers (in one status), once conquest_costs has kept their fixed table: the base
     cost, the Mountain and the modifiers' amounts by region; a cost is then that plus the
-    region's tokens and its pieces' defence (:func:`_with_defence`). None in its place
-    when conquest_costs must work them out each time: no fixed table, a defence or
-    discount from another rule file, or a cost that could fall below the least a
-    conquest costs (the clamp, which the table leaves out: with a piece that defends
-    with less than 0, or in a game where a race costs its conquests more, ``region_tokens
-    min``, since pairings with the same modifiers share the table)."""
+    region's tokens and its pieces' defence (:func:`_with_defence`), at least 1 (the
+    clamp, applied by ``ReachCosts.get``; the listing needs none: it lists a conquest
+    with a token in hand, which a cost below 1 never exceeds). None in its place when
+    conquest_costs must work them out each time: no fixed table, a defence or discount
+    from another rule file, or a game where a race costs its conquests more
+    (``region_tokens min``: pairings with the same modifiers share the table)."""
     fixed = self._fixed_costs.get(id(modifiers))
     if (
         self._costs_by_region
@@ -168,7 +168,6 @@ def cost_table(self: Engine, modifiers: tuple[CompiledModifier, ...]) -> _CostTa
         or fixed is None
         or fixed[0] is not modifiers
         or fixed[1] is None
-        or BASE_COST + fixed[2] < 1  # (_NO_LEAST: some piece defends with less than 0)
     ):
         return (modifiers, None, {}, ())
     based = tuple([BASE_COST + extra for extra in fixed[1]])
@@ -205,7 +204,8 @@ class ReachCosts(Mapping[int, int]):
 
     def get(self, region: int, default: Any = None) -> Any:
         if region >= 0 and (self.reach >> region) & 1:
-            return self.tokens[region] + self.table[region]
+            cost = self.tokens[region] + self.table[region]
+            return cost if cost >= 1 else 1  # the clamp: a conquest costs at least 1
         return default
 
     def __getitem__(self, region: int) -> int:
