@@ -206,3 +206,39 @@ def test_listed_costs_below_one_are_clamped_as_the_breakdowns(tmp_path: Path) ->
             options = list(game.legal_actions())
             game.apply(options[choose.randrange(len(options))])
     assert checked > 300 and clamped > 50
+
+
+def test_listed_costs_with_modifiers_that_change_are_the_breakdowns() -> None:
+    """Ruling 24 (Giants conquer next to a Mountain they hold for 1 token less): a cost
+    modifier whose regions change from move to move, with discounts of the power that
+    are fixed by the map (Underworld's Caverns, Mounted's Hills and Farmlands, Commando's
+    every region) and a cost then below 1 (Commando next to a Mountain). In seeded games
+    of the Giants with each of those powers, every conquest and redeployment listing is
+    what the general helpers and the cost breakdowns give, region by region."""
+    from test_fast_paths_perf_legal2 import _general_listing, _plain_listing
+
+    rules = sw.load_rules()
+    checked = varying = 0
+    for seed in range(12):
+        power = ("underworld", "mounted", "commando", "seafaring")[seed % 4]
+        game = sw.Game.new(
+            players=2 + seed % 3, seed=seed, rules=rules, combos=[("giants", power)]
+        )
+        choose = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            if _plain_listing(engine, state):
+                expected, costs = _general_listing(engine, state.copy())
+                assert list(engine.legal_actions(state)) == expected
+                if costs is not None:
+                    kept = state.reach_costs
+                    assert kept is not None and kept[0] is engine
+                    assert list(kept[2].items()) == list(costs.items())
+                    for r in (-1, *range(engine.n + 1)):
+                        assert kept[2].get(r) == costs.get(r)
+                    if state.acting == "giants" and type(kept[2]) is ReachCosts:
+                        varying += 1
+                checked += 1
+            options = list(game.legal_actions())
+            game.apply(options[choose.randrange(len(options))])
+    assert checked > 300 and varying > 50

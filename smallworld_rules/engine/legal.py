@@ -195,6 +195,11 @@ def _conquests(
         if kept[2] != s.pieces:  # the pieces' defence, added again when they changed
             kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
         table, tokens = kept[3], s.region_tokens
+        if kept[4]:  # the modifiers that may change (Giants): added where they apply now
+            table = list(table)
+            for applies, amount in self._applying(s, race, "conquest_cost", kept[4])[0]:
+                for r in self.regions_in(applies & reach):
+                    table[r] += amount
         top = hand + DIE_REACH if die else hand
         for r in self.regions_in(reach):
             cost = tokens[r] + table[r]
@@ -208,7 +213,7 @@ def _conquests(
         return reach
     costs = self.conquest_costs(s, race, reach, combo)
     if kept is None:  # after conquest_costs, which made the fixed table if there is one
-        self._cost_tables[id(modifiers)] = cost_table(self, modifiers)
+        self._cost_tables[id(modifiers)] = cost_table(self, modifiers, s, race)
     s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
     for r, cost in costs.items():
         if cost <= hand:
