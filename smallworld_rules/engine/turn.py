@@ -169,7 +169,8 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     if self.second_rounds and phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
         return
-    own = self.regions_of(s, rs.race)
+    entry = self._by_mask.get(s.race_masks.get(rs.race, 0))  # regions_of's look-up, inline
+    own = self.regions_of(s, rs.race) if entry is None else entry[0]
     holding = self._holding  # _hold only for a race that may hold tokens back
     race = rs.race
     hold = (
