@@ -242,3 +242,50 @@ def test_listed_costs_with_modifiers_that_change_are_the_breakdowns() -> None:
             options = list(game.legal_actions())
             game.apply(options[choose.randrange(len(options))])
     assert checked > 300 and varying > 50
+
+
+@RULE_SETS
+def test_first_deploy_places_what_the_general_helpers_allow(how: dict[str, Any]) -> None:
+    """Rule 1.10 (ending the conquests takes every token beyond one per region back into
+    hand; ruling 13: conquest-only tokens are held back): on every conquest position of
+    seeded games where the acting race holds regions, a Deploy of exactly what the general
+    helpers say it may place (hand less what it holds back, plus ``_surplus`` of
+    ``regions_of``) is not refused for its count, and one more token is refused with that
+    count in the message (none to place: refused as such)."""
+    from smallworld_rules.engine.redeploy import _surplus
+
+    rules, players = rules_and_players(how)
+    checked = 0
+    for game in random_positions(rules, 4, players):
+        engine, state = game._engine, game._state
+        if state.phase is not Phase.CONQUEST or state.acting is None or engine._capping:
+            continue
+        rs = state.races[state.acting]
+        if engine._no_redeploy and engine.has_flag(state, rs.race, "no_redeployment"):
+            continue
+        own = engine.regions_of(state, rs.race)
+        if not own:
+            continue
+        keep = engine._keep(state, rs.race)
+        available = rs.hand - engine._hold(state, rs) + _surplus(state, own, keep)
+        for n, refused in ((available, False), (available + 1, True)):
+            if n < 1:
+                continue
+            fork = state.fork()
+            try:
+                engine.apply(fork, sw.Deploy(own[0], n), lambda event: None)
+                message = ""
+            except sw.IllegalAction as e:
+                message = str(e)
+            if refused:
+                expected = (
+                    f"you can place 1 to {available} tokens, not {n}"
+                    if available >= 1
+                    else "you have no token to place"
+                )
+                assert message.endswith(expected)
+            else:
+                assert "tokens, not" not in message and "no token" not in message
+            checked += 1
+    capping = sw.Game.new(players=players[0], seed=0, rules=rules)._engine._capping
+    assert checked > 20 or capping  # (region_tokens max: a listing of its own, not here)
