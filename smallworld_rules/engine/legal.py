@@ -195,7 +195,7 @@ def _conquests(
         if kept[2] != s.pieces:  # the pieces' defence, added again when they changed
             kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
         table, tokens = kept[3], s.region_tokens
-        if kept[4]:  # the modifiers that may change (Giants): added where they apply now
+        if kept[4]:  # the modifiers that may change (own regions read): added where they apply
             table = list(table)
             for applies, amount in self._applying(s, race, "conquest_cost", kept[4])[0]:
                 for r in self.regions_in(applies & reach):
