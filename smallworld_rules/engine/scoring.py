@@ -35,7 +35,8 @@ _PLAIN = tuple(f"{value} = {value}" for value in range(_PLAIN_KEPT))
 def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
     """``score(s, race)``'s value and explanation, folded and written as ``fold`` and
     ``Breakdown.explain`` do, without making the contributions and the breakdown (a test
-    compares the two); a toll in the game takes the general way."""
+    compares the two); a toll in the game takes the general way. ``race``: a race in play
+    (the player's races at the end of its turn)."""
     if self._tolling:
         b = self.score(s, race)
         return b.value, b.explain()
