@@ -111,6 +111,7 @@ class Engine:
         "_reach_barred",
         "_role_combos",
         "_role_last",
+        "_score_labels",
         "_shielding",
         "_single_deploys",
         "_start",
@@ -404,6 +405,9 @@ class Engine:
         self._lifting = lifting and lifting | self._borrowers
         #: see conquest.cost_table: id of a pairing's conquest_cost modifiers -> its table
         self._cost_tables: dict[int, conquest._CostTable] = {}
+        #: see scoring.scored: id of a score modifier -> (it, its label and place as the
+        #: explanation writes them)
+        self._score_labels: dict[int, tuple[CompiledModifier, str]] = {}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some

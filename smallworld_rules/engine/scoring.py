@@ -62,12 +62,19 @@ def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
             continue
         amount = m.value(ctx)
         op = m.op
-        where = "" if m.path == CORE else f" ({m.path}:{m.line})"
+        kept = self._score_labels.get(id(m))  # its label and place, written once
+        if kept is None or kept[0] is not m:
+            where = "" if m.path == CORE else f" ({m.path}:{m.line})"
+            kept = self._score_labels[id(m)] = (m, f" {m.label}{where}")
         if op == "set":
-            sets.append((amount, f"={amount} {m.label}{where}"))
+            sets.append((amount, f"={amount}{kept[1]}"))
             continue
-        value += amount if op == "add" else -amount
-        parts.append(f"{'+' if op == 'add' else '-'}{amount} {m.label}{where}")
+        if op == "add":
+            value += amount
+            parts.append(f"+{amount}{kept[1]}")
+        else:
+            value -= amount
+            parts.append(f"-{amount}{kept[1]}")
     if sets:
         value = min(amount for amount, _ in sets)
         parts += [text for _, text in sets]
