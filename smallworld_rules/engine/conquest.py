@@ -144,35 +144,44 @@ def conquest_costs(
 _NO_LEAST = -(1 << 62)
 
 #: See cost_table: (the modifiers, their fixed table with the base cost added or None,
-#: the piece tables the last entry was made with, that table with the pieces' defence)
+#: the piece tables the last entry was made with, that table with the pieces' defence,
+#: the modifiers left out of the table: worked out at each listing)
 _CostTable = tuple[
     tuple[CompiledModifier, ...], tuple[int, ...] | None, Mapping[int, Mapping[str, int]],
-    Sequence[int],
+    Sequence[int], tuple[CompiledModifier, ...],
 ]
 
 
-def cost_table(self: Engine, modifiers: tuple[CompiledModifier, ...]) -> _CostTable:
+def cost_table(
+    self: Engine, modifiers: tuple[CompiledModifier, ...], s: State, race: str
+) -> _CostTable:
     """What the conquest listing costs a region with, for a pairing's ``conquest_cost``
     modifiers (in one status), once conquest_costs has kept their fixed table: the base
     cost, the Mountain and the modifiers' amounts by region; a cost is then that plus the
-    region's tokens and its pieces' defence (:func:`_with_defence`). None in its place
-    when conquest_costs must work them out each time: no fixed table, a defence or
-    discount from another rule file, or a cost that could fall below the least a
-    conquest costs (the clamp, which the table leaves out: with a piece that defends
-    with less than 0, or in a game where a race costs its conquests more, ``region_tokens
-    min``, since pairings with the same modifiers share the table)."""
+    region's tokens and its pieces' defence (:func:`_with_defence`), at least 1 (the
+    clamp, applied by ``ReachCosts.get``; the listing needs none: it lists a conquest
+    with a token in hand, which a cost below 1 never exceeds). The modifiers that may
+    change from move to move (a condition on the race's regions, an amount counted; no
+    ``set``) are left out of the table and added at each listing, where they apply then.
+    None in its place when conquest_costs must work them out each time: a ``set`` that
+    may change, a defence or discount from another rule file, or a game where a race
+    costs its conquests more (``region_tokens min``: pairings with the same modifiers
+    share the table). ``s`` and ``race``: a position and race to evaluate the fixed
+    modifiers with (they read only the map)."""
     fixed = self._fixed_costs.get(id(modifiers))
-    if (
-        self._costs_by_region
-        or self._floors
-        or fixed is None
-        or fixed[0] is not modifiers
-        or fixed[1] is None
-        or BASE_COST + fixed[2] < 1  # (_NO_LEAST: some piece defends with less than 0)
-    ):
-        return (modifiers, None, {}, ())
-    based = tuple([BASE_COST + extra for extra in fixed[1]])
-    return (modifiers, based, {}, based)
+    if self._costs_by_region or self._floors or fixed is None or fixed[0] is not modifiers:
+        return (modifiers, None, {}, (), ())
+    table = fixed[1]
+    varying: tuple[CompiledModifier, ...] = ()
+    if table is None:  # some may change: the table of the others, and these apart
+        known = self._fixed_modifiers
+        varying = tuple([m for m in modifiers if id(m) not in known])
+        if any(m.op == "set" for m in varying):
+            return (modifiers, None, {}, (), ())
+        table = _fixed_costs(self, s, race, tuple([m for m in modifiers if id(m) in known]))
+        assert table is not None  # (every one of them is fixed)
+    based = tuple([BASE_COST + extra for extra in table])
+    return (modifiers, based, {}, based, varying)
 
 
 def _with_defence(
@@ -186,7 +195,7 @@ def _with_defence(
     for r, held in on_map.items():
         for name, count in held.items():
             table[r] += pieces[name].defence * count
-    return (kept[0], based, dict(on_map), table)
+    return (kept[0], based, dict(on_map), table, kept[4])
 
 
 class ReachCosts(Mapping[int, int]):
@@ -205,7 +214,8 @@ class ReachCosts(Mapping[int, int]):
 
     def get(self, region: int, default: Any = None) -> Any:
         if region >= 0 and (self.reach >> region) & 1:
-            return self.tokens[region] + self.table[region]
+            cost = self.tokens[region] + self.table[region]
+            return cost if cost >= 1 else 1  # the clamp: a conquest costs at least 1
         return default
 
     def __getitem__(self, region: int) -> int:

@@ -113,6 +113,7 @@ class Engine:
         "_reach_barred",
         "_role_combos",
         "_role_last",
+        "_score_labels",
         "_shielding",
         "_single_deploys",
         "_start",
@@ -414,6 +415,9 @@ class Engine:
         if self.role_race is not None:
             self._full_tokens[self.role_race] = self.role_supply
         self._full_pieces = {name: piece.supply for name, piece in rules.pieces.items()}
+        #: see scoring.scored: id of a score modifier -> (it, its label and place as the
+        #: explanation writes them)
+        self._score_labels: dict[int, tuple[CompiledModifier, str]] = {}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some

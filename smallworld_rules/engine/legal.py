@@ -29,6 +29,11 @@ from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
 from smallworld_rules.state import Phase, RaceState, State, _new
 
+#: the shared PickCombo of each market position up to this many (the pick listing names
+#: each position it lists: an index, not a _shared look-up per position)
+_PICKS_KEPT = 32
+_PICKS = tuple(_shared(PickCombo, i) for i in range(_PICKS_KEPT))
+
 if TYPE_CHECKING:
     from smallworld_rules.engine.basics import _Occupied
     from smallworld_rules.engine.context import _Combo
@@ -50,7 +55,7 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             picks: list[Action] = []
             for i in range(len(s.market)):
                 if (self.pick_price(s, i) if self.skip_pricing else i) <= coins:
-                    picks.append(_shared(PickCombo, i))
+                    picks.append(_PICKS[i] if i < _PICKS_KEPT else _shared(PickCombo, i))
             return picks or [_END_TURN]
         if phase is _DIE_ROLL:
             if s.lang and hidden_pieces.pending(s):
@@ -191,6 +196,11 @@ def _conquests(
         if kept[2] != s.pieces:  # the pieces' defence, added again when they changed
             kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
         table, tokens = kept[3], s.region_tokens
+        if kept[4]:  # the modifiers that may change (own regions read): added where they apply
+            table = list(table)
+            for applies, amount in self._applying(s, race, "conquest_cost", kept[4])[0]:
+                for r in self.regions_in(applies & reach):
+                    table[r] += amount
         top = hand + DIE_REACH if die else hand
         for r in self.regions_in(reach):
             cost = tokens[r] + table[r]
@@ -204,7 +214,7 @@ def _conquests(
         return reach
     costs = self.conquest_costs(s, race, reach, combo)
     if kept is None:  # after conquest_costs, which made the fixed table if there is one
-        self._cost_tables[id(modifiers)] = cost_table(self, modifiers)
+        self._cost_tables[id(modifiers)] = cost_table(self, modifiers, s, race)
     s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
     for r, cost in costs.items():
         if cost <= hand:

@@ -151,10 +151,16 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         holding = self._holding  # _hold only for a race that may hold tokens back
         if rs.race in holding or rs.power in holding or rs.race == self.role_race:
             available -= self._hold(s, rs)
-        if phase is _CONQUEST:
-            keep = self._keep(s, rs.race) if self._floors else 1
-            own = self.regions_of(s, rs.race)
-            available += self._surplus(s, own, keep)
+        if phase is _CONQUEST:  # the first Deploy of a turn: what ending the conquests lifts
+            entry = self._by_mask.get(s.race_masks.get(rs.race, 0))  # regions_of, inline
+            own = self.regions_of(s, rs.race) if entry is None else entry[0]
+            if self._floors:
+                available += self._surplus(s, own, self._keep(s, rs.race))
+            else:  # _surplus(s, own), inline: the tokens beyond 1 per region
+                tokens = s.region_tokens
+                available -= len(own)
+                for r in own:
+                    available += tokens[r]
     elif phase is _WITHDRAWAL:
         rs = s.own_race(s.withdrawals[0])
         available = rs.hand

@@ -35,12 +35,23 @@ _PLAIN = tuple(f"{value} = {value}" for value in range(_PLAIN_KEPT))
 def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
     """``score(s, race)``'s value and explanation, folded and written as ``fold`` and
     ``Breakdown.explain`` do, without making the contributions and the breakdown (a test
-    compares the two); a toll in the game takes the general way."""
+    compares the two); a toll in the game takes the general way. ``race``: a race in play
+    (the player's races at the end of its turn)."""
     if self._tolling:
         b = self.score(s, race)
         return b.value, b.explain()
     value = s.race_masks.get(race, 0).bit_count()
-    modifiers = self._modifiers(s, race, "score")
+    # _modifiers(s, race, "score"), its first look-up inline (a frame per race scored): the
+    # pairing by badge, then race, for the banner at hand
+    rs = s.races[race]
+    by_race = self._badge_combos.get(rs.power)
+    combo = None if by_race is None else by_race.get(race)
+    if combo is None:
+        modifiers = self._modifiers(s, race, "score")
+    else:
+        modifiers = (combo.declined_modifiers if rs.declined else combo.active_modifiers)[
+            "score"
+        ]
     if not modifiers:  # most races: the regions held, nothing to fold or clamp
         return value, _PLAIN[value] if value < _PLAIN_KEPT else f"{value} = {value}"
     ctx = _Ctx(self, s, race, -1)
@@ -51,12 +62,19 @@ def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
             continue
         amount = m.value(ctx)
         op = m.op
-        where = "" if m.path == CORE else f" ({m.path}:{m.line})"
+        kept = self._score_labels.get(id(m))  # its label and place, written once
+        if kept is None or kept[0] is not m:
+            where = "" if m.path == CORE else f" ({m.path}:{m.line})"
+            kept = self._score_labels[id(m)] = (m, f" {m.label}{where}")
         if op == "set":
-            sets.append((amount, f"={amount} {m.label}{where}"))
+            sets.append((amount, f"={amount}{kept[1]}"))
             continue
-        value += amount if op == "add" else -amount
-        parts.append(f"{'+' if op == 'add' else '-'}{amount} {m.label}{where}")
+        if op == "add":
+            value += amount
+            parts.append(f"+{amount}{kept[1]}")
+        else:
+            value -= amount
+            parts.append(f"-{amount}{kept[1]}")
     if sets:
         value = min(amount for amount, _ in sets)
         parts += [text for _, text in sets]

@@ -169,7 +169,8 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
     if self.second_rounds and phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
         return
-    own = self.regions_of(s, rs.race)
+    entry = self._by_mask.get(s.race_masks.get(rs.race, 0))  # regions_of's look-up, inline
+    own = self.regions_of(s, rs.race) if entry is None else entry[0]
     holding = self._holding  # _hold only for a race that may hold tokens back
     race = rs.race
     hold = (
@@ -255,9 +256,15 @@ def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
             s, "counters", "die", "declining", "choosing", "abandoned", "second_round",
             "repelled", "facts", "discounts",
         )
+    active = s.active
     if s.truces:  # a truce lasts until the turn of the player who made it
-        s.truces = tuple(t for t in s.truces if t[0] != s.active)
-    player = s.players[s.active]
+        # (a loop, not a generator: that would make `s` a cell on every path here)
+        kept = []
+        for t in s.truces:
+            if t[0] != active:
+                kept.append(t)
+        s.truces = tuple(kept)
+    player = s.players[active]
     race = player.active
     readied = 0
     if race is None:
@@ -271,7 +278,8 @@ def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
         rs = s.own_race(race)
         taken = []
         tokens = s.region_tokens
-        for r in self.regions_of(s, race):  # rule 1.6, as in _begin_cycle
+        entry = self._by_mask.get(s.race_masks.get(race, 0))  # regions_of's look-up, inline
+        for r in self.regions_of(s, race) if entry is None else entry[0]:  # rule 1.6
             extra = tokens[r] - 1
             if extra:
                 taken.append((r, extra))
@@ -281,4 +289,4 @@ def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
         rs.hand += rs.held + readied
         rs.held = 0
         s.phase = _CONQUEST
-    log(TurnStarted._make(s.round, s.active, readied))
+    log(TurnStarted._make(s.round, active, readied))

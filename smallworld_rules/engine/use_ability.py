@@ -10,7 +10,6 @@ from smallworld_rules.engine.basics import (
     _CONQUEST,
     _PHASE_NAMES,
     _REDEPLOY,
-    _SHARED,
     _WITHDRAWAL,
     Log,
     _shared,
@@ -199,12 +198,14 @@ def _hand_problem(self: Engine, s: State, rs: RaceState, effect: CompiledEffect)
 #: An ability's effects as the listing checks them (see _plan): those checked once per
 #: position (with whether an earlier effect takes the target), those checked for each
 #: target (with that, and whether only the conquest's reach is left to check), whether
-#: one conquers, and the placements checked as a mask of the targets (_placeable).
+#: one conquers, the placements checked as a mask of the targets (_placeable), and the
+#: shared UseAbility of each target listed so far (filled as they are listed).
 _Plan = tuple[
     tuple[tuple[CompiledEffect, bool], ...],
     tuple[tuple[CompiledEffect, bool, bool], ...],
     bool,
     tuple[CompiledEffect, ...],
+    dict[int, Action],
 ]
 
 
@@ -244,7 +245,7 @@ def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
             each.append((effect, taken, False))
         taken = taken or verb in TAKES_TARGET
     conquers = any(e.verb == "conquer" for e in ability.effects)
-    plan = (tuple(once), tuple(each), conquers, tuple(placed))
+    plan: _Plan = (tuple(once), tuple(each), conquers, tuple(placed), {})
     self._plans[id(ability)] = (ability, plan)
     return plan
 
@@ -347,7 +348,7 @@ def _ability_actions(
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        once, each, conquers, placed = _plan(self, ability)
+        once, each, conquers, placed, uses = _plan(self, ability)
         if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
         targets = self._ability_targets(s, rs, ability, reach)
@@ -367,9 +368,11 @@ def _ability_actions(
                         break
                 elif self._effect_problem(s, rs, effect, target, taken, reach):
                     break
-            else:  # _shared's look-up, inline (a frame per target listed)
-                use = _SHARED.get((UseAbility, ability.name, target))
-                acts.append(_shared(UseAbility, ability.name, target) if use is None else use)
+            else:  # the shared action, kept by target with the plan (no key tuple)
+                use = uses.get(target)
+                if use is None:
+                    use = uses[target] = _shared(UseAbility, ability.name, target)
+                acts.append(use)
     return acts
 
 
