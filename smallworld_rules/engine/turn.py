@@ -17,7 +17,7 @@ from smallworld_rules.engine.basics import (
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import RaceActs, TurnStarted
 from smallworld_rules.language import borrowing, events, flow, limits, markers, memory, revival
-from smallworld_rules.state import State
+from smallworld_rules.state import Phase, RaceState, State
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
@@ -164,11 +164,52 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         return
     if phase is not _CONQUEST and phase is not _REDEPLOY:  # the die's roll: refused
         self._need_phase(s, action, _PICK, _CONQUEST, _REDEPLOY, _WITHDRAWAL)
+    acting = s.acting
+    rs = None if acting is None else s.races[acting]
+    holding = self._holding
+    if (
+        phase is not _REDEPLOY
+        or rs is None
+        or rs.hand
+        or self._capping
+        or s.lang
+        or rs.race in holding
+        or rs.power in holding
+        or rs.race == self.role_race
+    ):
+        rs = _settle_hand(self, s, action, phase, log)
+        if rs is None:
+            return  # the turn goes on: tokens to place, or regions to abandon
+    # else (most turn ends): redeployed with an empty hand and nothing to hold back, so
+    # _settle_hand would check nothing and change nothing (not even copy the race)
+    if s.lang and flow.ends_turn(self, s, rs, action, log):
+        return  # a decline after its redeployment, or after its choices
+    # The active race acts last (see _acting_order): after it, or with no race in
+    # decline, no race follows
+    player = s.players[s.active]
+    following = (
+        self._next_acting(s) if player.declined and s.acting != player.active else None
+    )
+    if following is not None:
+        self._begin_cycle(s, following, log)
+    elif s.withdrawals:
+        self._start_withdrawals(s, log)
+    else:  # no defender has tokens to place (see _next_withdrawal)
+        self._score_and_advance(s, log)
+
+
+def _settle_hand(
+    self: Engine, s: State, action: EndTurn | Decline, phase: Phase, log: Log
+) -> RaceState | None:
+    """EndTurn's checks and changes of the acting race's hand: the end of its conquests, the
+    tokens set aside or held back (ruling 13). Returns the race (its own copy), or ``None``
+    when the turn goes on (a second round of conquests, tokens to place, regions to
+    abandon)."""
     acting = s.acting  # _acting_race's frame only to refuse: no race acts
     rs = self._acting_race(s, action) if acting is None else s.own_race(acting)
     if self.second_rounds and phase is _CONQUEST and flow.in_first_round(self, s, rs.race):
         flow.start_second_round(self, s, rs, log)  # second_conquest_round
-        return
+        return None
     entry = self._by_mask.get(s.race_masks.get(rs.race, 0))  # regions_of's look-up, inline
     own = self.regions_of(s, rs.race) if entry is None else entry[0]
     holding = self._holding  # _hold only for a race that may hold tokens back
@@ -191,7 +232,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         if own and rs.hand > hold and limits.full(self, s, rs.race):
             limits.set_aside(rs, rs.hand - hold)
         if own and rs.hand != hold:
-            return  # tokens to place, or regions to abandon (ruling 13)
+            return None  # tokens to place, or regions to abandon (ruling 13)
     elif phase is _CONQUEST:
         surplus = self._surplus(s, own, self._keep(s, rs.race) if self._floors else 1)
         if not keeps_hand and not self._may_end_conquest(rs, hold, surplus, own):
@@ -203,7 +244,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         # from the map first if the hand lacks them (ruling 13).
         self._enter_redeploy(s, rs, log, lift=bool(own) and rs.hand < hold, own=own)
         if own and rs.hand != hold and not keeps_hand:
-            return  # tokens to place (a gain) or regions to abandon (ruling 13)
+            return None  # tokens to place (a gain) or regions to abandon (ruling 13)
     elif capped and own and rs.hand > hold and limits.full(self, s, rs.race):
         limits.set_aside(rs, rs.hand - hold)
     elif own and rs.hand != hold and not keeps_hand:
@@ -219,20 +260,7 @@ def _end_turn(self: Engine, s: State, action: EndTurn | Decline, log: Log) -> No
         )
     rs.hand -= hold
     rs.held += hold
-    if s.lang and flow.ends_turn(self, s, rs, action, log):
-        return  # a decline after its redeployment, or after its choices
-    # The active race acts last (see _acting_order): after it, or with no race in
-    # decline, no race follows
-    player = s.players[s.active]
-    following = (
-        self._next_acting(s) if player.declined and s.acting != player.active else None
-    )
-    if following is not None:
-        self._begin_cycle(s, following, log)
-    elif s.withdrawals:
-        self._start_withdrawals(s, log)
-    else:  # no defender has tokens to place (see _next_withdrawal)
-        self._score_and_advance(s, log)
+    return rs
 
 
 def _start_plain_turn(self: Engine, s: State, log: Log) -> None:

@@ -1,0 +1,94 @@
+"""The fast paths of pass 8i (carrying out turn ends, conquests and deploys, again) give
+exactly what the general code gives.
+
+Each test plays seeded random games with the official rules, every folder of test rule
+files and every expansion (alone, and all together), and carries out actions on every
+position twice: once as the game does, once with the engine's quick answers switched to
+the general code. The states (every field, in order), the events and the refusals must be
+the same, and the position the action was carried out from must be left as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from helpers import random_positions, rule_sets, rules_and_players
+from test_fast_paths_perf_apply2 import _compare, _every_file
+
+import smallworld_rules as sw
+from smallworld_rules.engine.core import Engine
+from smallworld_rules.state import State
+
+RULE_SETS = rule_sets(each_box=True)
+
+
+@contextmanager
+def _every_race_settles(engine: Engine) -> Iterator[None]:
+    """The engine with every race among the files that may hold tokens back
+    (``_holding``): EndTurn then always takes ``turn._settle_hand``, the checks and changes
+    of the acting race's hand, and ``_hold`` asks every race's pairing (engines are shared:
+    put back after)."""
+    kept = engine._holding
+    engine._holding = _every_file(engine)
+    try:
+        yield
+    finally:
+        engine._holding = kept
+
+
+def _quick_turn_end(engine: Engine, s: State) -> bool:
+    """Whether EndTurn on ``s`` skips ``_settle_hand`` (the condition in ``_end_turn``)."""
+    if s.phase is not sw.Phase.REDEPLOY or s.acting is None:
+        return False
+    rs = s.races[s.acting]
+    holding = engine._holding
+    return not (
+        rs.hand
+        or engine._capping
+        or s.lang
+        or rs.race in holding
+        or rs.power in holding
+        or rs.race == engine.role_race
+    )
+
+
+def _turn_enders(game: sw.Game) -> list[sw.Action]:
+    """EndTurn and Decline, legal or not, and every legal Deploy (which may end a
+    withdrawal and with it the turn)."""
+    out: list[sw.Action] = [a for a in game.legal_actions() if isinstance(a, sw.Deploy)]
+    return [*out, sw.EndTurn(), sw.Decline()]
+
+
+@RULE_SETS
+def test_turn_ends_without_settling_the_hand_are_those_of_the_general_code(
+    how: dict[str, Any],
+) -> None:
+    """Rules 1.10 and 1.11: a turn ends once the tokens in hand are placed (ruling 13: less
+    the conquest-only tokens held back), then the player scores and the next turn starts.
+    Every EndTurn, Decline and Deploy on every position of seeded games, carried out as
+    games do (a race that redeployed with an empty hand and nothing to hold back ends its
+    turn without ``_settle_hand``) and with every race sent through ``_settle_hand``, gives
+    the same state, events and refusals, and leaves the position unchanged."""
+    assert _compare(how, _every_race_settles, _turn_enders) > 400
+
+
+@RULE_SETS
+def test_the_quick_turn_end_is_taken(how: dict[str, Any]) -> None:
+    """The comparison above meets the quick turn end: on positions of seeded games an
+    EndTurn skips ``_settle_hand`` (official rules: most turn ends), and it is never
+    taken where the general code would change or refuse something: a race with tokens in
+    hand, or one that may hold tokens back."""
+    rules, players = rules_and_players(how)
+    quick = 0
+    for game in random_positions(rules, 4, players):
+        engine, state = game._engine, game._state
+        if not _quick_turn_end(engine, state):
+            continue
+        quick += 1
+        rs = state.races[state.acting]
+        assert rs.hand == 0
+        assert engine._hold(state, rs) == 0
+    if not how:
+        assert quick > 20
