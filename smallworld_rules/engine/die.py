@@ -45,17 +45,20 @@ def _conquer_with_die(self: Engine, s: State, action: ConquerWithDie, log: Log) 
             action,
         )
     s.acted = True
-    self._roll_die(s, r, log)
+    # the cost _attempt found is the roll's unless the roll's memory (die) may change it
+    self._roll_die(s, r, log, -1 if self.keeps_die else cost)
 
 
-def _roll_die(self: Engine, s: State, target: int, log: Log) -> None:
-    """Roll now, or make the roll a chance node (``target``: a region or ABILITY_ROLL)."""
+def _roll_die(self: Engine, s: State, target: int, log: Log, cost: int = -1) -> None:
+    """Roll now, or make the roll a chance node (``target``: a region or ABILITY_ROLL;
+    ``cost``: the region's conquest cost, if the caller has it and the roll cannot change
+    it, else -1)."""
     s.die_target = target
     if self.explicit_chance:
         s.phase = _DIE_ROLL
         return
     s.rng, k = rng.randbelow(s.rng, len(DIE_FACES))
-    self._resolve_die(s, DIE_FACES[k], log)
+    self._resolve_die(s, DIE_FACES[k], log, cost)
 
 
 def _roll(self: Engine, s: State, action: RollDie, log: Log) -> None:
@@ -67,9 +70,10 @@ def _roll(self: Engine, s: State, action: RollDie, log: Log) -> None:
     self._resolve_die(s, action.face, log)
 
 
-def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
+def _resolve_die(self: Engine, s: State, face: int, log: Log, cost: int = -1) -> None:
     """Ruling 5: conquer with every token in hand if hand + die ≥ cost; conquests end.
-    A roll made by an ability instead lowers the next conquest's cost (A6)."""
+    A roll made by an ability instead lowers the next conquest's cost (A6). ``cost``: the
+    target's conquest cost, if the caller has it (else -1: worked out here)."""
     if s.die_target == EFFECT_ROLL:  # the rule language's `roll` effect
         events.resolve_roll(self, s, face, log)
         return
@@ -100,7 +104,8 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log) -> None:
         if not success:
             self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
         return
-    cost = self.conquest_cost_value(s, rs.race, r)
+    if cost < 0:
+        cost = self.conquest_cost_value(s, rs.race, r)
     success = rs.hand + face >= cost
     log(DieRolled(s.active, r, face, cost, rs.hand, success))
     rolled()
