@@ -134,3 +134,53 @@ def test_die_attempts_with_the_known_cost_are_those_of_the_general_code(
     cost out again, gives the same state, events and refusals, and leaves the position
     unchanged."""
     assert _compare(how, _die_costs_worked_out, _die_attempts) > 50
+
+
+@RULE_SETS
+def test_first_deploys_of_every_count_are_refused_as_the_general_helpers_say(
+    how: dict[str, Any],
+) -> None:
+    """Rule 1.10 (ending the conquests takes every token beyond one per region back into
+    hand; ruling 13: conquest-only tokens are held back): on every conquest position of
+    seeded games where the acting race holds regions, a Deploy of each count from 0 to one
+    more than the general helpers allow (hand less what it holds back, plus ``_surplus`` of
+    ``regions_of``) is refused for its count exactly when it is out of that range, with that
+    range in the message, whether the hand alone has the tokens (the lift then not counted)
+    or not; and the counts the hand alone covers are met."""
+    from smallworld_rules.engine.redeploy import _surplus
+
+    rules, players = rules_and_players(how)
+    checked = by_hand = 0
+    for game in random_positions(rules, 4, players):
+        engine, state = game._engine, game._state
+        if state.phase is not sw.Phase.CONQUEST or state.acting is None or engine._capping:
+            continue
+        rs = state.races[state.acting]
+        if engine._no_redeploy and engine.has_flag(state, rs.race, "no_redeployment"):
+            continue
+        own = engine.regions_of(state, rs.race)
+        if not own:
+            continue
+        in_hand = rs.hand - engine._hold(state, rs)
+        available = in_hand + _surplus(state, own, engine._keep(state, rs.race))
+        for n in range(available + 2):
+            try:
+                engine.apply(state.fork(), sw.Deploy(own[0], n), lambda event: None)
+                message = ""
+            except sw.IllegalAction as e:
+                message = str(e)
+            if 1 <= n <= available:
+                assert "tokens, not" not in message and "no token" not in message, n
+                by_hand += n <= in_hand
+            else:
+                expected = (
+                    f"you can place 1 to {available} tokens, not {n}"
+                    if available >= 1
+                    else "you have no token to place"
+                )
+                assert message.endswith(expected), (n, message)
+            checked += 1
+    capping = sw.Game.new(players=players[0], seed=0, rules=rules)._engine._capping
+    assert checked > 20 or capping  # (region_tokens max: a listing of its own, not here)
+    if not how:
+        assert by_hand > 20

@@ -154,13 +154,16 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         if phase is _CONQUEST:  # the first Deploy of a turn: what ending the conquests lifts
             entry = self._by_mask.get(s.race_masks.get(rs.race, 0))  # regions_of, inline
             own = self.regions_of(s, rs.race) if entry is None else entry[0]
-            if self._floors:
-                available += self._surplus(s, own, self._keep(s, rs.race))
-            else:  # _surplus(s, own), inline: the tokens beyond 1 per region
-                tokens = s.region_tokens
-                available -= len(own)
-                for r in own:
-                    available += tokens[r]
+            # what the lift adds is counted only where the hand alone lacks the tokens (the
+            # count is then checked, or named in the refusal)
+            if not 1 <= action.count <= available:
+                if self._floors:
+                    available += self._surplus(s, own, self._keep(s, rs.race))
+                else:  # _surplus(s, own), inline: the tokens beyond 1 per region
+                    tokens = s.region_tokens
+                    available -= len(own)
+                    for r in own:
+                        available += tokens[r]
     elif phase is _WITHDRAWAL:
         rs = s.own_race(s.withdrawals[0])
         available = rs.hand
