@@ -202,7 +202,17 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
     won = role.won  # role.win's two sides compared in one function
     if won is None:
         return False
-    return won(_Ctx(self, s, race) if ctx is None else ctx)
+    kept = self._role_won
+    if kept is None:  # the win reads more than the tray and the piles: asked every time
+        return won(_Ctx(self, s, race) if ctx is None else ctx)
+    # It reads only the tray and piles, which are replaced, never changed, when they change
+    # (copy on write): the same two objects as last time give the same answer.
+    box, zones = s.box, s.zones
+    if kept[0] is box and kept[1] is zones:
+        return kept[2]
+    result = won(_Ctx(self, s, race) if ctx is None else ctx)
+    self._role_won = (box, zones, result)
+    return result
 
 
 def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:

@@ -1,0 +1,172 @@
+"""The shortcuts of pass 8j give what the general code gives.
+
+* A role's win that reads only ``count(tokens in …)`` of its reserve and of pile zones is
+  asked again only when the tray or the piles were replaced (they are copied on write):
+  the answer kept is, after every turn of seeded games, the win asked afresh.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import pytest
+from helpers import players_for, rule_sets
+
+import smallworld_rules as sw
+from smallworld_rules.dsl import ast, codegen
+from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.engine.core import Engine
+
+_POS = ast.Pos(1, 1)
+
+
+def _play(rules: sw.Rules, games: int) -> int:
+    """Seeded uniformly random games; the number of actions played."""
+    actions = 0
+    players = players_for(rules)
+    for seed in range(games):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+            actions += 1
+    return actions
+
+
+@rule_sets(necromancer=True, each_box=True)
+def test_role_win_kept_is_the_win_asked_again(
+    how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule 4.2.5 (A18): the Necromancer wins at once when every Ghost is on the map or the
+    Island, checked after every turn. Where the engine gives the answer it kept (the tray
+    and the piles are the very objects it was worked out from), it is the win asked again
+    of the position as it is."""
+    rules = sw.load_rules(**how)
+    if not rules.roles:
+        pytest.skip("no role in these rules")
+    turn_end = Engine._role_turn_end
+    seen = {"kept": 0, "asked": 0}
+
+    def checked(engine: Engine, s: Any, log: Any) -> bool:
+        before = engine._role_won
+        got = turn_end(engine, s, log)
+        role = engine.role
+        assert role is not None and role.won is not None and engine.role_race is not None
+        want = role.won(_Ctx(engine, s, engine.role_race))
+        assert got is want
+        if before is not None and engine._role_won is before:
+            seen["kept"] += 1
+        else:
+            seen["asked"] += 1
+        return got
+
+    monkeypatch.setattr(Engine, "_role_turn_end", checked)
+    assert _play(rules, 6) > 0
+    (role,) = rules.roles.values()
+    if role.win_places is not None:
+        assert seen["kept"] > 50 and seen["asked"] > 50, seen
+
+
+def _count(place: str) -> ast.CountTokens:
+    return ast.CountTokens(place, pos=_POS)
+
+
+def test_places_read_are_every_count_of_tokens_or_none() -> None:
+    """A win is kept only when all it reads is known: the places of every
+    ``count(tokens in …)`` of numbers, sums, products and ``min``/``max`` of them; anything
+    else (``count(powers)``, a region count) gives ``None``."""
+    pos = _POS
+    well, reserve, island = _count("well"), _count("reserve"), _count("island")
+    two = ast.Number(2, pos=pos)
+    total = ast.BinOp("+", reserve, ast.BinOp("*", well, two, pos=pos), pos=pos)
+    assert codegen.places_read(total, two) == ("reserve", "well")
+    both = ast.Call("max", (island, well, two), pos=pos)
+    assert codegen.places_read(both) == ("island", "well")
+    assert codegen.places_read(two) == ()
+    powers = ast.CountPowers(pos=pos)
+    assert codegen.places_read(ast.BinOp("+", reserve, powers, pos=pos)) is None
+    assert codegen.places_read(reserve, ast.Call("min", (well, powers), pos=pos)) is None
+
+
+@pytest.mark.parametrize(
+    ("places", "kept"),
+    [
+        (("reserve", "well"), True),
+        (("well",), True),
+        ((), True),
+        (("map",), False),  # the race's regions: not the tray nor a pile
+        (("island",), False),  # a role's hand zone: its banner, not a pile
+        (("reserve", "elsewhere"), False),
+        (None, False),
+    ],
+)
+def test_role_win_kept_only_when_it_reads_the_tray_and_piles(
+    places: tuple[str, ...] | None, kept: bool
+) -> None:
+    """The Necromancer's win (rule 4.2.5) is answered from what was kept only when every
+    place it counts is his reserve or a pile zone (the Well), both replaced when they
+    change; his Ghosts on the map or the Island are read afresh after every turn."""
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    (role,) = rules.roles.values()
+    changed = attrs.evolve(rules, roles={role.id: attrs.evolve(role, win_places=places)})
+    game = sw.Game.new(players=4, seed=0, rules=changed)
+    assert (game._engine._role_won is not None) is kept
+
+
+def _no_counter(name: str) -> tuple[str, bool]:
+    raise AssertionError(name)  # these wins name no counter
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ((("well",),), 1),
+        ((("reserve",),), 11),
+        ((("reserve",), ("well",)), 12),
+    ],
+    ids=["well", "reserve", "both"],
+)
+def test_role_win_kept_follows_the_tray_and_the_piles(
+    left: tuple[tuple[str], ...], right: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A role wins at once when the two sides of its ``win`` are equal (rule 4.2.5): with
+    wins that come true in the middle of a game (Ghosts in the Well, in the reserve, or
+    both, equal to a number), the answer kept from the same tray and piles is the win asked
+    afresh, each game until the role wins (the harvest left out, so that the tray and the
+    Well also change apart)."""
+    rules = sw.load_rules(expansions=["necromancer_island"])
+    (role,) = rules.roles.values()
+    side: ast.Expr = _count(left[0][0])
+    for (place,) in left[1:]:
+        side = ast.BinOp("+", side, _count(place), pos=_POS)
+    number = ast.Number(right, pos=_POS)
+    won = codegen.equal(side, number, _no_counter)
+    assert won is not None
+    places = codegen.places_read(side, number)
+    assert places == tuple(sorted(p for (p,) in left))
+    # without the harvest, a purchase changes the tray alone (the harvest fills the Well
+    # at the end of every turn of the role)
+    variant = attrs.evolve(role, won=won, win_places=places, harvest=None)
+    changed = attrs.evolve(rules, roles={role.id: variant})
+    turn_end = Engine._role_turn_end
+    seen = {True: 0, False: 0}
+
+    def checked(engine: Engine, s: Any, log: Any) -> bool:
+        got = turn_end(engine, s, log)
+        assert engine.role_race is not None
+        assert got is won(_Ctx(engine, s, engine.role_race))
+        seen[got] += 1
+        return got
+
+    monkeypatch.setattr(Engine, "_role_turn_end", checked)
+    for seed in range(12):
+        game = sw.Game.new(players=3 + seed % 3, seed=seed, rules=changed)
+        assert game._engine._role_won is not None
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    assert seen[True] >= 3 and seen[False] > 50, seen
