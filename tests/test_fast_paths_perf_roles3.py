@@ -3,6 +3,9 @@
 * A role's win that reads only ``count(tokens in …)`` of its reserve and of pile zones is
   asked again only when the tray or the piles were replaced (they are copied on write):
   the answer kept is, after every turn of seeded games, the win asked afresh.
+* The exchange of the Well makes one new tray and one new set of piles for all the
+  tokens it exchanges: the same tray, piles, hand and events as the general code (one
+  ``to_box`` a token, the piles replaced after each exchange), kept here verbatim.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import smallworld_rules as sw
 from smallworld_rules.dsl import ast, codegen
 from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.engine.core import Engine
+from smallworld_rules.events import Event, Exchanged, TokensToZone
+from smallworld_rules.state import SOUL, State
 
 _POS = ast.Pos(1, 1)
 
@@ -170,3 +175,79 @@ def test_role_win_kept_follows_the_tray_and_the_piles(
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
     assert seen[True] >= 3 and seen[False] > 50, seen
+
+
+def _general_turn_end(engine: Engine, s: State, log: Any) -> bool:
+    """The role's turn end as it was before pass 8j (the general code), verbatim."""
+    role, race = engine.role, engine.role_race
+    assert role is not None and race is not None
+    if s.races[race].held:
+        rs = s.own_race(race)
+        rs.hand += rs.held
+        rs.held = 0
+    ctx = None
+    if role.harvest is not None and s.active == engine.role_seat:
+        amount, zone = role.harvest
+        ctx = _Ctx(engine, s, race)
+        souls = max(0, amount(ctx))
+        if souls:
+            s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
+            log(TokensToZone._make(zone, (SOUL,) * souls))
+    if role.exchange is not None and len(s.zones[role.exchange[1]]) >= role.exchange[0]:
+        count, zone, gain = role.exchange
+        rs = s.own_race(race)
+        pile = list(s.zones[zone])
+        while len(pile) >= count:
+            taken = engine._take_from_pile(pile, count, race)
+            s.zones = {**s.zones, zone: tuple(pile)}
+            for kind in taken:
+                if kind in s.box:
+                    s.to_box(kind, 1)
+            gained = min(gain, s.box[race])
+            s.to_box(race, -gained)
+            rs.hand += gained
+            log(Exchanged._make(zone, tuple(taken), race, gained))
+    won = role.won
+    if won is None:
+        return False
+    return won(_Ctx(engine, s, race) if ctx is None else ctx)
+
+
+@rule_sets(necromancer=True, each_box=True)
+def test_role_turn_end_is_the_general_code(
+    how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After every turn (rule 4.3 c-d, rule 4.5): the role's harvest into the Well, then each
+    4 tokens of the Well (Ghosts first) give 1 Ghost from his reserve to the Island, the
+    others back to their box. The engine's turn end leaves the same tray, piles, role
+    banner, events and answer as the general code on the same position."""
+    rules = sw.load_rules(**how)
+    if not rules.roles:
+        pytest.skip("no role in these rules")
+    turn_end = Engine._role_turn_end
+    exchanged = [0]
+
+    def checked(engine: Engine, s: State, log: Any) -> bool:
+        other = s.fork()
+        want_events: list[Event] = []
+        want = _general_turn_end(engine, other, want_events.append)
+        got_events: list[Event] = []
+        got = turn_end(engine, s, got_events.append)
+        race = engine.role_race
+        assert race is not None
+        assert got is want
+        assert got_events == want_events
+        assert s.box == other.box and list(s.box) == list(other.box)
+        assert s.zones == other.zones and list(s.zones) == list(other.zones)
+        mine, theirs = s.races[race], other.races[race]
+        assert [getattr(mine, f) for f in mine.FIELDS] == [
+            getattr(theirs, f) for f in theirs.FIELDS
+        ]
+        exchanged[0] += sum(type(e) is Exchanged for e in got_events)
+        for event in got_events:
+            log(event)
+        return got
+
+    monkeypatch.setattr(Engine, "_role_turn_end", checked)
+    assert _play(rules, 6) > 0
+    assert exchanged[0] > 20

@@ -189,16 +189,18 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
         count, zone, gain = role.exchange
         rs = s.own_race(race)
         pile = list(s.zones[zone])  # the zones are replaced, not changed (copy on write)
+        tray = dict(s.box)  # the tray too: one new table for the whole exchange, not one a token
         while len(pile) >= count:
             taken = self._take_from_pile(pile, count, race)
-            s.zones = {**s.zones, zone: tuple(pile)}
             for kind in taken:
-                if kind in s.box:  # the role's tokens to its reserve, races' to their box
-                    s.to_box(kind, 1)
-            gained = min(gain, s.box[race])
-            s.to_box(race, -gained)
+                if kind in tray:  # the role's tokens to its reserve, races' to their box
+                    tray[kind] += 1
+            gained = min(gain, tray[race])
+            tray[race] -= gained
             rs.hand += gained
             log(Exchanged._make(zone, tuple(taken), race, gained))
+        s.zones = {**s.zones, zone: tuple(pile)}
+        s.box = tray
     won = role.won  # role.win's two sides compared in one function
     if won is None:
         return False
