@@ -6,6 +6,8 @@
 * The exchange of the Well makes one new tray and one new set of piles for all the
   tokens it exchanges: the same tray, piles, hand and events as the general code (one
   ``to_box`` a token, the piles replaced after each exchange), kept here verbatim.
+* The context answers ``count(powers)``, ``count(tokens on map)``, ``own regions`` and
+  ``all_mask`` without the engine's frames: the same as the engine's helpers.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from helpers import players_for, rule_sets
 
 import smallworld_rules as sw
 from smallworld_rules.dsl import ast, codegen
-from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.engine.context import _Ctx, _EventCtx, _ReachCtx
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.events import Event, Exchanged, TokensToZone
 from smallworld_rules.state import SOUL, State
@@ -251,3 +253,37 @@ def test_role_turn_end_is_the_general_code(
     monkeypatch.setattr(Engine, "_role_turn_end", checked)
     assert _play(rules, 6) > 0
     assert exchanged[0] > 20
+
+
+@rule_sets(necromancer=True, each_box=True)
+def test_context_reads_are_the_engines_helpers(how: dict[str, Any]) -> None:
+    """``count(powers)`` (a role's: all it activated, rule 4.3), ``count(tokens on map)``,
+    ``own regions`` and every region, as the context reads them, are the engine's
+    ``_powers``, ``regions_of``, ``mask_of`` and the map's, for every race of every
+    position of seeded games (the role's token kind among them)."""
+    rules = sw.load_rules(**how)
+    players = players_for(rules)
+    compared = 0
+    for seed in range(3):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            engine, s = game._engine, game._state
+            races = set(s.races) | set(s.race_masks)
+            if engine.role_race is not None:
+                races.add(engine.role_race)
+            for race in sorted(races):
+                tokens = sum(s.region_tokens[r] for r in engine.regions_of(s, race))
+                for ctx in (
+                    _Ctx(engine, s, race),
+                    _ReachCtx(engine, s, race, 0),
+                    _EventCtx(engine, s, race, 0),
+                ):
+                    assert ctx.powers_count() == len(engine._powers(s, race))
+                    assert ctx.own_mask() == engine.mask_of(s, race)
+                    assert ctx.tokens_in("map") == tokens
+                    assert ctx.all_mask == engine.map.all_mask
+                    compared += 1
+            options = list(game.legal_actions())
+            game.apply(options[rng.randrange(len(options))])
+    assert compared > 500
