@@ -229,6 +229,9 @@ class RoleDef:
         path, line: where it is declared.
         won: whether ``win``'s two sides are equal, as one function (``None`` without a
             ``win``; made from ``win`` if not given): what the engine asks after every turn.
+        win_places: the places of the ``count(tokens in …)`` that are all ``win`` reads
+            (``None``: it reads more, or is not known), so that it is asked again only when
+            one of them may have changed.
     """
 
     id: str
@@ -252,6 +255,7 @@ class RoleDef:
     won: Callable[[EvalContext], bool] | None = attrs.field(
         default=attrs.Factory(lambda self: sides_equal(self.win), takes_self=True)
     )
+    win_places: tuple[str, ...] | None = None
 
 
 def sides_equal(win: tuple[IntFn, IntFn] | None) -> Callable[[EvalContext], bool] | None:

@@ -264,6 +264,25 @@ def equal(
     return fn
 
 
+def places_read(*exprs: ast.Expr) -> tuple[str, ...] | None:
+    """The places of the ``count(tokens in …)`` an expression reads, when it reads nothing
+    else of the game (numbers, those counts, arithmetic, ``min``/``max``); else ``None``.
+    A role's win of that kind can change only when the tray or a pile it counts does."""
+    places: list[str] = []
+    todo = list(exprs)
+    while todo:
+        expr = todo.pop()
+        if isinstance(expr, ast.CountTokens):
+            places.append(expr.place)
+        elif isinstance(expr, ast.BinOp):
+            todo += (expr.left, expr.right)
+        elif isinstance(expr, ast.Call):
+            todo += expr.args
+        elif not isinstance(expr, ast.Number):
+            return None
+    return tuple(sorted(set(places)))
+
+
 def condition(
     pred: ast.Pred, past: bool, targeted: bool, counter_key: Callable[[str], tuple[str, bool]]
 ) -> Callable[[EvalContext], bool] | None:

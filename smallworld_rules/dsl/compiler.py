@@ -406,6 +406,7 @@ def compile_role(role: ast.Role, rule_file: ast.RuleFile) -> RoleDef:
             codegen.equal(win.left, win.right, partial(counter_key, Scope())),
             sides_equal(sides),
         ),
+        win_places=None if win is None else codegen.places_read(win.left, win.right),
     )
 
 

@@ -129,7 +129,7 @@ def _tokens_mask(tokens: list[int], table: bytes) -> int:
 class _Ctx:
     """The :class:`~smallworld_rules.hooks.EvalContext` compiled rules are evaluated in."""
 
-    __slots__ = ("engine", "race", "state", "target")
+    __slots__ = ("all_mask", "engine", "race", "state", "target")
 
     #: the event a trigger is evaluated for (smallworld_rules.language.events.Occasion);
     #: only the contexts of triggers (_EventCtx) have one, the many others none
@@ -140,10 +140,7 @@ class _Ctx:
         self.state = state
         self.race = race
         self.target = target
-
-    @property
-    def all_mask(self) -> int:
-        return self.engine.map.all_mask
+        self.all_mask = engine.map.all_mask  # read by most rules: no property frame
 
     def terrain_mask(self, name: str) -> int:
         return self.engine.map.terrain_masks[name]
@@ -181,7 +178,7 @@ class _Ctx:
         return mask
 
     def own_mask(self) -> int:
-        return self.engine.mask_of(self.state, self.race)
+        return self.state.race_masks.get(self.race, 0)  # mask_of, without its frame
 
     def conquests_mask(self, non_empty_only: bool) -> int:
         s = self.state
@@ -206,16 +203,21 @@ class _Ctx:
         return out
 
     def powers_count(self) -> int:
-        return len(self.engine._powers(self.state, self.race))
+        engine = self.engine
+        if self.race == engine.role_race:  # _powers' first case: all the role activated
+            return len(self.state.role_powers)
+        return len(engine._powers(self.state, self.race))
 
     def tokens_in(self, place: str) -> int:
         """The race's tokens on the map, in its reserve (box), or in a zone (worked out here,
         not through the engine: a frame fewer, several times per turn of a role)."""
         s, race = self.state, self.race
         if place == "map":  # the race's regions from its occupant mask, not a scan of the map
+            engine = self.engine
+            entry = engine._by_mask.get(s.race_masks.get(race, 0))  # regions_of's table, here
             tokens = s.region_tokens
             total = 0
-            for r in self.engine.regions_of(s, race):
+            for r in engine.regions_of(s, race) if entry is None else entry[0]:
                 total += tokens[r]
             return total
         if place == "reserve":
@@ -265,6 +267,7 @@ class _ReachCtx(_Ctx):
         self.state = state
         self.race = race
         self.target = -1
+        self.all_mask = engine.map.all_mask
         self.reach = reach  #: ``engine.reach_mask(state, race)``
 
     def property_mask(self, name: str) -> int:

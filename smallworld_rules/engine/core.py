@@ -113,6 +113,7 @@ class Engine:
         "_reach_barred",
         "_role_combos",
         "_role_last",
+        "_role_won",
         "_score_labels",
         "_shielding",
         "_single_deploys",
@@ -418,6 +419,15 @@ class Engine:
         #: see scoring.scored: id of a score modifier -> (it, its label and place as the
         #: explanation writes them)
         self._score_labels: dict[int, tuple[CompiledModifier, str]] = {}
+        #: see roles._role_turn_end: (the tray, the piles, whether the role won with them)
+        #: when the role's win reads nothing else (``RoleDef.win_places``), else None
+        places = None if self.role is None else self.role.win_places
+        self._role_won: tuple[object, object, bool] | None = (
+            (None, None, False)
+            if places is not None
+            and all(p == "reserve" or (p != "map" and p in self.pile_zones) for p in places)
+            else None
+        )
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some

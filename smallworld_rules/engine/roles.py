@@ -189,20 +189,32 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
         count, zone, gain = role.exchange
         rs = s.own_race(race)
         pile = list(s.zones[zone])  # the zones are replaced, not changed (copy on write)
+        tray = dict(s.box)  # the tray too: one new table for the whole exchange, not one a token
         while len(pile) >= count:
             taken = self._take_from_pile(pile, count, race)
-            s.zones = {**s.zones, zone: tuple(pile)}
             for kind in taken:
-                if kind in s.box:  # the role's tokens to its reserve, races' to their box
-                    s.to_box(kind, 1)
-            gained = min(gain, s.box[race])
-            s.to_box(race, -gained)
+                if kind in tray:  # the role's tokens to its reserve, races' to their box
+                    tray[kind] += 1
+            gained = min(gain, tray[race])
+            tray[race] -= gained
             rs.hand += gained
             log(Exchanged._make(zone, tuple(taken), race, gained))
+        s.zones = {**s.zones, zone: tuple(pile)}
+        s.box = tray
     won = role.won  # role.win's two sides compared in one function
     if won is None:
         return False
-    return won(_Ctx(self, s, race) if ctx is None else ctx)
+    kept = self._role_won
+    if kept is None:  # the win reads more than the tray and the piles: asked every time
+        return won(_Ctx(self, s, race) if ctx is None else ctx)
+    # It reads only the tray and piles, which are replaced, never changed, when they change
+    # (copy on write): the same two objects as last time give the same answer.
+    box, zones = s.box, s.zones
+    if kept[0] is box and kept[1] is zones:
+        return kept[2]
+    result = won(_Ctx(self, s, race) if ctx is None else ctx)
+    self._role_won = (box, zones, result)
+    return result
 
 
 def _take_from_pile(pile: list[str], count: int, first: str) -> list[str]:
