@@ -171,6 +171,12 @@ class Game:
         # (None for a set-up edit). A flat list rather than a tuple per move: one object less
         # made, kept and visited by the cyclic collector per move.
         self._undo: list[Any] = []
+        #: the current position is shared with a clone, which may play from it too. Otherwise
+        #: apply drops the conquest costs legal_actions left on it (``State.reach_costs``)
+        #: once its fork has used them: kept for every move of the history they were objects
+        #: for the cyclic collector to walk, seldom read again (a position an undo brings
+        #: back is listed again, or its conquests costed in full).
+        self._again = False
 
     # ------------------------------------------------------------------ creation
 
@@ -233,7 +239,8 @@ class Game:
         Raises:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
-        new = self._state.fork()  # shares what it does not change (copy on write)
+        old = self._state
+        new = old.fork()  # shares what it does not change (copy on write)
         log = self._log
         length = len(log)
         try:
@@ -241,8 +248,12 @@ class Game:
         except BaseException:
             del log[length:]  # the events of an action that was refused
             raise
+        if self._again:
+            self._again = False  # the fork is this game's alone
+        else:
+            old.reach_costs = None
         undo = self._undo
-        undo.append(self._state)
+        undo.append(old)
         undo.append(length)
         undo.append(action)
         self._state = new
@@ -271,6 +282,7 @@ class Game:
         twin._log = log = self._log.copy()
         twin._append = log.append
         twin._undo = self._undo.copy()
+        twin._again = self._again = True  # one position, two games to play from it
         if self._unbuilt:
             twin._unbuilt = True
             twin._log_text = self._log_text

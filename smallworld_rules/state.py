@@ -48,7 +48,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 from itertools import count
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.conquest import ReachCosts
 
 T = TypeVar("T")
 #: object.__new__ as a global: ``Cls.__new__(Cls)`` is an unspecialised look-up on the class
@@ -221,9 +224,9 @@ class State:
     #: derived from region_race, not saved: each occupant's regions as a bitmask (see occupy)
     race_masks: Mapping[str, int]
     #: derived, not saved: the conquest costs legal_actions worked out for this very position
-    #: (the engine, the acting race, region -> cost); a fork carries them only until the
-    #: action applied to it is done (see Engine._attempt)
-    reach_costs: tuple[Any, str, Mapping[int, int]] | None
+    #: (region -> cost, with the engine and the acting race they are for); a fork carries
+    #: them only until the action applied to it is done (see Engine._attempt)
+    reach_costs: ReachCosts | None
     region_tokens: list[int]
     #: region -> piece name -> count (only regions with pieces; see set_pieces)
     pieces: Mapping[int, Mapping[str, int]]

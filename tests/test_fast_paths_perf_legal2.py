@@ -138,11 +138,11 @@ def test_listing_is_what_the_general_helpers_give(how: dict[str, Any]) -> None:
         assert listed == expected
         if costs is not None:
             kept = state.reach_costs
-            assert kept is not None and kept[0] is engine and kept[1] == state.acting
-            assert list(kept[2].items()) == list(costs.items())
-            assert len(kept[2]) == len(costs)
+            assert kept is not None and kept.engine is engine and kept.race == state.acting
+            assert list(kept.items()) == list(costs.items())
+            assert len(kept) == len(costs)
             for r in (-1, *range(engine.n + 1)):  # what a conquest attempt may ask
-                assert kept[2].get(r) == costs.get(r)
+                assert kept.get(r) == costs.get(r)
         checked[state.phase] += 1
         declines += sw.Decline() in listed
         ends += sw.EndTurn() in listed
@@ -183,7 +183,7 @@ def test_listing_costs_at_least_what_a_race_keeps_per_region(tmp_path: Path) -> 
                 if costs is not None:
                     kept = state.reach_costs
                     assert kept is not None
-                    assert list(kept[2].items()) == list(costs.items())
+                    assert list(kept.items()) == list(costs.items())
                     if state.races[state.acting].power == "sturdy":
                         assert min(costs.values(), default=4) >= 4
                         sturdy += 1

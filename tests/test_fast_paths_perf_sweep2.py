@@ -193,12 +193,12 @@ def test_listed_costs_below_one_are_clamped_as_the_breakdowns(tmp_path: Path) ->
                 assert list(engine.legal_actions(state)) == expected
                 if costs is not None:
                     kept = state.reach_costs
-                    assert kept is not None and kept[0] is engine
-                    assert list(kept[2].items()) == list(costs.items())
+                    assert kept is not None and kept.engine is engine
+                    assert list(kept.items()) == list(costs.items())
                     for r in (-1, *range(engine.n + 1)):
-                        assert kept[2].get(r) == costs.get(r)
-                    if type(kept[2]) is ReachCosts:
-                        lazy = kept[2]
+                        assert kept.get(r) == costs.get(r)
+                    if type(kept) is ReachCosts:
+                        lazy = kept
                         clamped += sum(
                             lazy.tokens[r] + lazy.table[r] < 1 for r in _bits(lazy.reach)
                         )
@@ -232,11 +232,11 @@ def test_listed_costs_with_modifiers_that_change_are_the_breakdowns() -> None:
                 assert list(engine.legal_actions(state)) == expected
                 if costs is not None:
                     kept = state.reach_costs
-                    assert kept is not None and kept[0] is engine
-                    assert list(kept[2].items()) == list(costs.items())
+                    assert kept is not None and kept.engine is engine
+                    assert list(kept.items()) == list(costs.items())
                     for r in (-1, *range(engine.n + 1)):
-                        assert kept[2].get(r) == costs.get(r)
-                    if state.acting == "giants" and type(kept[2]) is ReachCosts:
+                        assert kept.get(r) == costs.get(r)
+                    if state.acting == "giants" and type(kept) is ReachCosts:
                         varying += 1
                 checked += 1
             options = list(game.legal_actions())

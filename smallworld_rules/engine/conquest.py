@@ -201,13 +201,18 @@ def _with_defence(
 class ReachCosts(Mapping[int, int]):
     """``{region: cost}`` for the regions of a reach, each worked out when asked from the
     tokens and the cost table the conquest listing summed it from (see cost_table): the
-    listing leaves them on its position for the conquest that follows, which asks one.
+    listing leaves them on its position (``State.reach_costs``) for the conquest that
+    follows, which asks one, with the engine and the race they were listed for.
 
-    Made with ``_new`` and its three fields set (no ``__init__`` frame per listing); the
-    token list is the listed position's, which no action changes (an action changes a
-    fork of it)."""
+    Made with ``_new`` and its five fields set (no ``__init__`` frame per listing). One
+    object, not a tuple of the engine, the race and the costs: every listed conquest
+    position in the undo history keeps it, and the collector walks what is kept. The token
+    list is the listed position's, which no action changes (an action changes a fork of
+    it)."""
 
-    __slots__ = ("reach", "table", "tokens")
+    __slots__ = ("engine", "race", "reach", "table", "tokens")
+    engine: Engine  #: the engine that listed them
+    race: str  #: the race they are the costs of
     reach: int
     table: Sequence[int]
     tokens: Sequence[int]
@@ -229,6 +234,26 @@ class ReachCosts(Mapping[int, int]):
 
     def __len__(self) -> int:
         return self.reach.bit_count()
+
+
+class KeptCosts(ReachCosts):
+    """:class:`ReachCosts` that conquest_costs worked out in full (``costs``), where no
+    fixed table sums them (its ``reach``, ``table`` and ``tokens`` are not set)."""
+
+    __slots__ = ("costs",)
+    costs: Mapping[int, int]
+
+    def get(self, region: int, default: Any = None) -> Any:
+        return self.costs.get(region, default)
+
+    def __getitem__(self, region: int) -> int:
+        return self.costs[region]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.costs)
+
+    def __len__(self) -> int:
+        return len(self.costs)
 
 
 def _fixed_costs(
@@ -416,8 +441,8 @@ def _attempt(self: Engine, s: State, action: Conquer | ConquerWithDie) -> tuple[
     # the acting race, as _acting_race gives it (which raises when there is none)
     rs = self._acting_race(s, action) if s.acting is None else s.own_race(s.acting)
     known = s.reach_costs  # legal_actions' costs of this position, if it was asked
-    if known is not None and known[0] is self and known[1] == rs.race:
-        cost = known[2].get(action.region)
+    if known is not None and known.engine is self and known.race == rs.race:
+        cost = known.get(action.region)
         if cost is not None:  # a region it could reach, with tokens in hand (ruling 4)
             return rs, cost
     problem = self.target_problem(s, rs.race, action.region)

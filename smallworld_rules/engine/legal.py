@@ -23,7 +23,12 @@ from smallworld_rules.engine.basics import (
 )
 
 # The module's functions themselves: as Engine's staticmethods, a call is not specialised
-from smallworld_rules.engine.conquest import ReachCosts, _with_defence, cost_table
+from smallworld_rules.engine.conquest import (
+    KeptCosts,
+    ReachCosts,
+    _with_defence,
+    cost_table,
+)
 from smallworld_rules.engine.redeploy import _held_back, _may_end_conquest, _surplus
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
@@ -209,13 +214,21 @@ def _conquests(
             elif cost <= top:
                 acts.append(die_conquers[r])
         lazy = _new(ReachCosts)  # derived: a conquest attempt asks them
-        lazy.reach, lazy.table, lazy.tokens = reach, table, tokens
-        s.reach_costs = (self, race, lazy)
+        lazy.engine = self
+        lazy.race = race
+        lazy.reach = reach
+        lazy.table = table
+        lazy.tokens = tokens
+        s.reach_costs = lazy
         return reach
     costs = self.conquest_costs(s, race, reach, combo)
     if kept is None:  # after conquest_costs, which made the fixed table if there is one
         self._cost_tables[id(modifiers)] = cost_table(self, modifiers, s, race)
-    s.reach_costs = (self, race, costs)  # derived: a conquest attempt reuses them
+    full = _new(KeptCosts)  # derived: a conquest attempt reuses them
+    full.engine = self
+    full.race = race
+    full.costs = costs
+    s.reach_costs = full
     for r, cost in costs.items():
         if cost <= hand:
             acts.append(conquers[r])
