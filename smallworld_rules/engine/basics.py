@@ -67,8 +67,8 @@ _ByRegion = tuple[Action, ...]
 #: See Engine._applying: ((regions, signed amount) of add/sub, (regions, amount) of set).
 _Applying = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 _NOTHING_APPLIES: _Applying = ((), ())
-#: See Engine._occupied: (regions, mask, mask of the regions bordering them).
-_Occupied = tuple[tuple[int, ...], int, int]
+#: See Engine._occupied: (regions, mask, the mask bordering them, that less own and water).
+_Occupied = tuple[tuple[int, ...], int, int, int]
 #: How many masks Engine._occupied keeps the regions of before it starts afresh.
 _MASKS_KEPT = 1 << 14
 _REGION_ACTIONS: dict[int, tuple[_ByRegion, _ByRegion, _ByRegion, _ByRegion]] = {}
