@@ -4,6 +4,7 @@ test rule files and every expansion."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from helpers import random_positions, rule_sets, rules_and_players
@@ -70,3 +71,15 @@ def test_reach_is_the_general_reach(how: dict[str, Any]) -> None:
             combo = engine._combo_of(state, race)
             plain += bool(occupied[1]) and not combo.far and "enter_water" not in combo.flags
     assert checked > 200 and plain > 50
+
+
+def test_bits_by_chunks_are_the_set_bits() -> None:
+    """The regions of a mask (what every listing reads its reach and own regions from)
+    are its set bits, lowest first: for random masks up to 300 bits wide (the tables
+    added as masks first reach them), around every chunk's edges, and for 0."""
+    rng = random.Random(8)
+    masks = [0, 1, (1 << 300) - 1]
+    masks += [1 << k for k in range(300)] + [(1 << k) - 1 for k in range(1, 300)]
+    masks += [rng.getrandbits(rng.randrange(1, 300)) for _ in range(3000)]
+    for mask in masks:
+        assert list(_bits(mask)) == [i for i in range(mask.bit_length()) if mask >> i & 1]
