@@ -83,3 +83,33 @@ def test_bits_by_chunks_are_the_set_bits() -> None:
     masks += [rng.getrandbits(rng.randrange(1, 300)) for _ in range(3000)]
     for mask in masks:
         assert list(_bits(mask)) == [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _regions_holding(s: State, wanted: frozenset[str]) -> int:
+    """The regions holding at least one piece named in ``wanted``, each region's pieces
+    looked at one by one."""
+    out = 0
+    for r, held in s.pieces.items():
+        if any(count and name in wanted for name, count in held.items()):
+            out |= 1 << r
+    return out
+
+
+@RULE_SETS
+def test_piece_masks_are_the_regions_holding_them(how: dict[str, Any]) -> None:
+    """An immune piece keeps its region out of every reach (no enemy may conquer it),
+    and other rule files read the regions of a piece: on every position of seeded games,
+    the regions holding the immune pieces, the guarding ones, each piece kind and every
+    kind together are those whose pieces, one by one, include one (a count above 0)."""
+    rules, players = rules_and_players(how)
+    checked = found = 0
+    for game in random_positions(rules, 4 if how else 8, players):
+        engine, state = game._engine, game._state
+        kinds = [engine._immune_pieces, engine._guard_pieces, frozenset(rules.pieces)]
+        kinds += [frozenset([name]) for name in rules.pieces]
+        for wanted in kinds:
+            mask = engine._pieces_mask(state, wanted)
+            assert mask == (_regions_holding(state, wanted) if wanted else 0)
+            checked += 1
+            found += mask != 0
+    assert checked > 500 and found > 100

@@ -27,6 +27,8 @@ def _pieces_mask(self: Engine, s: State, wanted: frozenset[str]) -> int:
         return 0
     out = 0
     for r, held in s.pieces.items():
+        if wanted.isdisjoint(held):  # most regions' pieces: one C call, not a loop
+            continue
         for name, count in held.items():
             if count and name in wanted:
                 out |= 1 << r
