@@ -127,7 +127,7 @@ def _occupied(self: Engine, s: State, race: str) -> _Occupied:
     if entry is None:
         if len(self._by_mask) >= _MASKS_KEPT:  # a long-lived engine: start afresh
             self._by_mask.clear()
-        regions = tuple(_bits(mask))
+        regions = _bits(mask)
         bordering = 0
         adjacency = self.map.adjacency
         for r in regions:
@@ -145,7 +145,7 @@ def regions_in(self: Engine, mask: int) -> tuple[int, ...]:
     if found is None:
         if len(self._mask_regions) >= _MASKS_KEPT:  # a long-lived engine: start afresh
             self._mask_regions.clear()
-        found = self._mask_regions[mask] = tuple(_bits(mask))
+        found = self._mask_regions[mask] = _bits(mask)
     return found
 
 
