@@ -58,7 +58,7 @@ def test_regions_of_masks_in_games_are_the_set_bits(how: dict[str, object]) -> N
         for mask, regions in engine._mask_regions.items():
             assert regions == _bits_one_by_one(mask)
             checked += 1
-        for mask, (regions, same, _) in engine._by_mask.items():
+        for mask, (regions, same, *_) in engine._by_mask.items():
             assert same == mask and regions == _bits_one_by_one(mask)
             checked += 1
     assert checked > 100

@@ -67,8 +67,8 @@ _ByRegion = tuple[Action, ...]
 #: See Engine._applying: ((regions, signed amount) of add/sub, (regions, amount) of set).
 _Applying = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 _NOTHING_APPLIES: _Applying = ((), ())
-#: See Engine._occupied: (regions, mask, mask of the regions bordering them).
-_Occupied = tuple[tuple[int, ...], int, int]
+#: See Engine._occupied: (regions, mask, the mask bordering them, that less own and water).
+_Occupied = tuple[tuple[int, ...], int, int, int]
 #: How many masks Engine._occupied keeps the regions of before it starts afresh.
 _MASKS_KEPT = 1 << 14
 _REGION_ACTIONS: dict[int, tuple[_ByRegion, _ByRegion, _ByRegion, _ByRegion]] = {}
@@ -98,30 +98,33 @@ def _region_deploys(n: int, count: int) -> _ByRegion:
     return tuple(_shared(Deploy, r, count) for r in range(n))
 
 
-#: ``_BYTE_BITS[k][b]``: the set bits of the byte ``b`` at byte ``k`` of a mask (8k + i),
-#: lowest first; a table per byte is added when a mask first reaches it (see _bits)
-_BYTE_BITS: list[tuple[tuple[int, ...], ...]] = []
+#: How many bits of a mask one look-up in _CHUNK_BITS covers: 12 (a table of 4,096 per
+#: 12 regions; two look-ups on a 23-region map, four on 48, where bytes took three and six)
+_CHUNK = 12
+#: ``_CHUNK_BITS[k][c]``: the set bits of the chunk ``c`` at chunk ``k`` of a mask
+#: (12k + i), lowest first; a table per chunk is added when a mask first reaches it
+_CHUNK_BITS: list[tuple[tuple[int, ...], ...]] = []
 
 
 def _bits(mask: int) -> tuple[int, ...]:
     """The indices of the set bits of ``mask`` (not negative), lowest first.
 
-    A byte at a time from tables: a generator resumed once per bit costs several times more
-    (a region mask's regions are looked up by the thousand per game).
+    A chunk of 12 bits at a time from tables: a generator resumed once per bit costs
+    several times more (a region mask's regions are looked up by the thousand per game).
     """
-    tables = _BYTE_BITS
-    if mask >> 8 * len(tables):
-        while mask >> 8 * len(tables):
-            base = 8 * len(tables)
+    tables = _CHUNK_BITS
+    if mask >> _CHUNK * len(tables):
+        while mask >> _CHUNK * len(tables):
+            base = _CHUNK * len(tables)
             made: list[tuple[int, ...]] = [()]
-            for b in range(1, 256):  # b's lowest bit, then the bits above it
-                made.append((base + (b & -b).bit_length() - 1, *made[b & (b - 1)]))
+            for c in range(1, 1 << _CHUNK):  # c's lowest bit, then the bits above it
+                made.append((base + (c & -c).bit_length() - 1, *made[c & (c - 1)]))
             tables.append(tuple(made))
     found: tuple[int, ...] = ()
     for table in tables:
         if not mask:
             break
-        found += table[mask & 255]
-        mask >>= 8
+        found += table[mask & 4095]  # (_CHUNK as literals: constants, not globals)
+        mask >>= 12
     return found
 

@@ -115,8 +115,8 @@ def mask_of(self: Engine, s: State, race: str) -> int:
 
 
 def _occupied(self: Engine, s: State, race: str) -> _Occupied:
-    """``(regions, mask, bordering)``: the race's regions, their mask and the mask of the
-    regions bordering them.
+    """``(regions, mask, bordering, frontier)``: the race's regions, their mask, the mask of
+    the regions bordering them, and of those of them neither its own nor water.
 
     The state keeps each occupant's mask up to date (``State.occupy``); the regions and
     the bordering mask of a mask are worked out once and kept, since the engine asks for
@@ -127,12 +127,14 @@ def _occupied(self: Engine, s: State, race: str) -> _Occupied:
     if entry is None:
         if len(self._by_mask) >= _MASKS_KEPT:  # a long-lived engine: start afresh
             self._by_mask.clear()
-        regions = tuple(_bits(mask))
+        regions = _bits(mask)
         bordering = 0
         adjacency = self.map.adjacency
         for r in regions:
             bordering |= adjacency[r]
-        entry = self._by_mask[mask] = (regions, mask, bordering)
+        # and the common reach from them (see _reach): bordering, not own, not water
+        frontier = bordering & ~(mask | self.map.water_mask)
+        entry = self._by_mask[mask] = (regions, mask, bordering, frontier)
     return entry
 
 
@@ -143,7 +145,7 @@ def regions_in(self: Engine, mask: int) -> tuple[int, ...]:
     if found is None:
         if len(self._mask_regions) >= _MASKS_KEPT:  # a long-lived engine: start afresh
             self._mask_regions.clear()
-        found = self._mask_regions[mask] = tuple(_bits(mask))
+        found = self._mask_regions[mask] = _bits(mask)
     return found
 
 

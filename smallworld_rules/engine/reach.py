@@ -27,6 +27,8 @@ def _pieces_mask(self: Engine, s: State, wanted: frozenset[str]) -> int:
         return 0
     out = 0
     for r, held in s.pieces.items():
+        if wanted.isdisjoint(held):  # most regions' pieces: one C call, not a loop
+            continue
         for name, count in held.items():
             if count and name in wanted:
                 out |= 1 << r
@@ -98,25 +100,36 @@ def reach_mask(self: Engine, s: State, race: str) -> int:
 def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied) -> int:
     """``reach_mask`` from the race's pairing and regions, when the caller has them."""
     own = occupied[1]
-    if own:
+    flags = combo.flags
+    if (
+        own
+        and not combo.far
+        and not own & combo.link
+        and "conquer_anywhere" not in flags
+        and "enter_water" not in flags
+    ):  # the common reach: the regions bordering its own, less those and water (kept)
+        reach = occupied[3]
+    elif own:
         reach = occupied[2]
         if combo.far:  # `reach N`: N steps through any regions; `crosses_water`
-            reach = values.far_reach(self, combo.reach, combo.flags, own, reach)
+            reach = values.far_reach(self, combo.reach, flags, own, reach)
         if own & combo.link:
             reach |= combo.link
-        if "conquer_anywhere" in combo.flags:
+        if "conquer_anywhere" in flags:
             reach |= self.land_mask
+        reach &= ~own
+        if "enter_water" not in flags:
+            reach &= ~self.map.water_mask
     else:
         reach = self.role_enter if race == self.role_race else self.map.entry_mask
-        if "enter_anywhere" in combo.flags:
+        if "enter_anywhere" in flags:
             reach |= self.land_mask
-    reach &= ~own
-    if "enter_water" not in combo.flags:
-        reach &= ~self.map.water_mask
+        if "enter_water" not in flags:
+            reach &= ~self.map.water_mask
     if self._reach_barred:  # few rule files: one test for the three
         if self._immunizing:
             reach &= ~values.immune_regions(self, s)
-        if self.keeps_out and "no_return_to_abandoned" in combo.flags:
+        if self.keeps_out and "no_return_to_abandoned" in flags:
             reach &= ~flow.abandoned(s, race)
         if self._hiding:  # regions a face-down piece stopped it from taking this turn
             reach &= ~hidden_pieces.repelled(s, race)
