@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import players_for, rule_sets
+from helpers import players_for, rule_set_table, rule_sets
 
 import smallworld_rules as sw
 from smallworld_rules.dsl import ast, codegen
@@ -27,6 +27,14 @@ from smallworld_rules.events import Event, Exchanged, TokensToZone
 from smallworld_rules.state import SOUL, State
 
 _POS = ast.Pos(1, 1)
+
+#: The rule sets of rule_sets(necromancer=True, each_box=True) that have a role.
+_WITH_ROLE = {
+    name: how
+    for name, how in rule_set_table(necromancer=True, each_box=True).items()
+    if sw.load_rules(**how).roles
+}
+with_role = pytest.mark.parametrize("how", list(_WITH_ROLE.values()), ids=list(_WITH_ROLE))
 
 
 def _play(rules: sw.Rules, games: int) -> int:
@@ -43,7 +51,7 @@ def _play(rules: sw.Rules, games: int) -> int:
     return actions
 
 
-@rule_sets(necromancer=True, each_box=True)
+@with_role
 def test_role_win_kept_is_the_win_asked_again(
     how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -52,8 +60,6 @@ def test_role_win_kept_is_the_win_asked_again(
     and the piles are the very objects it was worked out from), it is the win asked again
     of the position as it is."""
     rules = sw.load_rules(**how)
-    if not rules.roles:
-        pytest.skip("no role in these rules")
     turn_end = Engine._role_turn_end
     seen = {"kept": 0, "asked": 0}
 
@@ -215,7 +221,7 @@ def _general_turn_end(engine: Engine, s: State, log: Any) -> bool:
     return won(_Ctx(engine, s, race) if ctx is None else ctx)
 
 
-@rule_sets(necromancer=True, each_box=True)
+@with_role
 def test_role_turn_end_is_the_general_code(
     how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -224,8 +230,6 @@ def test_role_turn_end_is_the_general_code(
     others back to their box. The engine's turn end leaves the same tray, piles, role
     banner, events and answer as the general code on the same position."""
     rules = sw.load_rules(**how)
-    if not rules.roles:
-        pytest.skip("no role in these rules")
     turn_end = Engine._role_turn_end
     exchanged = [0]
 
