@@ -12,6 +12,7 @@ import pytest
 from hypothesis import settings
 
 import smallworld_rules as sw
+from benchmarks.measure import play_random
 from smallworld_rules.events import ComboPicked, Scored
 
 #: every folder of test rule files (tests/rules, tests/rules_v3, tests/rules_market …)
@@ -43,6 +44,15 @@ def rule_sets(*, necromancer: bool = False, each_box: bool = False) -> pytest.Ma
 def players_for(rules: sw.Rules) -> tuple[int, ...]:
     """The player counts to play a rule set at: 3 to 5 with a role (it takes a seat)."""
     return (3, 4, 5) if rules.roles else (2, 3, 4, 5)
+
+
+def finished_games(
+    rules: sw.Rules, games: int, players: tuple[int, ...] | None = None
+) -> list[sw.Game]:
+    """Seeded games played to the end by uniformly random moves (the benchmark's
+    ``play_random``), seed ``i`` at ``players[i % len(players)]`` (default: players_for)."""
+    counts = players_for(rules) if players is None else players
+    return [play_random(rules, counts[seed % len(counts)], seed)[0] for seed in range(games)]
 
 
 def rules_and_players(how: dict[str, Any]) -> tuple[sw.Rules, tuple[int, ...]]:

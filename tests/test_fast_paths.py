@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import random_positions, rule_sets, rules_and_players
+from helpers import finished_games, random_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.state import LOST_TRIBE, Phase
@@ -122,16 +122,6 @@ def test_check_depth_refuses_exactly_what_is_nested_too_deep(depth: int) -> None
         check_depth(cyclic, "test")
 
 
-def _finished_games(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
-    out = []
-    for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not game.is_over:
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
-        out.append(game)
-    return out
 
 
 #: values a loaded save may put in any field of an event (the fields are not checked)
@@ -155,7 +145,7 @@ def test_log_json_is_the_encoder_text() -> None:
 
     rules = sw.load_rules(expansions=sw.available_expansions())
     kinds = set()
-    for game in _finished_games(rules, 6, (3, 4, 5)):
+    for game in finished_games(rules, 6, (3, 4, 5)):
         assert log_json(game.log) == expected(list(game.log))
         kinds.update(type(e).__name__ for e in game.log)
     assert len(kinds) >= 12
@@ -180,7 +170,7 @@ def test_to_json_is_the_sorted_encoding_of_its_document(tmp_path: Path) -> None:
     (tmp_path / "mine.json").write_text(board.read_text())
     rules = sw.load_rules(expansions=sw.available_expansions())
     own_board = sw.Game.new(players=2, seed=3, map=str(tmp_path / "mine.json"))
-    games = [*_finished_games(rules, 3, (3, 4, 5)), own_board]
+    games = [*finished_games(rules, 3, (3, 4, 5)), own_board]
     for game in games:
         text = game.to_json()
         doc = json.loads(text)
@@ -264,7 +254,7 @@ def test_events_read_back_as_the_general_way_builds_them() -> None:
     rules = sw.load_rules(expansions=sw.available_expansions())
     rng = random.Random(4)
     checked = refused = 0
-    for game in _finished_games(rules, 4, (3, 4, 5)):
+    for game in finished_games(rules, 4, (3, 4, 5)):
         dicts = json.loads(game.to_json())["log"]
         loaded = events_from_dicts(dicts)
         assert [repr(e) for e in loaded] == [repr(e) for e in game.log]

@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import players_for, rule_sets
+from helpers import finished_games, players_for, rule_sets
 
 import smallworld_rules as sw
 from smallworld_rules.actions import UseAbility
@@ -43,16 +43,7 @@ def _outcome(fn: Any, ctx: Any) -> Any:
 
 def _play(rules: sw.Rules, games: int) -> int:
     """Seeded uniformly random games; the number of actions played."""
-    actions = 0
-    players = players_for(rules)
-    for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not game.is_over:
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
-            actions += 1
-    return actions
+    return sum(len(game.action_stack) for game in finished_games(rules, games))
 
 
 @rule_sets(necromancer=True, each_box=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import players_for, rule_set_table, rule_sets
+from helpers import finished_games, players_for, rule_set_table, rule_sets
 
 import smallworld_rules as sw
 from smallworld_rules.dsl import ast, codegen
@@ -39,16 +39,7 @@ with_role = pytest.mark.parametrize("how", list(_WITH_ROLE.values()), ids=list(_
 
 def _play(rules: sw.Rules, games: int) -> int:
     """Seeded uniformly random games; the number of actions played."""
-    actions = 0
-    players = players_for(rules)
-    for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not game.is_over:
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
-            actions += 1
-    return actions
+    return sum(len(game.action_stack) for game in finished_games(rules, games))
 
 
 @with_role
