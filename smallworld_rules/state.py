@@ -51,7 +51,7 @@ from itertools import count
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from smallworld_rules.engine.conquest import ReachCosts
+    from smallworld_rules.engine.conquest import ListedCosts
 
 T = TypeVar("T")
 #: object.__new__ as a global: ``Cls.__new__(Cls)`` is an unspecialised look-up on the class
@@ -226,7 +226,7 @@ class State:
     #: derived, not saved: the conquest costs legal_actions worked out for this very position
     #: (region -> cost, with the engine and the acting race they are for); a fork carries
     #: them only until the action applied to it is done (see Engine._attempt)
-    reach_costs: ReachCosts | None
+    reach_costs: ListedCosts | None
     region_tokens: list[int]
     #: region -> piece name -> count (only regions with pieces; see set_pieces)
     pieces: Mapping[int, Mapping[str, int]]

@@ -198,21 +198,25 @@ def _with_defence(
     return (kept[0], based, dict(on_map), table, kept[4])
 
 
-class ReachCosts(Mapping[int, int]):
-    """``{region: cost}`` for the regions of a reach, each worked out when asked from the
-    tokens and the cost table the conquest listing summed it from (see cost_table): the
-    listing leaves them on its position (``State.reach_costs``) for the conquest that
-    follows, which asks one, with the engine and the race they were listed for.
+class ListedCosts(Mapping[int, int]):
+    """``{region: cost}``: the conquest costs the listing worked out for a position, left on
+    it (``State.reach_costs``) for the conquest that follows, with the engine and the race
+    they were listed for. One object, not a tuple of the engine, the race and the costs:
+    every listed conquest position in the undo history keeps it, and the collector walks
+    what is kept. Made with ``_new`` and its fields set (no ``__init__`` frame per
+    listing)."""
 
-    Made with ``_new`` and its five fields set (no ``__init__`` frame per listing). One
-    object, not a tuple of the engine, the race and the costs: every listed conquest
-    position in the undo history keeps it, and the collector walks what is kept. The token
-    list is the listed position's, which no action changes (an action changes a fork of
-    it)."""
-
-    __slots__ = ("engine", "race", "reach", "table", "tokens")
+    __slots__ = ("engine", "race")
     engine: Engine  #: the engine that listed them
     race: str  #: the race they are the costs of
+
+
+class ReachCosts(ListedCosts):
+    """The costs of a reach, each worked out when asked from the tokens and the cost table
+    the conquest listing summed it from (see cost_table). The token list is the listed
+    position's, which no action changes (an action changes a fork of it)."""
+
+    __slots__ = ("reach", "table", "tokens")
     reach: int
     table: Sequence[int]
     tokens: Sequence[int]
@@ -236,9 +240,8 @@ class ReachCosts(Mapping[int, int]):
         return self.reach.bit_count()
 
 
-class KeptCosts(ReachCosts):
-    """:class:`ReachCosts` that conquest_costs worked out in full (``costs``), where no
-    fixed table sums them (its ``reach``, ``table`` and ``tokens`` are not set)."""
+class KeptCosts(ListedCosts):
+    """The costs conquest_costs worked out in full, where no fixed table sums them."""
 
     __slots__ = ("costs",)
     costs: Mapping[int, int]
