@@ -39,8 +39,10 @@ objects above. A change made past these rules would also change the states kept 
 Two fields are derived and never saved: ``race_masks`` (kept in step by :meth:`State.occupy`)
 and ``reach_costs``, the conquest costs ``legal_actions`` worked out for a position, written
 on that position for the conquest that follows: a fork carries them, the engine drops them
-once the action applied to the fork is done, and :meth:`State.copy` (made to be edited) drops
-them at once.
+once the action applied to the fork is done, ``Game.apply`` drops them from the position it
+played from (unless a clone shares that position), and :meth:`State.copy` (made to be
+edited) drops them at once. Dropping them changes no answer, only how fast a conquest from
+that position is costed.
 """
 
 from __future__ import annotations

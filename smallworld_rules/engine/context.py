@@ -32,6 +32,7 @@ class _Combo:
         "floor",
         "lifts_pieces",
         "link",
+        "near",
         "reach",
         "region_max",
         "triggers",
@@ -72,6 +73,8 @@ class _Combo:
         #: how many steps its conquests reach (``reach N``), the least a conquest costs
         self.reach = reach
         self.far = reach > 1 or "crosses_water" in flags  # see values.far_reach
+        #: its conquests reach only the land bordering its regions (see reach._reach)
+        self.near = not self.far and not flags & {"conquer_anywhere", "enter_water"}
         self.floor = floor
         #: the most tokens a region may hold after redeployment (0: no limit)
         self.region_max = region_max

@@ -101,13 +101,8 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
     """``reach_mask`` from the race's pairing and regions, when the caller has them."""
     own = occupied[1]
     flags = combo.flags
-    if (
-        own
-        and not combo.far
-        and not own & combo.link
-        and "conquer_anywhere" not in flags
-        and "enter_water" not in flags
-    ):  # the common reach: the regions bordering its own, less those and water (kept)
+    if own and combo.near and not own & combo.link:
+        # the common reach: the regions bordering its own, less those and water (kept)
         reach = occupied[3]
     elif own:
         reach = occupied[2]
