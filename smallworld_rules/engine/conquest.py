@@ -466,6 +466,22 @@ def _conquer(self: Engine, s: State, action: Conquer, log: Log) -> None:
     s.die_bonus = -1  # a rolled bonus is spent on this conquest
     # _take_region(s, rs, r, cost, cost, log), one frame fewer (every Conquer)
     occupant = s.region_race[r]
+    if (occupant is None or occupant == LOST_TRIBE) and self._quick_seize and not s.pieces.get(r):
+        # _seize for a region no race defends and no piece holds (3 conquests in 4), without
+        # its frame and its tests of what expansions add: a Lost Tribe is simply discarded
+        held = s.region_tokens[r]
+        if occupant is not None and held:
+            s.conquered_nonempty |= 1 << r
+        race = rs.race
+        s.occupy(r, race, cost)
+        rs.hand -= cost
+        s.conquered = (*s.conquered, r)
+        s.acted = True
+        log(Conquered._make(s.active, race, r, cost, cost, None, occupant, held, 0))
+        triggering = self._triggering
+        if race in triggering or rs.power in triggering or race == self.role_race:
+            self._fire(s, rs, "conquest", r, log, None, occupant)
+        return
     lost = self.losses_value(s, occupant, r) if occupant in s.races else s.region_tokens[r]
     self._seize(s, rs, r, lost, cost, cost, log)
 

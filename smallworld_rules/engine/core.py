@@ -109,6 +109,7 @@ class Engine:
         "_penniless",
         "_plain_turns",
         "_plans",
+        "_quick_seize",
         "_raising",
         "_reach_barred",
         "_role_combos",
@@ -427,6 +428,12 @@ class Engine:
             if places is not None
             and all(p == "reserve" or (p != "map" and p in self.pile_zones) for p in places)
             else None
+        )
+        #: a region nobody defends is taken without _seize (see conquest._conquer): no
+        #: conquest is recorded for the rule language, no discount spent, and lost tokens go
+        #: to the box
+        self._quick_seize = (
+            self._lost_to_box and not self.records_facts and not self._discounting
         )
 
     def _lend_to_borrowers(self) -> None:
