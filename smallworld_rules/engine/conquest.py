@@ -466,9 +466,14 @@ def _conquer(self: Engine, s: State, action: Conquer, log: Log) -> None:
     s.die_bonus = -1  # a rolled bonus is spent on this conquest
     # _take_region(s, rs, r, cost, cost, log), one frame fewer (every Conquer)
     occupant = s.region_race[r]
-    if (occupant is None or occupant == LOST_TRIBE) and self._quick_seize and not s.pieces.get(r):
+    if (
+        (occupant is None or (occupant == LOST_TRIBE and self._lost_to_box))
+        and self._quick_seize
+        and not s.pieces.get(r)
+    ):
         # _seize for a region no race defends and no piece holds (3 conquests in 4), without
         # its frame and its tests of what expansions add: a Lost Tribe is simply discarded
+        # (where no zone takes lost tokens)
         held = s.region_tokens[r]
         if occupant is not None and held:
             s.conquered_nonempty |= 1 << r

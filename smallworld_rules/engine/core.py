@@ -430,11 +430,8 @@ class Engine:
             else None
         )
         #: a region nobody defends is taken without _seize (see conquest._conquer): no
-        #: conquest is recorded for the rule language, no discount spent, and lost tokens go
-        #: to the box
-        self._quick_seize = (
-            self._lost_to_box and not self.records_facts and not self._discounting
-        )
+        #: conquest is recorded for the rule language, and no discount spent
+        self._quick_seize = not self.records_facts and not self._discounting
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some
