@@ -512,7 +512,8 @@ def _seize(
     to_box: bool = False,
 ) -> None:
     """``rs`` takes ``r`` with ``tokens`` from hand; the occupant loses ``lost`` tokens to
-    its box and takes the rest into hand (every conquest, whatever its form, ends here).
+    its box and takes the rest into hand (every conquest, whatever its form, ends here, but
+    a Conquer of a region nobody defends: _conquer carries that out itself).
     The lost tokens go where lost tokens go (``_lose``), or to the box if ``to_box``."""
     if self._hiding and s.pieces.get(r) and hidden_pieces.reveal(self, s, rs, r, log):
         return  # a face-down piece stopped the conquest: nothing changed hands

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 #: event -> the engine step that fires it (for readers; the engine calls :func:`fire`).
 EVENTS: dict[str, str] = {
-    "conquest": "conquest._seize, after the region changed hands",
+    "conquest": "conquest._seize (_conquer for a region nobody defends), after it changed hands",
     "lost": "conquest._seize, for the defender, after the conqueror's triggers",
     "tokens_lost": "conquest._seize, for the defender, when it lost at least one token",
     "redeploy": "redeploy._enter_redeploy",
