@@ -161,6 +161,9 @@ class CompiledAbility:
     language: bool = False
     #: when it works: ``active`` (the default), ``declined`` or ``always``
     status: str = "active"
+    #: P when the target's condition is exactly ``not piece P`` (else ``""``): the listing
+    #: skips it where a placement of P, one a region, tests the same (use_ability._plan)
+    absent_piece: str = ""
 
 
 @attrs.frozen

@@ -329,8 +329,12 @@ def compile_ability(
     scope = scope or Scope(rule_file.id)
     limit, target = ability.limit, ability.target
     condition = None
+    absent = ""
     if target is not None and target.condition is not None:
         condition = compile_predicate(target.condition, scope=scope)
+        test = target.condition
+        if isinstance(test, ast.Not) and isinstance(test.operand, ast.HasPiece):
+            absent = test.operand.name
     price = ability.price
     return CompiledAbility(
         name=ability.name,
@@ -346,6 +350,7 @@ def compile_ability(
         price=None if price is None else compile_expr(price.amount, scope),
         language=any(e.verb in _LANGUAGE_EFFECTS for e in ability.effects),
         status=ability.status,
+        absent_piece=absent,
     )
 
 
