@@ -3,6 +3,10 @@
 * An ability's targets are worked out with a context only when its clause has a condition
   to test: the same masks as the general code (kept here verbatim), for every ability of
   every race of every position of seeded games.
+* A pairing is joined from what each of its files brings, worked out once per file: the
+  same flags, links, reach, abilities, triggers and modifiers, in the same order, as the
+  general code (one pass over the files, kept here verbatim), for every race alone, with
+  every power and two, and a role with its powers in several orders.
 * The listing skips an own region's condition ``when not piece P`` where the ability's
   placement of P, one a region, is checked as a mask of the targets anyway: the same
   UseAbility actions, in the same order, as the listing that tests the condition.
@@ -18,12 +22,24 @@ import pytest
 from helpers import players_for, rule_sets
 
 import smallworld_rules as sw
+from smallworld_rules.dsl.vocabulary import HOOKS
 from smallworld_rules.engine import use_ability
-from smallworld_rules.engine.context import _Ctx, _PlayerCtx, _ReachCtx, players_matching
+from smallworld_rules.engine.context import (
+    _Combo,
+    _Ctx,
+    _PlayerCtx,
+    _ReachCtx,
+    players_matching,
+)
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.hooks import EvalContext
 from smallworld_rules.language import values as language_values
-from smallworld_rules.ruledefs import CompiledAbility
+from smallworld_rules.ruledefs import (
+    CompiledAbility,
+    CompiledModifier,
+    CompiledTrigger,
+    RuleDef,
+)
 from smallworld_rules.state import RaceState, State
 
 
@@ -167,3 +183,150 @@ power markers "Markers" {
     }
 }
 """
+
+
+# --------------------------------------------------------------------------- pairings
+
+
+class _OldCombo:
+    """``context._Combo`` before pass 9e (the general code), verbatim: one pass over the
+    files of the pairing."""
+
+    __slots__ = (
+        "abilities",
+        "active_modifiers",
+        "conquest_tokens",
+        "declined_abilities",
+        "declined_modifiers",
+        "defs",
+        "far",
+        "flags",
+        "floor",
+        "lifts_pieces",
+        "link",
+        "near",
+        "reach",
+        "region_max",
+        "triggers",
+    )
+
+    def __init__(self, engine: Any, defs: tuple[RuleDef, ...]) -> None:
+        # One pass over the files (a pairing is built afresh for each new race/badge
+        # pairing a game meets): each attribute as its comment says, in file order.
+        self.defs = defs  #: the race's rule file, then its power's
+        flags: frozenset[str] = frozenset()
+        link = conquest_tokens = region_max = 0
+        reach = floor = 1
+        abilities: list[CompiledAbility] = []
+        declined_abilities: list[CompiledAbility] = []
+        #: the triggers of each event, in file order
+        self.triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
+        for i, d in enumerate(defs):
+            key = d.kind, d.id
+            flags |= engine.flags[key]
+            for mask in engine.links[key]:
+                link |= mask
+            conquest_tokens += d.conquest_tokens
+            reach = d.reach if i == 0 else max(reach, d.reach)
+            floor = max(floor, d.region_min)
+            if d.region_max and (not region_max or d.region_max < region_max):
+                region_max = d.region_max
+            for a in d.abilities:
+                if a.status != "declined":
+                    abilities.append(a)
+                if a.status != "active":
+                    declined_abilities.append(a)
+            for trigger in d.triggers:
+                self.triggers[trigger.event] = (*self.triggers.get(trigger.event, ()), trigger)
+        self.flags = flags
+        #: the regions its links make adjacent to one another
+        self.link = link
+        self.conquest_tokens = conquest_tokens
+        #: how many steps its conquests reach (``reach N``), the least a conquest costs
+        self.reach = reach
+        self.far = reach > 1 or "crosses_water" in flags  # see values.far_reach
+        #: its conquests reach only the land bordering its regions (see reach._reach)
+        self.near = not self.far and not flags & {"conquer_anywhere", "enter_water"}
+        self.floor = floor
+        #: the most tokens a region may hold after redeployment (0: no limit)
+        self.region_max = region_max
+        #: while active, and in decline (``while declined``, ``always``)
+        self.abilities = tuple(abilities)
+        self.declined_abilities = tuple(declined_abilities)
+        #: whether it holds pieces that go back to the supply when it redeploys
+        self.lifts_pieces = False
+        ids = {d.id for d in defs}
+        for p in engine.rules.pieces.values():
+            if p.lifted_at_redeploy and p.holder in ids:
+                self.lifts_pieces = True
+                break
+        #: the modifiers that apply on each hook, while active and once in decline
+        self.active_modifiers, self.declined_modifiers = self._modifiers()
+
+    def _modifiers(
+        self,
+    ) -> tuple[dict[str, tuple[CompiledModifier, ...]], dict[str, tuple[CompiledModifier, ...]]]:
+        """Each hook's modifiers in file order (the race's, then its powers'), while active
+        and once in decline; in one pass over the few the files have (a pairing is built
+        afresh for each new race/badge pairing of a game)."""
+        active: dict[str, tuple[CompiledModifier, ...]] = dict.fromkeys(HOOKS, ())
+        declined = dict(active)
+        for d in self.defs:
+            for hook in HOOKS:
+                for m in d.modifiers[hook]:
+                    if m.applies_to(False):
+                        active[hook] += (m,)
+                    if m.applies_to(True):
+                        declined[hook] += (m,)
+        return active, declined
+
+
+def _pairings(engine: Engine, rules: sw.Rules) -> list[tuple[RuleDef, ...]]:
+    """No file; every race alone, with every power and with two; a role's token kind with
+    its first powers in two orders (as it activates them)."""
+    powers = sorted(rules.powers)
+    out: list[tuple[RuleDef, ...]] = [()]
+    for race in sorted(engine.race_defs):
+        rd = engine.race_defs[race]
+        out.append((rd,))
+        for i, power in enumerate(powers):
+            out.append((rd, rules.powers[power]))
+            out.append((rd, rules.powers[power], rules.powers[powers[i - 3]]))
+    if engine.role_race is not None:
+        rd = engine.race_defs[engine.role_race]
+        for start in range(0, len(powers), 3):
+            chosen = [rules.powers[p] for p in powers[start : start + 6]]
+            out.append((rd, *chosen))
+            out.append((rd, *reversed(chosen)))
+    return out
+
+
+@rule_sets(necromancer=True, each_box=True)
+def test_pairings_joined_from_their_files_parts_are_the_general_code(
+    how: dict[str, Any],
+) -> None:
+    """A race and its power add up (a role's powers all work, in the order activated):
+    the pairing joined from what each file brings is, attribute by attribute, the pairing
+    of the general code: the same values, the very same abilities, triggers and
+    modifiers in the same order, each table's keys in the same order."""
+    rules = sw.load_rules(**how)
+    players = players_for(rules)[0]
+    engine = sw.Game.new(players=players, seed=0, rules=rules)._engine
+    compared = 0
+    for defs in _pairings(engine, rules):
+        for _ in range(2):  # made afresh, then from the parts kept by the first
+            new, old = _Combo(engine, defs), _OldCombo(engine, defs)
+            for name in _Combo.__slots__:
+                got, want = getattr(new, name), getattr(old, name)
+                assert got == want, name
+                assert type(got) is type(want), name
+            assert list(new.triggers) == list(old.triggers)
+            for event, triggers in old.triggers.items():
+                assert all(a is b for a, b in zip(new.triggers[event], triggers, strict=True))
+            for tables in ("active_modifiers", "declined_modifiers"):
+                got_t, want_t = getattr(new, tables), getattr(old, tables)
+                assert list(got_t) == list(want_t) == list(HOOKS)
+                for hook in HOOKS:
+                    assert all(a is b for a, b in zip(got_t[hook], want_t[hook], strict=True))
+            compared += 1
+    assert compared > 20

@@ -52,7 +52,14 @@ from smallworld_rules.engine.basics import (
     _Occupied,
     _region_actions,
 )
-from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static, players_matching
+from smallworld_rules.engine.context import (
+    _Combo,
+    _Ctx,
+    _EventCtx,
+    _Part,
+    _Static,
+    players_matching,
+)
 from smallworld_rules.engine.new_game import _Start
 from smallworld_rules.errors import RulesError
 from smallworld_rules.language import borrowing, hidden_pieces
@@ -106,6 +113,7 @@ class Engine:
         "_mask_regions",
         "_no_redeploy",
         "_own_tokens",
+        "_parts",
         "_penniless",
         "_plain_turns",
         "_plans",
@@ -428,6 +436,8 @@ class Engine:
             and all(p == "reserve" or (p != "map" and p in self.pile_zones) for p in places)
             else None
         )
+        #: see context._part: id of a rule file -> (the file, what it brings to a pairing)
+        self._parts: dict[int, tuple[RuleDef, _Part]] = {}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some
