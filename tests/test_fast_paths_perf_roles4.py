@@ -7,6 +7,9 @@
   same flags, links, reach, abilities, triggers and modifiers, in the same order, as the
   general code (one pass over the files, kept here verbatim), for every race alone, with
   every power and two, and a role with its powers in several orders.
+* A target player's condition that reads no value of the moment (``count(coins)`` is
+  each player's own) is tested once in one player context, not once per player: the
+  same targets (the first point's comparison covers it).
 * The listing skips an own region's condition ``when not piece P`` where the ability's
   placement of P, one a region, is checked as a mask of the targets anyway: the same
   UseAbility actions, in the same order, as the listing that tests the condition.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -152,6 +156,21 @@ def test_the_condition_skipped_is_exactly_a_missing_piece(tmp_path: Any) -> None
     mine = ("flag", "posts", "flag_by_sea", "other")
     condition = {name: use_ability._plan(engine, abilities[name])[5] for name in mine}
     assert condition == {"flag": False, "posts": True, "flag_by_sea": True, "other": True}
+
+
+def test_a_player_condition_is_tested_once_unless_it_reads_a_players_values() -> None:
+    """A target player's condition is each player's own only through a value of the
+    moment (``count(coins)``: that player's coins): the official Diplomat's ``not
+    attacked`` is tested once for all players, a test power's ``count(coins) > 5`` for
+    each apart."""
+    rules = sw.load_rules(paths=[Path(__file__).parent / "rules_cost"])
+    players = {
+        a.name: a.per_player
+        for d in (*rules.powers.values(), *rules.races.values())
+        for a in d.abilities
+        if a.target == "player"
+    }
+    assert players == {"choose_ally": False, "fleece": True}
 
 
 MARKERS = """\

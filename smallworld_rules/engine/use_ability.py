@@ -59,9 +59,12 @@ def _ability_targets(
     if ability.target == "player":
         ctx = _PlayerCtx(self, s, rs.owner)
         mask = ctx.all_mask
-        if test is not None:  # each player in a context of its own
+        if test is None:
+            return mask
+        if ability.per_player:  # each player in a context of its own
             return players_matching(self, s, rs.owner, rs.race, test, mask)
-        return mask
+        # no value of the moment read: the same mask in every player's context
+        return mask & test(_PlayerCtx(self, s, rs.owner, rs.race))
     # the context made only for a condition (a region ability without one needs none)
     mask = s.race_masks.get(rs.race, 0) if ability.target == "own region" else self.map.all_mask
     if self._shielding:  # immune to powers: out of reach of other races' abilities
