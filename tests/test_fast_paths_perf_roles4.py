@@ -3,6 +3,8 @@
 * An ability's targets are worked out with a context only when its clause has a condition
   to test: the same masks as the general code (kept here verbatim), for every ability of
   every race of every position of seeded games.
+* A context made without its ``__init__`` frame (``new_context``) is the context
+  ``_Ctx(...)`` makes: the same values in every slot, the same answers.
 * A pairing is joined from what each of its files brings, worked out once per file: the
   same flags, links, reach, abilities, triggers and modifiers, in the same order, as the
   general code (one pass over the files, kept here verbatim), for every race alone, with
@@ -33,6 +35,7 @@ from smallworld_rules.engine.context import (
     _Ctx,
     _PlayerCtx,
     _ReachCtx,
+    new_context,
     players_matching,
 )
 from smallworld_rules.engine.core import Engine
@@ -202,6 +205,36 @@ power markers "Markers" {
     }
 }
 """
+
+
+@rule_sets(necromancer=True, each_box=True)
+def test_contexts_made_without_init_are_those_init_makes(how: dict[str, Any]) -> None:
+    """The context a race's rules are evaluated in, made without its ``__init__`` frame,
+    holds what ``_Ctx(engine, state, race, target)`` holds in every slot, and answers the
+    same (its regions, tokens, powers, the map's properties), for every race of every
+    position, with and without a target."""
+    rules = sw.load_rules(**how)
+    compared = 0
+    for game in _positions(rules, 2):
+        engine, s = game._engine, game._state
+        races = sorted(set(s.races) | set(s.race_masks))
+        for race in races:
+            for target in (-1, engine.n - 1):
+                made = new_context(engine, s, race, target)
+                want = _Ctx(engine, s, race, target)
+                assert isinstance(made, _Ctx) and not hasattr(made, "__dict__")
+                for name in _Ctx.__slots__:
+                    assert getattr(made, name) == getattr(want, name), name
+                assert made.engine is engine and made.state is s
+                assert made.occasion is None
+                assert made.powers_count() == want.powers_count()
+                assert made.own_mask() == want.own_mask()
+                for place in ("map", "reserve"):
+                    assert made.tokens_in(place) == want.tokens_in(place)
+                for name in ("non_empty", "lone", "first_turn", "on_map"):
+                    assert made.property_mask(name) == want.property_mask(name)
+                compared += 1
+    assert compared > 100
 
 
 # --------------------------------------------------------------------------- pairings

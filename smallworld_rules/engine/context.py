@@ -311,6 +311,25 @@ class _Ctx:
         return values.holding_mask(self, test, past)
 
 
+class _Made(_Ctx):
+    """A :class:`_Ctx` made by :func:`new_context`: the class's call runs no ``__init__``."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
+def new_context(engine: Engine, state: State, race: str, target: int = -1) -> _Ctx:
+    """``_Ctx(engine, state, race, target)`` without its ``__init__`` frame (the class call
+    of a Python ``__init__`` re-enters the interpreter: a fifth of what making one costs)."""
+    ctx: _Ctx = _Made()
+    ctx.engine = engine
+    ctx.state = state
+    ctx.race = race
+    ctx.target = target
+    ctx.all_mask = engine.map.all_mask
+    return ctx
+
+
 class _ReachCtx(_Ctx):
     """A context that knows the race's reach already (the legal actions of a position work
     it out once): ``reachable`` reads it instead of working it out again."""
@@ -441,12 +460,12 @@ class _PlayerCtx(_Static):
             return min(self.state.players[self.about].coins, COUNT_LIMIT)
         if self.race is None or self.race not in self.state.races:
             return 0
-        return _Ctx(self.engine, self.state, self.race).value(name)
+        return new_context(self.engine, self.state, self.race).value(name)
 
     def counter(self, key: str, per_turn: bool) -> int:
         if self.race is None:
             return 0
-        return _Ctx(self.engine, self.state, self.race).counter(key, per_turn)
+        return new_context(self.engine, self.state, self.race).counter(key, per_turn)
 
     terrain_mask = feature_mask = property_mask
 

@@ -58,6 +58,7 @@ from smallworld_rules.engine.context import (
     _EventCtx,
     _Part,
     _Static,
+    new_context,
     players_matching,
 )
 from smallworld_rules.engine.new_game import _Start
@@ -468,7 +469,7 @@ class Engine:
         """The context a race's compiled rules are evaluated in (``occasion``: the event
         of a trigger, see smallworld_rules.language.events)."""
         if occasion is None:
-            return _Ctx(self, s, race, target)
+            return new_context(self, s, race, target)
         ctx = _EventCtx(self, s, race, target)
         ctx.occasion = occasion
         return ctx

@@ -14,10 +14,14 @@ from smallworld_rules.engine.basics import (
     Log,
     _shared,
 )
-from smallworld_rules.engine.context import _Ctx, _PlayerCtx, _ReachCtx, players_matching
+from smallworld_rules.engine.context import (
+    _PlayerCtx,
+    _ReachCtx,
+    new_context,
+    players_matching,
+)
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import AbilityUsed
-from smallworld_rules.hooks import EvalContext
 from smallworld_rules.language import effects as language_effects
 from smallworld_rules.language import events, flow
 from smallworld_rules.language import values as language_values
@@ -52,13 +56,11 @@ def _ability_targets(
     clause allows (``reach``: the race's ``reach_mask``, if the caller has it;
     ``condition``: whether to test the clause's condition, which the listing skips where
     its placement tests the same, see _plan)."""
-    ctx: EvalContext
     if ability.target == "combo":  # the combos of the market (a condition is refused)
         return (1 << len(s.market)) - 1
     test = ability.condition if condition else None
     if ability.target == "player":
-        ctx = _PlayerCtx(self, s, rs.owner)
-        mask = ctx.all_mask
+        mask = ((1 << self.players) - 1) & ~(1 << rs.owner)  # _PlayerCtx's all_mask
         if test is None:
             return mask
         if ability.per_player:  # each player in a context of its own
@@ -71,7 +73,7 @@ def _ability_targets(
         mask &= ~language_values.shielded_regions(self, s, rs.race)
     if test is not None:
         mask &= test(
-            _Ctx(self, s, rs.race) if reach is None else _ReachCtx(self, s, rs.race, reach)
+            new_context(self, s, rs.race) if reach is None else _ReachCtx(self, s, rs.race, reach)
         )
     return mask
 
@@ -315,7 +317,7 @@ def _placeable(self: Engine, s: State, placed: tuple[CompiledEffect, ...], targe
 
 def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
     assert effect.amount is not None
-    return effect.amount(_Ctx(self, s, rs.race, target))
+    return effect.amount(new_context(self, s, rs.race, target))
 
 
 def _ability_actions(
