@@ -161,6 +161,12 @@ class CompiledAbility:
     language: bool = False
     #: when it works: ``active`` (the default), ``declined`` or ``always``
     status: str = "active"
+    #: P when the target's condition is exactly ``not piece P`` (else ``""``): the listing
+    #: skips it where a placement of P, one a region, tests the same (use_ability._plan)
+    absent_piece: str = ""
+    #: a target player's condition reads a value of the moment (``count(coins)`` is each
+    #: player's own): tested for each player apart; else once for them all
+    per_player: bool = True
 
 
 @attrs.frozen

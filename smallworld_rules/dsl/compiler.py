@@ -329,8 +329,14 @@ def compile_ability(
     scope = scope or Scope(rule_file.id)
     limit, target = ability.limit, ability.target
     condition = None
+    absent = ""
+    per_player = True
     if target is not None and target.condition is not None:
         condition = compile_predicate(target.condition, scope=scope)
+        test = target.condition
+        if isinstance(test, ast.Not) and isinstance(test.operand, ast.HasPiece):
+            absent = test.operand.name
+        per_player = _reads_values(test)
     price = ability.price
     return CompiledAbility(
         name=ability.name,
@@ -346,7 +352,21 @@ def compile_ability(
         price=None if price is None else compile_expr(price.amount, scope),
         language=any(e.verb in _LANGUAGE_EFFECTS for e in ability.effects),
         status=ability.status,
+        absent_piece=absent,
+        per_player=per_player,
     )
+
+
+def _reads_values(pred: ast.Pred) -> bool:
+    """Whether a predicate may read a value of the moment (``count(coins)`` …): only a
+    tree of properties and options joined by ``not``, ``and``, ``or`` is known not to."""
+    if isinstance(pred, ast.Property | ast.OptionIs):
+        return False
+    if isinstance(pred, ast.Not):
+        return _reads_values(pred.operand)
+    if isinstance(pred, ast.And | ast.Or):
+        return _reads_values(pred.left) or _reads_values(pred.right)
+    return True
 
 
 def _empty_race(rule_file: ast.RuleFile, token: ast.RoleToken) -> RuleDef:

@@ -17,6 +17,69 @@ if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
 
+#: No modifier on any hook: what each pairing's tables start from (copied).
+_NO_MODIFIERS: dict[str, tuple[CompiledModifier, ...]] = dict.fromkeys(HOOKS, ())
+#: The flags that let a conquest reach beyond the land bordering the race's regions.
+_NOT_NEAR = frozenset({"conquer_anywhere", "enter_water"})
+
+
+class _Part:
+    """What one rule file brings to any pairing it is part of (see _Combo), worked out
+    once per file of an engine (its flags and links follow the game's options)."""
+
+    __slots__ = (
+        "abilities",
+        "active_modifiers",
+        "declined_abilities",
+        "declined_modifiers",
+        "flags",
+        "lifts_pieces",
+        "link",
+        "triggers",
+    )
+
+    def __init__(self, engine: Engine, d: RuleDef) -> None:
+        key = d.kind, d.id
+        self.flags: frozenset[str] = engine.flags[key]
+        link = 0
+        for mask in engine.links[key]:
+            link |= mask
+        self.link = link
+        self.abilities = tuple(a for a in d.abilities if a.status != "declined")
+        self.declined_abilities = tuple(a for a in d.abilities if a.status != "active")
+        triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
+        for trigger in d.triggers:  # by event, in file order
+            triggers[trigger.event] = (*triggers.get(trigger.event, ()), trigger)
+        self.triggers = tuple(triggers.items())
+        #: it holds pieces that go back to the supply when its race redeploys
+        self.lifts_pieces = any(
+            p.lifted_at_redeploy and p.holder == d.id for p in engine.rules.pieces.values()
+        )
+        # each hook's modifiers while active and once in decline, only the hooks it has
+        active: list[tuple[str, tuple[CompiledModifier, ...]]] = []
+        declined: list[tuple[str, tuple[CompiledModifier, ...]]] = []
+        for hook in HOOKS:
+            mods = d.modifiers[hook]
+            on = tuple(m for m in mods if m.applies_to(False))
+            off = tuple(m for m in mods if m.applies_to(True))
+            if on:
+                active.append((hook, on))
+            if off:
+                declined.append((hook, off))
+        self.active_modifiers = tuple(active)
+        self.declined_modifiers = tuple(declined)
+
+
+def _part(engine: Engine, d: RuleDef) -> _Part:
+    """The file's part, made on first use (kept by the file's id, with the file)."""
+    kept = engine._parts.get(id(d))
+    if kept is not None and kept[0] is d:
+        return kept[1]
+    part = _Part(engine, d)
+    engine._parts[id(d)] = (d, part)
+    return part
+
+
 class _Combo:
     """What a race/badge pairing brings, gathered from its rule files once per game."""
 
@@ -39,33 +102,43 @@ class _Combo:
     )
 
     def __init__(self, engine: Engine, defs: tuple[RuleDef, ...]) -> None:
-        # One pass over the files (a pairing is built afresh for each new race/badge
-        # pairing a game meets): each attribute as its comment says, in file order.
+        # The parts of its files joined in file order (a pairing is built afresh for each
+        # new race/badge pairing a game meets, a role's for each order of its powers):
+        # each attribute as its comment says.
         self.defs = defs  #: the race's rule file, then its power's
         flags: frozenset[str] = frozenset()
         link = conquest_tokens = region_max = 0
         reach = floor = 1
-        abilities: list[CompiledAbility] = []
-        declined_abilities: list[CompiledAbility] = []
+        abilities: tuple[CompiledAbility, ...] = ()
+        declined_abilities: tuple[CompiledAbility, ...] = ()
+        lifts = False
         #: the triggers of each event, in file order
         self.triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
-        for i, d in enumerate(defs):
-            key = d.kind, d.id
-            flags |= engine.flags[key]
-            for mask in engine.links[key]:
-                link |= mask
+        active = dict(_NO_MODIFIERS)
+        declined = dict(_NO_MODIFIERS)
+        first = True
+        for d in defs:
+            part = _part(engine, d)
+            flags |= part.flags
+            link |= part.link
             conquest_tokens += d.conquest_tokens
-            reach = d.reach if i == 0 else max(reach, d.reach)
-            floor = max(floor, d.region_min)
+            if first:
+                reach, first = d.reach, False
+            elif d.reach > reach:
+                reach = d.reach
+            if d.region_min > floor:
+                floor = d.region_min
             if d.region_max and (not region_max or d.region_max < region_max):
                 region_max = d.region_max
-            for a in d.abilities:
-                if a.status != "declined":
-                    abilities.append(a)
-                if a.status != "active":
-                    declined_abilities.append(a)
-            for trigger in d.triggers:
-                self.triggers[trigger.event] = (*self.triggers.get(trigger.event, ()), trigger)
+            abilities += part.abilities
+            declined_abilities += part.declined_abilities
+            for event, triggers in part.triggers:
+                self.triggers[event] = self.triggers.get(event, ()) + triggers
+            lifts = lifts or part.lifts_pieces
+            for hook, mods in part.active_modifiers:
+                active[hook] += mods
+            for hook, mods in part.declined_modifiers:
+                declined[hook] += mods
         self.flags = flags
         #: the regions its links make adjacent to one another
         self.link = link
@@ -74,39 +147,18 @@ class _Combo:
         self.reach = reach
         self.far = reach > 1 or "crosses_water" in flags  # see values.far_reach
         #: its conquests reach only the land bordering its regions (see reach._reach)
-        self.near = not self.far and not flags & {"conquer_anywhere", "enter_water"}
+        self.near = not self.far and not flags & _NOT_NEAR
         self.floor = floor
         #: the most tokens a region may hold after redeployment (0: no limit)
         self.region_max = region_max
         #: while active, and in decline (``while declined``, ``always``)
-        self.abilities = tuple(abilities)
-        self.declined_abilities = tuple(declined_abilities)
+        self.abilities = abilities
+        self.declined_abilities = declined_abilities
         #: whether it holds pieces that go back to the supply when it redeploys
-        self.lifts_pieces = False
-        ids = {d.id for d in defs}
-        for p in engine.rules.pieces.values():
-            if p.lifted_at_redeploy and p.holder in ids:
-                self.lifts_pieces = True
-                break
-        #: the modifiers that apply on each hook, while active and once in decline
-        self.active_modifiers, self.declined_modifiers = self._modifiers()
-
-    def _modifiers(
-        self,
-    ) -> tuple[dict[str, tuple[CompiledModifier, ...]], dict[str, tuple[CompiledModifier, ...]]]:
-        """Each hook's modifiers in file order (the race's, then its powers'), while active
-        and once in decline; in one pass over the few the files have (a pairing is built
-        afresh for each new race/badge pairing of a game)."""
-        active: dict[str, tuple[CompiledModifier, ...]] = dict.fromkeys(HOOKS, ())
-        declined = dict(active)
-        for d in self.defs:
-            for hook in HOOKS:
-                for m in d.modifiers[hook]:
-                    if m.applies_to(False):
-                        active[hook] += (m,)
-                    if m.applies_to(True):
-                        declined[hook] += (m,)
-        return active, declined
+        self.lifts_pieces = lifts
+        #: the modifiers that apply on each hook, while active and once in decline (the
+        #: race's, then its powers', each file's in its order)
+        self.active_modifiers, self.declined_modifiers = active, declined
 
 
 #: ``bytes.translate`` tables from a region's token count (one byte) to the digit of its
@@ -259,6 +311,25 @@ class _Ctx:
         return values.holding_mask(self, test, past)
 
 
+class _Made(_Ctx):
+    """A :class:`_Ctx` made by :func:`new_context`: the class's call runs no ``__init__``."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
+def new_context(engine: Engine, state: State, race: str, target: int = -1) -> _Ctx:
+    """``_Ctx(engine, state, race, target)`` without its ``__init__`` frame (the class call
+    of a Python ``__init__`` re-enters the interpreter: a fifth of what making one costs)."""
+    ctx: _Ctx = _Made()
+    ctx.engine = engine
+    ctx.state = state
+    ctx.race = race
+    ctx.target = target
+    ctx.all_mask = engine.map.all_mask
+    return ctx
+
+
 class _ReachCtx(_Ctx):
     """A context that knows the race's reach already (the legal actions of a position work
     it out once): ``reachable`` reads it instead of working it out again."""
@@ -389,12 +460,12 @@ class _PlayerCtx(_Static):
             return min(self.state.players[self.about].coins, COUNT_LIMIT)
         if self.race is None or self.race not in self.state.races:
             return 0
-        return _Ctx(self.engine, self.state, self.race).value(name)
+        return new_context(self.engine, self.state, self.race).value(name)
 
     def counter(self, key: str, per_turn: bool) -> int:
         if self.race is None:
             return 0
-        return _Ctx(self.engine, self.state, self.race).counter(key, per_turn)
+        return new_context(self.engine, self.state, self.race).counter(key, per_turn)
 
     terrain_mask = feature_mask = property_mask
 

@@ -52,7 +52,15 @@ from smallworld_rules.engine.basics import (
     _Occupied,
     _region_actions,
 )
-from smallworld_rules.engine.context import _Combo, _Ctx, _EventCtx, _Static, players_matching
+from smallworld_rules.engine.context import (
+    _Combo,
+    _Ctx,
+    _EventCtx,
+    _Part,
+    _Static,
+    new_context,
+    players_matching,
+)
 from smallworld_rules.engine.new_game import _Start
 from smallworld_rules.errors import RulesError
 from smallworld_rules.language import borrowing, hidden_pieces
@@ -106,6 +114,7 @@ class Engine:
         "_mask_regions",
         "_no_redeploy",
         "_own_tokens",
+        "_parts",
         "_penniless",
         "_plain_turns",
         "_plans",
@@ -432,6 +441,8 @@ class Engine:
         #: a region nobody defends is taken without _seize (see conquest._conquer): no
         #: conquest is recorded for the rule language, and no discount spent
         self._quick_seize = not self.records_facts and not self._discounting
+        #: see context._part: id of a rule file -> (the file, what it brings to a pairing)
+        self._parts: dict[int, tuple[RuleDef, _Part]] = {}
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some
@@ -462,7 +473,7 @@ class Engine:
         """The context a race's compiled rules are evaluated in (``occasion``: the event
         of a trigger, see smallworld_rules.language.events)."""
         if occasion is None:
-            return _Ctx(self, s, race, target)
+            return new_context(self, s, race, target)
         ctx = _EventCtx(self, s, race, target)
         ctx.occasion = occasion
         return ctx

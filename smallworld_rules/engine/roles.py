@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.actions import Action, ChoosePower, Purchase
 from smallworld_rules.engine.basics import _CONQUEST, _PICK, Log, _shared
-from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.engine.context import new_context
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Exchanged, PowerChosen, TokenBought, TokensToZone
 from smallworld_rules.language import memory, swaps
@@ -50,7 +50,7 @@ def price(self: Engine, s: State, item: str) -> int | None:
     """What the role pays now for a purchase of ``item`` (``None``: it cannot buy one)."""
     if self.role is None or self.role_race is None or item not in self.role.buys:
         return None
-    return max(0, self.role.buys[item](_Ctx(self, s, self.role_race)))
+    return max(0, self.role.buys[item](new_context(self, s, self.role_race)))
 
 
 def purchase_problem(
@@ -110,13 +110,13 @@ def _purchases(self: Engine, s: State) -> list[Action]:
     ctx = None
     token = buys.get("token")
     if token is not None and s.box[race or ""]:
-        ctx = _Ctx(self, s, race or "")
+        ctx = new_context(self, s, race or "")
         if coins >= max(0, token(ctx)):
             acts.append(_TOKEN_PURCHASE)
     power = buys.get("power")
     if power is not None and s.role_reserve:
         if power is not token or ctx is None:  # else priced just above, or not at all
-            ctx = ctx or _Ctx(self, s, race or "")
+            ctx = ctx or new_context(self, s, race or "")
             affordable = coins >= max(0, power(ctx))
         else:
             affordable = bool(acts)
@@ -180,7 +180,7 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
     ctx = None  # one context for the harvest and the win (it reads the state as it is)
     if role.harvest is not None and s.active == self.role_seat:
         amount, zone = role.harvest
-        ctx = _Ctx(self, s, race)
+        ctx = new_context(self, s, race)
         souls = max(0, amount(ctx))
         if souls:
             s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
@@ -206,13 +206,13 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
         return False
     kept = self._role_won
     if kept is None:  # the win reads more than the tray and the piles: asked every time
-        return won(_Ctx(self, s, race) if ctx is None else ctx)
+        return won(new_context(self, s, race) if ctx is None else ctx)
     # It reads only the tray and piles, which are replaced, never changed, when they change
     # (copy on write): the same two objects as last time give the same answer.
     box, zones = s.box, s.zones
     if kept[0] is box and kept[1] is zones:
         return kept[2]
-    result = won(_Ctx(self, s, race) if ctx is None else ctx)
+    result = won(new_context(self, s, race) if ctx is None else ctx)
     self._role_won = (box, zones, result)
     return result
 

@@ -14,10 +14,14 @@ from smallworld_rules.engine.basics import (
     Log,
     _shared,
 )
-from smallworld_rules.engine.context import _Ctx, _PlayerCtx, _ReachCtx, players_matching
+from smallworld_rules.engine.context import (
+    _PlayerCtx,
+    _ReachCtx,
+    new_context,
+    players_matching,
+)
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import AbilityUsed
-from smallworld_rules.hooks import EvalContext
 from smallworld_rules.language import effects as language_effects
 from smallworld_rules.language import events, flow
 from smallworld_rules.language import values as language_values
@@ -41,25 +45,36 @@ def _use_key(self: Engine, ability: CompiledAbility, s: State, target: int | Non
 
 
 def _ability_targets(
-    self: Engine, s: State, rs: RaceState, ability: CompiledAbility, reach: int | None = None
+    self: Engine,
+    s: State,
+    rs: RaceState,
+    ability: CompiledAbility,
+    reach: int | None = None,
+    condition: bool = True,
 ) -> int:
     """Bitmask of the targets (regions, players or combos of the market) the ability's
-    clause allows (``reach``: the race's ``reach_mask``, if the caller has it)."""
-    ctx: EvalContext
+    clause allows (``reach``: the race's ``reach_mask``, if the caller has it;
+    ``condition``: whether to test the clause's condition, which the listing skips where
+    its placement tests the same, see _plan)."""
     if ability.target == "combo":  # the combos of the market (a condition is refused)
         return (1 << len(s.market)) - 1
+    test = ability.condition if condition else None
     if ability.target == "player":
-        ctx = _PlayerCtx(self, s, rs.owner)
-        mask = ctx.all_mask
-        if ability.condition is not None:  # each player in a context of its own
-            return players_matching(self, s, rs.owner, rs.race, ability.condition, mask)
-    else:
-        ctx = _Ctx(self, s, rs.race) if reach is None else _ReachCtx(self, s, rs.race, reach)
-        mask = self.mask_of(s, rs.race) if ability.target == "own region" else ctx.all_mask
-        if self._shielding:  # immune to powers: out of reach of other races' abilities
-            mask &= ~language_values.shielded_regions(self, s, rs.race)
-    if ability.condition is not None:
-        mask &= ability.condition(ctx)
+        mask = ((1 << self.players) - 1) & ~(1 << rs.owner)  # _PlayerCtx's all_mask
+        if test is None:
+            return mask
+        if ability.per_player:  # each player in a context of its own
+            return players_matching(self, s, rs.owner, rs.race, test, mask)
+        # no value of the moment read: the same mask in every player's context
+        return mask & test(_PlayerCtx(self, s, rs.owner, rs.race))
+    # the context made only for a condition (a region ability without one needs none)
+    mask = s.race_masks.get(rs.race, 0) if ability.target == "own region" else self.map.all_mask
+    if self._shielding:  # immune to powers: out of reach of other races' abilities
+        mask &= ~language_values.shielded_regions(self, s, rs.race)
+    if test is not None:
+        mask &= test(
+            new_context(self, s, rs.race) if reach is None else _ReachCtx(self, s, rs.race, reach)
+        )
     return mask
 
 
@@ -198,14 +213,16 @@ def _hand_problem(self: Engine, s: State, rs: RaceState, effect: CompiledEffect)
 #: An ability's effects as the listing checks them (see _plan): those checked once per
 #: position (with whether an earlier effect takes the target), those checked for each
 #: target (with that, and whether only the conquest's reach is left to check), whether
-#: one conquers, the placements checked as a mask of the targets (_placeable), and the
-#: shared UseAbility of each target listed so far (filled as they are listed).
+#: one conquers, the placements checked as a mask of the targets (_placeable), the
+#: shared UseAbility of each target listed so far (filled as they are listed), and
+#: whether the target's condition is to be tested (not when _placeable tests the same).
 _Plan = tuple[
     tuple[tuple[CompiledEffect, bool], ...],
     tuple[tuple[CompiledEffect, bool, bool], ...],
     bool,
     tuple[CompiledEffect, ...],
     dict[int, Action],
+    bool,
 ]
 
 
@@ -215,8 +232,10 @@ def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
     then, and it holds no piece); a piece placed on an own region (the race holds it) that
     a region may hold more than one of; a conquest's tokens in hand (its reach is left to
     check per target); any other piece placed on a target no earlier effect takes is
-    checked for all targets at once, as a mask (_placeable). Worked out once per ability of
-    the engine's rules."""
+    checked for all targets at once, as a mask (_placeable). The condition of an own
+    region without a piece P (``when not piece P``) is that very test when such a
+    placement of P, one a region, is checked as a mask: not tested again. Worked out once
+    per ability of the engine's rules."""
     known = self._plans.get(id(ability))
     if known is not None and known[0] is ability:  # kept with it: the id stays its own
         return known[1]
@@ -245,7 +264,13 @@ def _plan(self: Engine, ability: CompiledAbility) -> _Plan:
             each.append((effect, taken, False))
         taken = taken or verb in TAKES_TARGET
     conquers = any(e.verb == "conquer" for e in ability.effects)
-    plan: _Plan = (tuple(once), tuple(each), conquers, tuple(placed), {})
+    absent = ability.absent_piece
+    condition = not (  # _placeable's mask is own regions without the piece: the condition's
+        absent
+        and ability.target == "own region"
+        and any(e.piece == absent and self.rules.pieces[absent].one_per_region for e in placed)
+    )
+    plan: _Plan = (tuple(once), tuple(each), conquers, tuple(placed), {}, condition)
     self._plans[id(ability)] = (ability, plan)
     return plan
 
@@ -292,7 +317,7 @@ def _placeable(self: Engine, s: State, placed: tuple[CompiledEffect, ...], targe
 
 def _amount(self: Engine, s: State, rs: RaceState, effect: CompiledEffect, target: int = -1) -> int:
     assert effect.amount is not None
-    return effect.amount(_Ctx(self, s, rs.race, target))
+    return effect.amount(new_context(self, s, rs.race, target))
 
 
 def _ability_actions(
@@ -348,10 +373,10 @@ def _ability_actions(
             piece = self.rules.pieces[effects[0].piece]  # type: ignore[index]
             if not s.piece_supply[piece.name]:
                 continue  # none left: the first effect fails on every target (_effect_problem)
-        once, each, conquers, placed, uses = _plan(self, ability)
+        once, each, conquers, placed, uses, condition = _plan(self, ability)
         if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
-        targets = self._ability_targets(s, rs, ability, reach)
+        targets = self._ability_targets(s, rs, ability, reach, condition)
         if placed and targets:
             targets = _placeable(self, s, placed, targets)
         if not targets:
