@@ -88,18 +88,26 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     """Rule 1.11 scoring, then the next player's turn or the end of the game (rule 1.14)."""
     p = s.active
     player = s.own_player(p)
-    details = []
-    total = 0
-    for race in ((player.active,) if player.active else ()) + player.declined:
-        value, text = scored(self, s, race)
-        total += value
-        details.append((race, value, text))
+    active = player.active
+    if player.declined:  # the active race (if any) first, then those in decline
+        scores = []
+        total = 0
+        for race in ((active,) if active is not None else ()) + player.declined:
+            value, text = scored(self, s, race)
+            total += value
+            scores.append((race, value, text))
+        details = tuple(scores)
+    elif active is not None:  # (most turns: one race scores, no list to build)
+        total, text = scored(self, s, active)
+        details = ((active, total, text),)
+    else:
+        total, details = 0, ()
     player.coins += total
-    log(Scored._make(p, total, tuple(details)))
-    if player.active is not None:
-        s.own_race(player.active).turns += 1
+    log(Scored._make(p, total, details))
+    if active is not None:
+        s.own_race(active).turns += 1
         if s.decline_at_end:
-            self._go_into_decline(s, s.own_race(player.active), log)  # ruling 34
+            self._go_into_decline(s, s.own_race(active), log)  # ruling 34
     if "turn_end" in self.trigger_events:
         events.fire_player(self, s, p, "turn_end", log)
     won = self.role is not None and self._role_turn_end(s, log)
