@@ -89,19 +89,17 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     p = s.active
     player = s.own_player(p)
     active = player.active
-    if player.declined:  # the active race (if any) first, then those in decline
-        scores = []
-        total = 0
-        for race in ((active,) if active is not None else ()) + player.declined:
-            value, text = scored(self, s, race)
-            total += value
-            scores.append((race, value, text))
-        details = tuple(scores)
-    elif active is not None:  # (most turns: one race scores, no list to build)
+    # The active race first, then those in decline (most players have one race: the
+    # details are made at once, not from a list)
+    if active is not None:
         total, text = scored(self, s, active)
-        details = ((active, total, text),)
+        details: tuple[tuple[str, int, str], ...] = ((active, total, text),)
     else:
         total, details = 0, ()
+    for race in player.declined:
+        value, text = scored(self, s, race)
+        total += value
+        details += ((race, value, text),)
     player.coins += total
     log(Scored._make(p, total, details))
     if active is not None:
