@@ -86,6 +86,7 @@ class Engine:
         "_conquers",
         "_cost_tables",
         "_costs_by_region",
+        "_declining",
         "_die_conquers",
         "_discounting",
         "_fixed_costs",
@@ -427,6 +428,12 @@ class Engine:
             if places is not None
             and all(p == "reserve" or (p != "map" and p in self.pile_zones) for p in places)
             else None
+        )
+        #: the rule files raising a flag that going into decline reads (and the borrowing
+        #: badges where some file does: _raising names them): see decline._go_into_decline,
+        #: whose race and badge are most often none of them
+        self._declining = frozenset().union(
+            *(self._raising.get(flag, ()) for flag in decline.DECLINE_FLAGS)
         )
 
     def _lend_to_borrowers(self) -> None:
