@@ -417,9 +417,9 @@ class Engine:
         if self.role_race is not None:
             self._full_tokens[self.role_race] = self.role_supply
         self._full_pieces = {name: piece.supply for name, piece in rules.pieces.items()}
-        #: see scoring.scored: id of a score modifier -> (it, its label and place as the
-        #: explanation writes them)
-        self._score_labels: dict[int, tuple[CompiledModifier, str]] = {}
+        #: see scoring.scored: id of a score modifier -> (it, the explanation's text of it
+        #: by amount: its sign, amount, label and place)
+        self._score_labels: dict[int, tuple[CompiledModifier, dict[int, str]]] = {}
         #: see roles._role_turn_end: (the tray, the piles, whether the role won with them)
         #: when the role's win reads nothing else (``RoleDef.win_places``), else None
         places = None if self.role is None else self.role.win_places
