@@ -94,6 +94,7 @@ class Engine:
         "_conquers",
         "_cost_tables",
         "_costs_by_region",
+        "_declining",
         "_die_conquers",
         "_discounting",
         "_fixed_costs",
@@ -426,9 +427,9 @@ class Engine:
         if self.role_race is not None:
             self._full_tokens[self.role_race] = self.role_supply
         self._full_pieces = {name: piece.supply for name, piece in rules.pieces.items()}
-        #: see scoring.scored: id of a score modifier -> (it, its label and place as the
-        #: explanation writes them)
-        self._score_labels: dict[int, tuple[CompiledModifier, str]] = {}
+        #: see scoring.scored: id of a score modifier -> (it, the explanation's text of it
+        #: by amount: its sign, amount, label and place)
+        self._score_labels: dict[int, tuple[CompiledModifier, dict[int, str]]] = {}
         #: see roles._role_turn_end: (the tray, the piles, whether the role won with them)
         #: when the role's win reads nothing else (``RoleDef.win_places``), else None
         places = None if self.role is None else self.role.win_places
@@ -443,6 +444,12 @@ class Engine:
         self._quick_seize = not self.records_facts and not self._discounting
         #: see context._part: id of a rule file -> (the file, what it brings to a pairing)
         self._parts: dict[int, tuple[RuleDef, _Part]] = {}
+        #: the rule files raising a flag that going into decline reads (and the borrowing
+        #: badges where some file does: _raising names them): see decline._go_into_decline,
+        #: whose race and badge are most often none of them
+        self._declining = frozenset().union(
+            *(self._raising.get(flag, ()) for flag in decline.DECLINE_FLAGS)
+        )
 
     def _lend_to_borrowers(self) -> None:
         """Name the borrowing badges among the rule files with each feature, where some
