@@ -8,20 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import lt as _lt
+from operator import mod as _mod
 from struct import Struct
-from typing import Any, TypeVar
+from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 T = TypeVar("T")
 #: see _packed
-_Packed = tuple[
-    int,
-    int,
-    int,
-    Callable[[bytes], tuple[int, ...]],
-    tuple[int, ...],
-    Callable[[tuple[list[Any], ...], tuple[int, ...]], None],
-]
+_Packed = tuple[int, int, int, Callable[[bytes], tuple[int, ...]], tuple[int, ...], tuple[int, ...]]
 
 
 def seed_state(seed: int) -> int:
@@ -67,25 +61,27 @@ def shuffle(state: int, *lists: list[T]) -> int:
     # lane; the bits a right shift brings in from the next lane are masked off). This assumes
     # no draw is rejected; if one is (a chance of about 1 in 2**58 a draw), the draws are made
     # again one by one, as randbelow makes them.
-    ones, ramp, lanes, unpack, limits, swap = packed
+    ones, ramp, lanes, unpack, bounds, limits = packed
     z = (state * ones + ramp) & lanes
     z = ((z ^ (z >> 30)) & lanes) * 0xBF58476D1CE4E5B9 & lanes
     z = ((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB & lanes
-    lanes_bytes = ((z ^ (z >> 31)) & lanes).to_bytes(16 * len(limits), "little")
-    xs = unpack(lanes_bytes)
-    # A draw is rejected only at 2**64 - n or above (the limits for n below 128): its
-    # bytes 1 to 7 are all 0xff, a run the lanes' bytes hold only then or by chance.
-    if _TOP_BYTES in lanes_bytes and not all(map(_lt, xs, limits)):
+    xs = unpack(((z ^ (z >> 31)) & lanes).to_bytes(16 * len(bounds), "little"))
+    # A draw is rejected only at 2**64 - n or above (the limits for n below 128).
+    if max(xs) >= _NEAR_TOP and not all(map(_lt, xs, limits)):
         return _shuffle_drawn(state, *lists)
-    swap(lists, xs)
-    return (state + len(limits) * 0x9E3779B97F4A7C15) & _MASK
+    # Each list's draws in turn: zip stops at the end of the list's range before drawing
+    # from the rest (and a keyword, strict=False, would take a keyword call's slow path).
+    draws = map(_mod, xs, bounds)
+    for items in lists:
+        for i, j in zip(range(len(items) - 1, 0, -1), draws):  # noqa: B905
+            items[i], items[j] = items[j], items[i]
+    return (state + len(bounds) * 0x9E3779B97F4A7C15) & _MASK
 
 
 #: shuffles of fewer items draw one by one (packing costs more than it saves)
 _PACKED_FROM = 6
-#: what the bytes of a draw at or above the rejection limit of a count below 128 (2**64 -
-#: 128 or above) hold, little end first, after its lowest byte
-_TOP_BYTES = b"\xff" * 7
+#: no draw below this is at or above the rejection limit of a count below 128
+_NEAR_TOP = (1 << 64) - 128
 #: the constants of a packed shuffle, by the sizes of its lists (see _packed)
 _PACKS: dict[tuple[int, ...], _Packed] = {}
 
@@ -93,8 +89,8 @@ _PACKS: dict[tuple[int, ...], _Packed] = {}
 def _packed(sizes: tuple[int, ...]) -> _Packed:
     """The constants of a packed shuffle of lists of these sizes (every draw of every list in
     turn, k = 1, 2 …): a 1 in every 128-bit lane, the golden ratio increment times k in lane
-    k, the low 64 bits of every lane, the reader of those 64 bits from the lanes' bytes, each
-    draw's rejection limit, and the swaps (see _swaps)."""
+    k, the low 64 bits of every lane, the reader of those 64 bits from the lanes' bytes, and
+    each draw's range (randbelow's ``n``) and rejection limit."""
     bounds = tuple(n for size in sizes for n in range(size, 1, -1))
     draws = len(bounds)
     found = _PACKS[sizes] = (
@@ -102,29 +98,10 @@ def _packed(sizes: tuple[int, ...]) -> _Packed:
         sum((k + 1) * 0x9E3779B97F4A7C15 << 128 * k for k in range(draws)),
         sum(_MASK << 128 * k for k in range(draws)),
         Struct("<" + "Q8x" * draws).unpack,
+        bounds,
         tuple(_LIMITS[n] for n in bounds),
-        _swaps(sizes),
     )
     return found
-
-
-def _swaps(sizes: tuple[int, ...]) -> Callable[[tuple[list[Any], ...], tuple[int, ...]], None]:
-    """``swap(lists, xs)``: Fisher–Yates' swaps of lists of these sizes, each list in turn,
-    from the draws ``xs`` (draw k picks ``xs[k] % n``), written out once as Python source:
-    one line per draw with its list's positions and ``n`` as constants, without a loop's
-    ``zip``, ``range`` and ``map`` (about half the instructions of that loop)."""
-    lines = ["def swap(lists, xs):"]
-    k = 0
-    for which, size in enumerate(sizes):
-        lines.append(f"    items = lists[{which}]")
-        for i in range(size - 1, 0, -1):
-            lines.append(f"    j = xs[{k}] % {i + 1}")
-            lines.append(f"    items[{i}], items[j] = items[j], items[{i}]")
-            k += 1
-    namespace: dict[str, Any] = {}
-    exec(compile("\n".join(lines) + "\n", f"<shuffle of {sizes}>", "exec"), namespace)
-    swap: Callable[[tuple[list[Any], ...], tuple[int, ...]], None] = namespace["swap"]
-    return swap
 
 
 def _shuffle_drawn(state: int, *lists: list[T]) -> int:
