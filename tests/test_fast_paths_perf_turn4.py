@@ -27,7 +27,6 @@ import smallworld_rules as sw
 from smallworld_rules import rng
 from smallworld_rules.engine import decline, scoring, turn
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
-from smallworld_rules.engine.context import _Ctx
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import Declined, Scored, TurnEnded
@@ -269,31 +268,6 @@ def test_no_flag_going_into_decline_reads_is_raised_outside_the_declining_files(
         assert raised > 20
 
 
-def test_a_score_context_is_a_context_with_the_same_fields() -> None:
-    """The context a turn's score is worked out in (``_ScoreCtx``, made without
-    ``__init__``) has no slot of its own and no instance dict, and every slot of ``_Ctx``
-    set as ``_Ctx(engine, state, race, -1)`` sets it, on positions of seeded games."""
-    assert scoring._ScoreCtx.__slots__ == ()
-    assert scoring._ScoreCtx.__mro__[1] is _Ctx
-    assert not hasattr(scoring._ScoreCtx(), "__dict__")
-    rules = sw.load_rules()
-    seen = 0
-    for game in random_positions(rules, 2, (2, 4)):
-        engine, s = game._engine, game._state
-        for race in s.races:
-            general = _Ctx(engine, s, race, -1)
-            made = scoring._ScoreCtx()
-            made.engine, made.state, made.race, made.target = engine, s, race, -1
-            made.all_mask = engine.map.all_mask
-            assert isinstance(made, _Ctx)
-            for name in _Ctx.__slots__:
-                assert getattr(made, name) is getattr(general, name), name
-            assert made.own_mask() == general.own_mask()
-            assert made.occasion is general.occasion is None
-            seen += 1
-    assert seen > 100
-
-
 @RULE_SETS
 def test_turn_scores_with_texts_kept_are_the_breakdowns(how: dict[str, Any]) -> None:
     """Rule 1.11: a race scores a coin per region, plus what its race and power add. For
@@ -342,11 +316,11 @@ def _one_by_one(state: int, sizes: tuple[int, ...]) -> tuple[int, list[list[int]
 def test_draws_near_the_top_are_drawn_again_only_when_randbelow_rejects_them(
     sizes: tuple[int, ...],
 ) -> None:
-    """The packed shuffle looks for a rejected draw (at or above ``randbelow``'s limit for
-    its count) by seven 0xff bytes among the draws' bytes: a draw at the limit is drawn
-    again (its lowest byte is not 0xff), one just below it, or with seven 0xff bytes below
-    its top byte, is not; in whichever list and place the draw falls, the lists and the
-    generator end as when each is shuffled in turn with ``randbelow``."""
+    """The packed shuffle draws again exactly where ``randbelow`` rejects a draw (at or
+    above its limit for the count): a draw at the limit is drawn again, one just below it,
+    or with seven 0xff bytes below its top byte, is not; in whichever list and place the
+    draw falls, the lists and the generator end as when each is shuffled in turn with
+    ``randbelow``."""
     bounds = [n for size in sizes for n in range(size, 1, -1)]
     # the draws (1-based) of a count that is not a power of 2 (whose limit is below 2**64)
     rejecting = [k for k, n in enumerate(bounds, 1) if n & (n - 1)]
@@ -368,13 +342,11 @@ def test_draws_near_the_top_are_drawn_again_only_when_randbelow_rejects_them(
 
 
 def test_shuffles_of_every_packed_size_are_those_drawn_one_by_one() -> None:
-    """Fisher–Yates' swaps written out once per list sizes: for one to three lists of random
-    sizes in the packed range (each size's swaps made once and used again), the lists and
-    the generator end as when each list is shuffled in turn with ``randbelow``."""
+    """The packed shuffle of one to three lists of random sizes in the packed range: the
+    lists and the generator end as when each list is shuffled in turn with ``randbelow``."""
     source = random.Random(5)
     for _ in range(400):
         sizes = tuple(source.randrange(6, 128) for _ in range(source.randrange(1, 4)))
         state = source.getrandbits(64)
         lists = [list(range(n)) for n in sizes]
         assert (rng.shuffle(state, *lists), lists) == _one_by_one(state, sizes)
-    assert len(rng._PACKS) > 300

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.engine import turn
 from smallworld_rules.engine.basics import _OVER, Log
-from smallworld_rules.engine.context import _Ctx
+from smallworld_rules.engine.context import new_context
 from smallworld_rules.events import GameOver, Scored, TurnEnded
 from smallworld_rules.hooks import CORE, Breakdown, fold
 from smallworld_rules.language import events, markers
@@ -25,17 +25,6 @@ def score(self: Engine, s: State, race: str) -> Breakdown:
     if not parts:  # most races: the regions held, nothing to fold or clamp
         return Breakdown(regions, regions)
     return fold(regions, parts, minimum=0)
-
-
-class _ScoreCtx(_Ctx):
-    """A :class:`_Ctx` made by calling the class with no arguments, its slots then stored
-    one by one (see :func:`scored`): ``_Ctx(...)`` reaches its Python ``__init__`` through
-    ``type.__call__`` and ``slot_tp_init`` (an argument tuple and a frame: ~0.9 k
-    instructions more), once per race scoring with modifiers. The same slots and methods
-    (a test compares them)."""
-
-    __slots__ = ()
-    __init__ = object.__init__  # (see the docstring)
 
 
 #: the explanation of a score without contributions, by value (written once, not per turn)
@@ -69,12 +58,7 @@ def scored(self: Engine, s: State, race: str) -> tuple[int, str]:
         ]
     if not modifiers:  # most races: the regions held, nothing to fold or clamp
         return value, _PLAIN[value] if value < _PLAIN_KEPT else f"{value} = {value}"
-    ctx = _ScoreCtx()  # _Ctx(self, s, race, -1), slot by slot (see _ScoreCtx)
-    ctx.engine = self
-    ctx.state = s
-    ctx.race = race
-    ctx.target = -1
-    ctx.all_mask = self.map.all_mask
+    ctx = new_context(self, s, race)
     parts = [_DIGITS[value] if value < _PLAIN_KEPT else str(value)]
     sets = []  # fold: every add and sub first, then the lowest set
     for m in modifiers:
