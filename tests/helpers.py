@@ -84,17 +84,21 @@ def new_game(
     return sw.Game.new(players=players, seed=seed, rules=rules, combos=list(combos), **kwargs)
 
 
-def random_positions(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
+def random_positions(
+    rules: sw.Rules, games: int, players: tuple[int, ...], options: dict[str, int] | None = None
+) -> list[sw.Game]:
     """Clones of every position of seeded uniformly random games (game ``k`` has
-    ``players[k % len(players)]`` players)."""
+    ``players[k % len(players)]`` players, and the ``options`` given)."""
     out = []
     for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        game = sw.Game.new(
+            players=players[seed % len(players)], seed=seed, rules=rules, options=options
+        )
         rng = random.Random(seed)
         while not game.is_over:
             out.append(game.clone())
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
+            acts = list(game.legal_actions())
+            game.apply(acts[rng.randrange(len(acts))])
     return out
 
 
