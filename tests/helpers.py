@@ -130,6 +130,24 @@ def first_round_on_the_2p_map(game: sw.Game) -> None:
     deploy_all_and_end(game)
 
 
+def declined_then_next_picked(rules: sw.Rules, combos: list[tuple[str, str]]) -> sw.Game:
+    """Player 0 takes Farmland 1, Forest 2 and Swamp 3 with the first of ``combos`` (the
+    second goes to player 1, who takes Mountain 19) and declines it; in player 0's next
+    turn the third combo is picked."""
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=combos)
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 3):
+        game.apply(sw.Conquer(region))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    deploy_all_and_end(game)  # player 1
+    game.apply(sw.PickCombo(0))
+    return game
+
+
 def skeletons_holding(rules: sw.Rules, power: str, regions: list[int]) -> sw.Game:
     """Player 0's Skeletons with the power hold one token on each of ``regions`` (set up with
     ``put``), the rest of the tokens on the first of them, and end the turn."""
