@@ -84,17 +84,21 @@ def new_game(
     return sw.Game.new(players=players, seed=seed, rules=rules, combos=list(combos), **kwargs)
 
 
-def random_positions(rules: sw.Rules, games: int, players: tuple[int, ...]) -> list[sw.Game]:
+def random_positions(
+    rules: sw.Rules, games: int, players: tuple[int, ...], options: dict[str, int] | None = None
+) -> list[sw.Game]:
     """Clones of every position of seeded uniformly random games (game ``k`` has
-    ``players[k % len(players)]`` players)."""
+    ``players[k % len(players)]`` players, and the ``options`` given)."""
     out = []
     for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        game = sw.Game.new(
+            players=players[seed % len(players)], seed=seed, rules=rules, options=options
+        )
         rng = random.Random(seed)
         while not game.is_over:
             out.append(game.clone())
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
+            acts = list(game.legal_actions())
+            game.apply(acts[rng.randrange(len(acts))])
     return out
 
 
@@ -124,6 +128,24 @@ def first_round_on_the_2p_map(game: sw.Game) -> None:
     game.apply(sw.PickCombo(0))
     game.apply(sw.Conquer(19))
     deploy_all_and_end(game)
+
+
+def declined_then_next_picked(rules: sw.Rules, combos: list[tuple[str, str]]) -> sw.Game:
+    """Player 0 takes Farmland 1, Forest 2 and Swamp 3 with the first of ``combos`` (the
+    second goes to player 1, who takes Mountain 19) and declines it; in player 0's next
+    turn the third combo is picked."""
+    game = sw.Game.new(players=2, seed=1, rules=rules, combos=combos)
+    game.apply(sw.PickCombo(0))
+    for region in (1, 2, 3):
+        game.apply(sw.Conquer(region))
+    deploy_all_and_end(game)
+    game.apply(sw.PickCombo(0))
+    game.apply(sw.Conquer(19))
+    deploy_all_and_end(game)
+    game.apply(sw.Decline())
+    deploy_all_and_end(game)  # player 1
+    game.apply(sw.PickCombo(0))
+    return game
 
 
 def skeletons_holding(rules: sw.Rules, power: str, regions: list[int]) -> sw.Game:

@@ -9,7 +9,7 @@ Mountain 19 (edge); 1-2, 2-3 and 3-4 border one another, 1 and 4 do not.
 from __future__ import annotations
 
 import pytest
-from helpers import deploy_all_and_end, last_score, skeletons_holding
+from helpers import declined_then_next_picked, deploy_all_and_end, last_score, skeletons_holding
 
 import smallworld_rules as sw
 
@@ -53,19 +53,9 @@ def test_quarreling_scores_nothing_in_decline_edge(underground: sw.Rules) -> Non
 def reborn(rules: sw.Rules) -> sw.Game:
     """Player 0's Ratmen with Reborn take Farmland 1, Forest 2 and Swamp 3 and decline; in
     player 0's next turn the Humans are picked."""
-    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[
-        ("ratmen", "reborn"), ("crowd", "plain2"), ("humans", "plain")])
-    game.apply(sw.PickCombo(0))
-    for region in (1, 2, 3):
-        game.apply(sw.Conquer(region))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
-    game.apply(sw.Decline())
-    deploy_all_and_end(game)  # player 1
-    game.apply(sw.PickCombo(0))  # the Humans
-    return game
+    return declined_then_next_picked(
+        rules, [("ratmen", "reborn"), ("crowd", "plain2"), ("humans", "plain")]
+    )
 
 
 def test_reborn_badge(underground: sw.Rules) -> None:

@@ -25,13 +25,12 @@ from typing import Any
 
 import pytest
 from helpers import random_positions, rule_sets, rules_and_players
+from test_fast_paths_invariants import Breakage, _banner, _box, _coins, _moved_below_zero
 
 import smallworld_rules as sw
 from smallworld_rules import saved
 from smallworld_rules.engine import position
 from smallworld_rules.state import LOST_TRIBE, SOUL, State, state_to_dict
-
-Breakage = Callable[[State, random.Random], None]
 
 
 def _tokens(s: State, rng: random.Random) -> None:
@@ -74,34 +73,6 @@ def _tribes(s: State, rng: random.Random) -> None:
     s.region_tokens[r] = rng.choice((1, 2, 18, 19))
 
 
-def _box(s: State, rng: random.Random) -> None:
-    race = rng.choice(sorted(s.box))
-    s.box = {**s.box, race: s.box[race] + rng.choice((-1, 1, -s.box[race] - 1))}
-
-
-def _banner(s: State, rng: random.Random) -> None:
-    if s.races:
-        rs = s.own_race(rng.choice(sorted(s.races)))
-        if rng.random() < 0.5:
-            rs.hand += rng.choice((-1, 1, -rs.hand - 1))
-        else:
-            rs.held += rng.choice((-1, 1, -rs.held - 1))
-
-
-def _moved_below_zero(s: State, rng: random.Random) -> None:
-    """Tokens moved between a tray, a hand and the held-back tokens, one of them left
-    negative: the sum still adds up."""
-    if s.races:
-        race = rng.choice(sorted(s.races))
-        rs = s.own_race(race)
-        if rng.random() < 0.5:
-            rs.hand, rs.held = rs.hand + rs.held + 1, -1
-        else:
-            tray = s.box[race]
-            s.box = {**s.box, race: -1}
-            rs.hand += tray + 1
-
-
 def _out_of_play(s: State, rng: random.Random) -> None:
     """A race leaves play, its tokens on the map left there."""
     if s.races:
@@ -129,11 +100,6 @@ def _zone(s: State, rng: random.Random) -> None:
     zone = rng.choice([*s.zones, "pile"])
     kind = rng.choice([*sorted(s.box), LOST_TRIBE, SOUL])
     s.zones = {**s.zones, zone: (*s.zones.get(zone, ()), kind)}
-
-
-def _coins(s: State, rng: random.Random) -> None:
-    ps = s.own_player(rng.randrange(len(s.players)))
-    ps.coins = -1 - rng.randrange(3)
 
 
 BREAKAGES: tuple[Breakage, ...] = (

@@ -9,6 +9,7 @@ random games, with the official rules, every folder of test rule files and every
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,33 @@ def _plain_listing(engine: Engine, s: State) -> bool:
     return not (s.lang and flow.choosing(s) == race)
 
 
+def checked_listings(
+    rules: sw.Rules, seeds: range, combos: Callable[[int], list[tuple[str, str]]]
+) -> Iterator[tuple[State, dict[int, int] | None]]:
+    """The positions of seeded random games (one a seed, ``2 + seed % 3`` players, the
+    combos ``combos(seed)`` on top of the stack) whose listing the general helpers can
+    build, each checked first: the listing is theirs, and so are the costs it kept for the
+    conquest (every region, and one beyond the map each side). Yields the position and those
+    costs (None: no conquest listed)."""
+    for seed in seeds:
+        game = sw.Game.new(players=2 + seed % 3, seed=seed, rules=rules, combos=combos(seed))
+        choose = random.Random(seed)
+        while not game.is_over:
+            engine, state = game._engine, game._state
+            if _plain_listing(engine, state):
+                expected, costs = _general_listing(engine, state.copy())
+                assert list(engine.legal_actions(state)) == expected
+                if costs is not None:
+                    kept = state.reach_costs
+                    assert kept is not None and kept.engine is engine
+                    assert list(kept.items()) == list(costs.items())
+                    for r in (-1, *range(engine.n + 1)):
+                        assert kept.get(r) == costs.get(r)
+                yield state, costs
+            options = list(game.legal_actions())
+            game.apply(options[choose.randrange(len(options))])
+
+
 @RULE_SETS
 def test_listing_is_what_the_general_helpers_give(how: dict[str, Any]) -> None:
     """Rules 1.6 to 1.12: a race may decline before it does anything in a turn it did not
@@ -168,26 +196,13 @@ def test_listing_costs_at_least_what_a_race_keeps_per_region(tmp_path: Path) -> 
     that race's costs are never below 4."""
     (tmp_path / "sturdy.swr").write_text(STURDY)
     rules = sw.load_rules(paths=[tmp_path])
+    races = sorted(rules.races)
     checked = sturdy = 0
-    for seed in range(8):
-        race = sorted(rules.races)[seed % len(rules.races)]
-        game = sw.Game.new(
-            players=2 + seed % 3, seed=seed, rules=rules, combos=[(race, "sturdy")]
-        )
-        choose = random.Random(seed)
-        while not game.is_over:
-            engine, state = game._engine, game._state
-            if _plain_listing(engine, state):
-                expected, costs = _general_listing(engine, state.copy())
-                assert list(engine.legal_actions(state)) == expected
-                if costs is not None:
-                    kept = state.reach_costs
-                    assert kept is not None
-                    assert list(kept.items()) == list(costs.items())
-                    if state.races[state.acting].power == "sturdy":
-                        assert min(costs.values(), default=4) >= 4
-                        sturdy += 1
-                checked += 1
-            options = list(game.legal_actions())
-            game.apply(options[choose.randrange(len(options))])
+    for state, costs in checked_listings(
+        rules, range(8), lambda seed: [(races[seed % len(races)], "sturdy")]
+    ):
+        if costs is not None and state.races[state.acting].power == "sturdy":
+            assert min(costs.values(), default=4) >= 4
+            sturdy += 1
+        checked += 1
     assert checked > 300 and sturdy > 20

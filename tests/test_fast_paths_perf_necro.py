@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import players_for, rule_set_table
+from helpers import players_for, random_positions, rule_set_table
 
 import smallworld_rules as sw
 from smallworld_rules.actions import Decline, EndTurn, Purchase, UseAbility
@@ -26,23 +26,6 @@ from smallworld_rules.state import Phase
 TESTS = Path(__file__).parent
 #: The official rules, every folder of test rule files, Necromancer Island, every expansion.
 RULE_SETS = rule_set_table(necromancer=True)
-
-
-def _positions(
-    rules: sw.Rules, games: int, players: tuple[int, ...], options: dict[str, int] | None = None
-) -> list[sw.Game]:
-    """Clones of every position of seeded uniformly random games."""
-    out = []
-    for seed in range(games):
-        game = sw.Game.new(
-            players=players[seed % len(players)], seed=seed, rules=rules, options=options
-        )
-        rng = random.Random(seed)
-        while not game.is_over:
-            out.append(game.clone())
-            acts = list(game.legal_actions())
-            game.apply(acts[rng.randrange(len(acts))])
-    return out
 
 
 def _general_listing(engine: Any, state: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -90,7 +73,7 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
 
     rules = sw.load_rules(**how)
     listings = roles = abilities_handed = uses = declines_at_end = 0
-    for game in _positions(rules, 8, players_for(rules)):
+    for game in random_positions(rules, 8, players_for(rules)):
         engine, state = game._engine, game._state
         if state.phase not in (Phase.CONQUEST, Phase.REDEPLOY) or state.acting is None:
             continue
@@ -137,7 +120,7 @@ def test_role_pairing_kept_as_the_last_is_found_again_for_other_powers() -> None
     games out of order (so the pairing the engine kept last is now the role's, now that of
     other powers), the role's listing is the same as when that pairing is forgotten."""
     rules = sw.load_rules(expansions=["necromancer_island"])
-    positions = _positions(rules, 6, (4,))
+    positions = random_positions(rules, 6, (4,))
     engine = positions[0]._engine
     mixed = positions[:]
     random.Random(3).shuffle(mixed)
@@ -167,7 +150,7 @@ def test_role_purchases_of_a_reserve_kept_are_those_purchase_problem_allows(
     the purchases listed are exactly, in order, those ``purchase_problem`` allows, and the
     very actions every listing shares."""
     rules = sw.load_rules(expansions=["necromancer_island"])
-    positions = _positions(rules, 8, (3, 4, 5, 6), options)
+    positions = random_positions(rules, 8, (3, 4, 5, 6), options)
     mixed = positions[:]
     random.Random(5).shuffle(mixed)
     powers_offered = 0

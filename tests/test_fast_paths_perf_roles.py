@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import rule_set_table, rules_and_players
+from helpers import random_positions, rule_set_table, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules.actions import Purchase
@@ -21,23 +21,6 @@ from smallworld_rules.state import Phase
 TESTS = Path(__file__).parent
 #: The official rules, every folder of test rule files, Necromancer Island, every expansion.
 RULE_SETS = rule_set_table(necromancer=True)
-
-
-def _positions(
-    rules: sw.Rules, games: int, players: tuple[int, ...], options: dict[str, int] | None = None
-) -> list[sw.Game]:
-    """Clones of every position of seeded uniformly random games."""
-    out = []
-    for seed in range(games):
-        game = sw.Game.new(
-            players=players[seed % len(players)], seed=seed, rules=rules, options=options
-        )
-        rng = random.Random(seed)
-        while not game.is_over:
-            out.append(game.clone())
-            acts = list(game.legal_actions())
-            game.apply(acts[rng.randrange(len(acts))])
-    return out
 
 
 @pytest.mark.parametrize(
@@ -56,7 +39,7 @@ def test_role_purchases_are_those_purchase_problem_allows(options: dict[str, int
     reserve order, whose own ``purchase_problem`` (pricing each alone) allows them."""
     rules = sw.load_rules(expansions=["necromancer_island"])
     offered = refused = 0
-    for game in _positions(rules, 8, (3, 4, 5, 6), options):
+    for game in random_positions(rules, 8, (3, 4, 5, 6), options):
         engine, state = game._engine, game._state
         wanted = [("token", None)] + [("power", p) for p in state.role_reserve]
         expected = [
@@ -83,7 +66,7 @@ def _listed_as_ability_problem_allows(rules: sw.Rules, players: tuple[int, ...])
     """Compare the listing with ``ability_problem`` on every position of 10 seeded games;
     the number of abilities listed."""
     listed = 0
-    for game in _positions(rules, 10, players):
+    for game in random_positions(rules, 10, players):
         engine, state = game._engine, game._state
         acting = _acting(state)
         if acting is None:
@@ -250,7 +233,7 @@ def test_race_modifiers_are_its_pairings_for_its_status(how: dict[str, object]) 
 
     rules = sw.load_rules(**how)
     checked = 0
-    for game in _positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::3]:
+    for game in random_positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::3]:
         engine, state = game._engine, game._state
         for race, rs in state.races.items():
             combo = engine._combo_of(state, race)
@@ -269,7 +252,7 @@ def test_regions_of_a_race_are_those_holding_its_tokens(how: dict[str, object]) 
     tuple ``_occupied`` keeps for that mask."""
     rules = sw.load_rules(**how)
     checked = 0
-    for game in _positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::2]:
+    for game in random_positions(rules, 6, (3, 4, 5) if how.get("expansions") else (2, 3, 4))[::2]:
         engine, state = game._engine, game._state
         for race in [*state.races, "nobody"]:
             regions = engine.regions_of(state, race)
@@ -285,7 +268,7 @@ def test_role_pairing_is_its_race_with_every_power_it_activated() -> None:
     one wanted, now not), ``_combo_of`` gives his tokens the pairing of his token kind with
     exactly the powers he has activated, in the order he did."""
     rules = sw.load_rules(expansions=["necromancer_island"])
-    positions = _positions(rules, 8, (4,))  # one engine: one player count
+    positions = random_positions(rules, 8, (4,))  # one engine: one player count
     engine = positions[0]._engine
     assert all(game._engine is engine for game in positions)
     mixed = positions[:]

@@ -175,36 +175,19 @@ def test_listed_costs_below_one_are_clamped_as_the_breakdowns(tmp_path: Path) ->
     general helpers and the cost breakdowns give, and the costs the listing keeps for the
     conquest (from the table, clamped when asked) are the breakdowns', 1 where the
     unclamped sum is below it."""
-    from test_fast_paths_perf_legal2 import _general_listing, _plain_listing
+    from test_fast_paths_perf_legal2 import checked_listings
 
     (tmp_path / "nimble.swr").write_text(NIMBLE)
     rules = sw.load_rules(paths=[tmp_path])
+    races = sorted(rules.races)
     checked = clamped = 0
-    for seed in range(8):
-        race = sorted(rules.races)[seed % len(rules.races)]
-        game = sw.Game.new(
-            players=2 + seed % 3, seed=seed, rules=rules, combos=[(race, "nimble")]
-        )
-        choose = random.Random(seed)
-        while not game.is_over:
-            engine, state = game._engine, game._state
-            if _plain_listing(engine, state):
-                expected, costs = _general_listing(engine, state.copy())
-                assert list(engine.legal_actions(state)) == expected
-                if costs is not None:
-                    kept = state.reach_costs
-                    assert kept is not None and kept.engine is engine
-                    assert list(kept.items()) == list(costs.items())
-                    for r in (-1, *range(engine.n + 1)):
-                        assert kept.get(r) == costs.get(r)
-                    if type(kept) is ReachCosts:
-                        lazy = kept
-                        clamped += sum(
-                            lazy.tokens[r] + lazy.table[r] < 1 for r in _bits(lazy.reach)
-                        )
-                checked += 1
-            options = list(game.legal_actions())
-            game.apply(options[choose.randrange(len(options))])
+    for state, costs in checked_listings(
+        rules, range(8), lambda seed: [(races[seed % len(races)], "nimble")]
+    ):
+        kept = state.reach_costs
+        if costs is not None and type(kept) is ReachCosts:
+            clamped += sum(kept.tokens[r] + kept.table[r] < 1 for r in _bits(kept.reach))
+        checked += 1
     assert checked > 300 and clamped > 50
 
 
@@ -215,32 +198,16 @@ def test_listed_costs_with_modifiers_that_change_are_the_breakdowns() -> None:
     every region) and a cost then below 1 (Commando next to a Mountain). In seeded games
     of the Giants with each of those powers, every conquest and redeployment listing is
     what the general helpers and the cost breakdowns give, region by region."""
-    from test_fast_paths_perf_legal2 import _general_listing, _plain_listing
+    from test_fast_paths_perf_legal2 import checked_listings
 
-    rules = sw.load_rules()
+    powers = ("underworld", "mounted", "commando", "seafaring")
     checked = varying = 0
-    for seed in range(12):
-        power = ("underworld", "mounted", "commando", "seafaring")[seed % 4]
-        game = sw.Game.new(
-            players=2 + seed % 3, seed=seed, rules=rules, combos=[("giants", power)]
-        )
-        choose = random.Random(seed)
-        while not game.is_over:
-            engine, state = game._engine, game._state
-            if _plain_listing(engine, state):
-                expected, costs = _general_listing(engine, state.copy())
-                assert list(engine.legal_actions(state)) == expected
-                if costs is not None:
-                    kept = state.reach_costs
-                    assert kept is not None and kept.engine is engine
-                    assert list(kept.items()) == list(costs.items())
-                    for r in (-1, *range(engine.n + 1)):
-                        assert kept.get(r) == costs.get(r)
-                    if state.acting == "giants" and type(kept) is ReachCosts:
-                        varying += 1
-                checked += 1
-            options = list(game.legal_actions())
-            game.apply(options[choose.randrange(len(options))])
+    for state, costs in checked_listings(
+        sw.load_rules(), range(12), lambda seed: [("giants", powers[seed % 4])]
+    ):
+        if costs is not None and state.acting == "giants" and type(state.reach_costs) is ReachCosts:
+            varying += 1
+        checked += 1
     assert checked > 300 and varying > 50
 
 

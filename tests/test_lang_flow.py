@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end, first_round_on_the_2p_map
+from helpers import declined_then_next_picked, deploy_all_and_end, first_round_on_the_2p_map
 
 import smallworld_rules as sw
 from smallworld_rules.dsl.formatter import format_source
@@ -344,19 +344,9 @@ def _reborn(tmp_path: Path) -> sw.Game:
     """Player 0's Ratmen with the invented power hold Farmland 1, Forest 2 and Swamp 3 and
     decline; in player 0's next turn the Humans are picked."""
     rules = _rules(tmp_path, "power", "phoenixes", _PHOENIX)
-    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[
-        ("ratmen", "phoenixes"), ("crowd", "plain2"), ("humans", "plain")])
-    game.apply(sw.PickCombo(0))
-    for region in (1, 2, 3):
-        game.apply(sw.Conquer(region))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
-    game.apply(sw.Decline())
-    deploy_all_and_end(game)  # player 1
-    game.apply(sw.PickCombo(0))  # the Humans
-    return game
+    return declined_then_next_picked(
+        rules, [("ratmen", "phoenixes"), ("crowd", "plain2"), ("humans", "plain")]
+    )
 
 
 def test_an_ability_while_declined_hands_a_region_over(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import deploy_all_and_end
+from helpers import declined_then_next_picked, deploy_all_and_end
 
 import smallworld_rules as sw
 
@@ -27,19 +27,9 @@ def _kindled(tmp_path: Path) -> sw.Game:
     decline; in player 0's next turn the Humans are picked."""
     (tmp_path / "embers.swr").write_text(_EMBERS, encoding="utf-8")
     rules = sw.load_rules(paths=[tmp_path])
-    game = sw.Game.new(players=2, seed=1, rules=rules, combos=[
-        ("ratmen", "embers"), ("amazons", "commando"), ("humans", "forest")])
-    game.apply(sw.PickCombo(0))
-    for region in (1, 2, 3):
-        game.apply(sw.Conquer(region))
-    deploy_all_and_end(game)
-    game.apply(sw.PickCombo(0))
-    game.apply(sw.Conquer(19))
-    deploy_all_and_end(game)
-    game.apply(sw.Decline())
-    deploy_all_and_end(game)  # player 1
-    game.apply(sw.PickCombo(0))  # the Humans
-    return game
+    return declined_then_next_picked(
+        rules, [("ratmen", "embers"), ("amazons", "commando"), ("humans", "forest")]
+    )
 
 
 def test_hand_over_new_takes_a_new_token(tmp_path: Path) -> None:
