@@ -36,6 +36,7 @@ from smallworld_rules.events import (
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
+from smallworld_rules.in_place import ALONE, history_states, refcount, undone
 from smallworld_rules.language import hidden_pieces
 from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
@@ -84,6 +85,7 @@ class RegionView:
 #: ``Phase.OVER`` as a global: a bot asks ``is_over`` after every move, and an enum member
 #: look-up costs ≈ 140 ns on CPython 3.11 (see the engine's phase constants).
 _OVER = Phase.OVER
+_REDEPLOY = Phase.REDEPLOY
 
 
 class LegalActions:
@@ -100,7 +102,9 @@ class LegalActions:
 
     __slots__ = ("_engine", "_list", "_state")
     _engine: Engine
-    _state: State  # states are never changed in place, so this is a snapshot
+    #: a snapshot: a position is changed in place only when nothing else holds it (see
+    #: smallworld_rules.in_place), and a view holds it
+    _state: State
     _list: list[Action] | None
 
     def _actions(self) -> list[Action]:
@@ -161,7 +165,9 @@ class Game:
         self, engine: Engine, state: State, seed: int, log: list[LogEntry | None]
     ) -> None:
         self._engine = engine
-        self._state = state  # never mutated in place: apply works on a copy
+        #: apply works on a copy, or on this position itself when nothing else holds it
+        #: (smallworld_rules.in_place)
+        self._state = state
         self._seed = seed
         self._log = log
         #: ``log.append``, bound once: the engine logs through it, and binding it per move
@@ -240,6 +246,43 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         old = self._state
+        if type(action) is Deploy and old.phase is _REDEPLOY and refcount(old) == ALONE:
+            # in place (smallworld_rules.in_place): no fork, a record of what changes
+            region = action.region
+            tokens = old.region_tokens
+            acting = old.acting
+            if (
+                acting is not None
+                and not old.lang
+                and type(region) is int
+                and 0 <= region < len(tokens)
+            ):
+                races = old.races
+                rs = races[acting]
+                before = tokens[region]
+                costs = old.reach_costs
+                gen = old.gen
+                # a generation of its own: the banner is copied before it changes (copy on
+                # write), so the record keeps the one before, unchanged
+                old.gen = gen + 1
+                log = self._log
+                length = len(log)
+                try:
+                    self._engine.apply(old, action, self._append)
+                except BaseException:
+                    del log[length:]
+                    old.gen = gen
+                    old.races = races
+                    races[acting] = rs
+                    old.region_tokens = tokens
+                    tokens[region] = before
+                    old.reach_costs = costs
+                    raise
+                undo = self._undo
+                undo.append((acting, rs, region, before, costs))
+                undo.append(length)
+                undo.append(action)
+                return
         new = old.fork()  # shares what it does not change (copy on write)
         log = self._log
         length = len(log)
@@ -269,7 +312,11 @@ class Game:
             raise RulesError("nothing to undo")
         del undo[-1]
         del self._log[undo.pop() :]
-        self._state = undo.pop()
+        entry = undo.pop()
+        if type(entry) is tuple:  # a move made in place (see apply)
+            s = self._state
+            entry = undone(s, entry, refcount(s) == ALONE)
+        self._state = entry
 
     def clone(self) -> Game:
         """An independent copy (sharing only immutable data), undo history included."""
@@ -316,7 +363,8 @@ class Game:
         """The undo history, oldest first: (state before, log length before, the action
         applied or None for a set-up edit) per move (read by :mod:`.recording`)."""
         undo = self._undo
-        return list(zip(undo[0::3], undo[1::3], undo[2::3], strict=True))
+        states = history_states(undo[0::3], self._state)
+        return list(zip(states, undo[1::3], undo[2::3], strict=True))
 
     def chance_outcomes(self) -> list[tuple[RollDie | DrawPiece, float]]:
         """At a chance node: each die outcome with its probability (at a draw of face-down
