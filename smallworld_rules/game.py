@@ -86,6 +86,7 @@ class RegionView:
 #: look-up costs ≈ 140 ns on CPython 3.11 (see the engine's phase constants).
 _OVER = Phase.OVER
 _REDEPLOY = Phase.REDEPLOY
+_CONQUEST = Phase.CONQUEST
 
 
 class LegalActions:
@@ -246,42 +247,13 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         old = self._state
-        if type(action) is Deploy and old.phase is _REDEPLOY and refcount(old) == ALONE:
+        if type(action) is Deploy and refcount(old) == ALONE and not old.lang:
             # in place (smallworld_rules.in_place): no fork, a record of what changes
-            region = action.region
-            tokens = old.region_tokens
-            acting = old.acting
-            if (
-                acting is not None
-                and not old.lang
-                and type(region) is int
-                and 0 <= region < len(tokens)
-            ):
-                races = old.races
-                rs = races[acting]
-                before = tokens[region]
-                costs = old.reach_costs
-                gen = old.gen
-                # a generation of its own: the banner is copied before it changes (copy on
-                # write), so the record keeps the one before, unchanged
-                old.gen = gen + 1
-                log = self._log
-                length = len(log)
-                try:
-                    self._engine.apply(old, action, self._append)
-                except BaseException:
-                    del log[length:]
-                    old.gen = gen
-                    old.races = races
-                    races[acting] = rs
-                    old.region_tokens = tokens
-                    tokens[region] = before
-                    old.reach_costs = costs
-                    raise
-                undo = self._undo
-                undo.append((acting, rs, region, before, costs))
-                undo.append(length)
-                undo.append(action)
+            phase = old.phase
+            if phase is _REDEPLOY:
+                if self._deploy_in_place(old, action):
+                    return
+            elif phase is _CONQUEST and self._lift_in_place(old, action):
                 return
         new = old.fork()  # shares what it does not change (copy on write)
         log = self._log
@@ -300,6 +272,88 @@ class Game:
         undo.append(length)
         undo.append(action)
         self._state = new
+
+    def _deploy_in_place(self, s: State, action: Deploy) -> bool:
+        """``apply`` of a Deploy of the redeployment phase on ``s``, the game's position,
+        which nothing else holds: it changes the acting banner (copied first) and one
+        region's tokens. Returns False, changing nothing, where the general path must."""
+        region = action.region
+        tokens = s.region_tokens
+        acting = s.acting
+        if acting is None or type(region) is not int or not 0 <= region < len(tokens):
+            return False
+        races = s.races
+        rs = races[acting]
+        before = tokens[region]
+        costs = s.reach_costs
+        gen = s.gen
+        # a generation of its own: the banner is copied before it changes (copy on write),
+        # so the record keeps the one before, unchanged
+        s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            self._engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.gen = gen
+            s.races = races
+            races[acting] = rs
+            s.region_tokens = tokens
+            tokens[region] = before
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append((acting, rs, region, before))
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _lift_in_place(self, s: State, action: Deploy) -> bool:
+        """``apply`` of the first Deploy of a turn (the conquests end: the tokens beyond one
+        per region back in hand, the race's movable pieces to their supply, the die's bonus
+        dropped) on ``s``, the game's position, which nothing else holds. Returns False,
+        changing nothing, where the general path must: a race whose rule files have
+        triggers (those of the redeployment may change anything), or a role."""
+        acting = s.acting
+        if acting is None:
+            return False
+        races = s.races
+        rs = races[acting]
+        engine = self._engine
+        triggering = engine._triggering
+        if acting in triggering or rs.power in triggering or acting == engine.role_race:
+            return False
+        tokens = s.region_tokens
+        kept = tokens.copy()
+        pieces = s.pieces
+        supply = s.piece_supply
+        bonus = s.die_bonus
+        costs = s.reach_costs
+        gen = s.gen
+        s.gen = gen + 1  # (as in _deploy_in_place)
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.gen = gen
+            s.races = races
+            races[acting] = rs
+            s.region_tokens = tokens
+            tokens[:] = kept
+            s.pieces = pieces
+            s.piece_supply = supply
+            s.die_bonus = bonus
+            s.phase = _CONQUEST
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append((acting, rs, kept, pieces, supply, bonus))
+        undo.append(length)
+        undo.append(action)
+        return True
 
     def undo(self) -> None:
         """Restore the state before the last :meth:`apply` or set-up call, exactly.

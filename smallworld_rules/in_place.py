@@ -1,12 +1,21 @@
-"""Moves carried out on the current position itself, with a small undo record.
+"""Moves carried out on the game's current position itself, with a small undo record.
 
 ``Game.apply`` normally forks the position (:meth:`State.fork`: 39 fields, the token list
-and the races table copied) and keeps the position it played from for ``undo``. A Deploy of
-the redeployment phase changes almost nothing: the acting race's banner (replaced, copy on
-write), one region's token count and one event. When nothing but the game holds its current
-position, ``apply`` carries such a move out on that position and keeps what it changed
-instead (a :data:`Record`): no fork, and three objects fewer for the cyclic collector to walk
-for as long as the history keeps the move.
+and the races table copied) and keeps the position it played from for ``undo``. A Deploy
+changes little: in the redeployment phase, the acting race's banner (replaced, copy on
+write), one region's token count and one event; as the first Deploy of a turn (the
+conquests end), also the tokens lifted back into hand, the piece tables and supply, the
+die's bonus and the phase, unless the race's rule files have triggers (those of the
+redeployment may change anything) or it is a role's. When nothing but the game holds its
+current position, ``apply`` carries such a move out on that position and keeps what it
+changed instead (a :data:`Record`, made from the values read before the move: it assumes
+nothing about what the move will write beyond them, and the tests compare every such move
+with the forking path, taken back and played again): no fork, and three objects fewer for
+the cyclic collector to walk for as long as the history keeps the move. A refused move is
+changed back from the same values; so is ``undo``, on the position itself or, if something
+else holds it by then, on a fork of it. The position's conquest costs (``reach_costs``,
+whose token list is the position's own) are dropped by the move and by ``undo``, as for a
+forked move.
 
 *Nothing but the game holds it* is asked of the interpreter: the position's reference count.
 A clone (which shares the position), a :class:`~smallworld_rules.game.LegalActions` view
@@ -18,17 +27,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from smallworld_rules.state import RaceState, State
+from smallworld_rules.state import Phase, State
 
-if TYPE_CHECKING:
-    from smallworld_rules.engine.conquest import ListedCosts
-
-#: What an in-place move changed, as it was before: (the acting race's id, its banner, the
-#: region, its token count, the position's conquest costs). A tuple: the undo history keeps
-#: one per such move (a State is every other move's entry, told apart by its type).
-Record = tuple[str, RaceState, int, int, "ListedCosts | None"]
+#: What a Deploy made in place changed, as it was before (a tuple: the undo history keeps one
+#: per such move, where a State is every other move's entry): in the redeployment phase, the
+#: acting race's id, its banner, the region and its token count; for the first Deploy of a
+#: turn (the conquests end), the acting race's id, its banner, every region's token count,
+#: the piece tables, the piece supply and the die's bonus (the phase was the conquests').
+Record = tuple[Any, ...]
 
 
 class _Holder:
@@ -63,13 +71,17 @@ refcount, ALONE = _calibrated()
 def undone(s: State, record: Record, alone: bool) -> State:
     """The position before the move ``record`` was kept for, ``s`` being the position
     after it: ``s`` itself changed back if nothing else holds it (``alone``), else a fork
-    of it (``s`` may be another game's position, or a view's)."""
+    of it (``s`` may be another game's position, or a view's). Its conquest costs are
+    dropped, as ``Game.apply`` drops those of a position it played from."""
     if not alone:
         s = s.fork()
-    acting, rs, region, tokens, costs = record
-    s.races[acting] = rs
-    s.region_tokens[region] = tokens
-    s.reach_costs = costs
+    s.reach_costs = None
+    s.races[record[0]] = record[1]
+    if len(record) == 4:
+        s.region_tokens[record[2]] = record[3]
+    else:
+        _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
+        s.phase = Phase.CONQUEST
     return s
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import smallworld_rules as sw
 import smallworld_rules.game as game_module
+from smallworld_rules.events import Deployed
 from smallworld_rules.in_place import ALONE, refcount
 from smallworld_rules.state import State, state_to_dict
 
@@ -60,29 +61,37 @@ def made_in_place(game: sw.Game) -> bool:
 
 def in_place_move(game: sw.Game, action: sw.Action) -> bool:
     """Whether ``apply`` may carry ``action`` out in place (nothing else holding the
-    position): a Deploy of the redeployment phase, with nothing in the rule language's
-    memory and a race acting."""
+    position): a Deploy with a race acting and nothing in the rule language's memory, of
+    the redeployment phase, or the first of a turn (the conquests end) by a race whose rule
+    files have no triggers and that is not a role's."""
     s = game._state
+    if type(action) is not sw.Deploy or s.lang or s.acting is None:
+        return False
+    if s.phase is sw.Phase.REDEPLOY:
+        return True
+    engine = game._engine
+    triggering = engine._triggering
     return (
-        type(action) is sw.Deploy
-        and s.phase is sw.Phase.REDEPLOY
-        and not s.lang
-        and s.acting is not None
+        s.phase is sw.Phase.CONQUEST
+        and s.acting not in triggering
+        and s.races[s.acting].power not in triggering
+        and s.acting != engine.role_race
     )
 
 
 @RULE_SETS
 def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) -> None:
-    """Rule 1.10 (the active race redeploys the tokens in hand onto its regions) is carried
-    out alike in place and on a fork. Two games play the same seeded moves, one as ``apply``
-    plays them, the other forced down the forking path: after every move both positions and
-    logs are equal, and every Deploy of the redeployment phase of the first (nothing in the
-    rule language's memory) was made in place, none of the second. Each move made in place
+    """Rule 1.10 (the conquests end: every token beyond one per region goes back to hand,
+    and the active race redeploys the tokens in hand onto its regions) is carried out alike
+    in place and on a fork. Two games play the same seeded moves, one as ``apply`` plays
+    them, the other forced down the forking path: after every move both positions and logs
+    are equal, and every Deploy of the first that may be made in place (see
+    ``in_place_move``) was, none of the second. Each move made in place
     is taken back (the position and log before, exactly) and played again. At the end both
     games have the same history, action stack, save and record, and taking every move back
     brings both through the same positions and logs to the start."""
     rules, players = rules_and_players(how)
-    in_place = 0
+    in_place = lifted = 0
     for seed in range(3):
         count = players[seed % len(players)]
         fast = sw.Game.new(players=count, seed=seed, rules=rules)
@@ -101,6 +110,7 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
             assert made_in_place(fast) is expected and not made_in_place(slow)
             if expected:
                 in_place += 1
+                lifted += len(fast._undo[-3]) == 6  # the first Deploy of a turn
                 fast.undo()
                 assert position(fast) == before and fast.log == log
                 fast.apply(action)
@@ -119,7 +129,7 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
                 slow.undo()
             assert position(fast) == position(slow) and fast.log == slow.log
     if how == {}:  # the official rules: redeployment is most of a game
-        assert in_place > 30
+        assert in_place > 60 and lifted > 20
 
 
 @RULE_SETS
@@ -127,10 +137,12 @@ def test_a_refused_deploy_leaves_the_position_as_it_was(
     how: dict[str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A Deploy that is not legal (a region the race does not hold, no token or too many,
-    a region off the board, an ill-formed region) is refused with the reason and changes
-    nothing, also when it is tried on the game's own position in place, after the acting
-    banner was taken to change: the same position object with the same banners, token list
-    and generation, the same save, log and history, and the same refusal as on a fork."""
+    a region off the board) is refused with the reason and changes nothing, also when it is
+    tried on the game's own position in place (in the redeployment phase or as the first of
+    a turn), after the acting banner was taken to change: the same position object with the
+    same banners, token list, piece tables, phase and generation, the same save, log and
+    history, and the same refusal as on a fork. So does a Deploy refused after it made every
+    change (the log refusing its event)."""
     rules, players = rules_and_players(how)
     forks: list[int] = []
     fork = State.fork
@@ -139,14 +151,15 @@ def test_a_refused_deploy_leaves_the_position_as_it_was(
         forks.append(1)
         return fork(s)
 
-    tried = 0
+    tried = interrupted = 0
     for seed in range(2):
         game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
         choose = random.Random(seed)
         while not game.is_over:
             options = list(game.legal_actions())
             s = game._state
-            if s.phase is sw.Phase.REDEPLOY and not s.lang and s.acting is not None:
+            probe = next((a for a in options if isinstance(a, sw.Deploy)), None)
+            if probe is not None and in_place_move(game, probe):
                 rs = s.races[s.acting]
                 own = [r for r, race in enumerate(s.region_race) if race == s.acting]
                 other = next(r for r, race in enumerate(s.region_race) if race != s.acting)
@@ -154,8 +167,9 @@ def test_a_refused_deploy_leaves_the_position_as_it_was(
                     sw.Deploy(other, 1),
                     sw.Deploy(-1, 1),
                     sw.Deploy(len(s.region_tokens) + 3, 1),
-                    *(sw.Deploy(r, n) for r in own[:2] for n in (0, rs.hand + 1)),
+                    *(sw.Deploy(r, n) for r in own[:2] for n in (0, rs.hand + 40)),
                 ]
+                phase = s.phase
                 del s, rs
                 for action in wrong:
                     with forking(), pytest.raises(sw.IllegalAction) as refused:
@@ -169,18 +183,39 @@ def test_a_refused_deploy_leaves_the_position_as_it_was(
                         del forks[:]
                         with pytest.raises(sw.IllegalAction) as refused:
                             game.apply(action)
-                        # tried in place, unless the region is off the board
-                        assert not forks or not 0 <= action.region < len(game.map.regions)
+                        # tried in place, unless the region is off the board (redeploying)
+                        assert not forks or (
+                            phase is sw.Phase.REDEPLOY
+                            and not 0 <= action.region < len(game.map.regions)
+                        )
                     assert str(refused.value) == reason
                     del refused
                     assert _identity(game) == identity
                     assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
                     tried += 1
+                # A refusal after every change (here the log refuses the Deployed event)
+                identity = _identity(game)
+                saved, log, undo = game.to_json(), game.log, list(game._undo)
+                game._append = _refusing
+                try:
+                    with pytest.raises(sw.IllegalAction, match="stopped"):
+                        game.apply(probe)
+                finally:
+                    game._append = game._log.append
+                assert _identity(game) == identity
+                assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+                interrupted += 1
             else:
                 del s
             game.apply(options[choose.randrange(len(options))])
     if how == {}:
-        assert tried > 50
+        assert tried > 50 and interrupted > 20
+
+
+def _refusing(event: object) -> None:
+    """A log that refuses the Deployed event, after the Deploy made its changes."""
+    if isinstance(event, Deployed):
+        raise sw.IllegalAction("stopped")
 
 
 def _identity(game: sw.Game) -> tuple[Any, ...]:
@@ -194,6 +229,10 @@ def _identity(game: sw.Game) -> tuple[Any, ...]:
         id(s.region_tokens),
         list(s.region_tokens),
         id(s.players),
+        id(s.pieces),
+        id(s.piece_supply),
+        s.die_bonus,
+        s.phase,
         s.reach_costs,
     )
 
