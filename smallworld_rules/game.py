@@ -369,7 +369,8 @@ class Game:
         entry = undo.pop()
         if type(entry) is tuple:  # a move made in place (see apply)
             s = self._state
-            entry = undone(s, entry, refcount(s) == ALONE)
+            alone = refcount(s) == ALONE  # (before s is an argument: the call holds it too)
+            entry = undone(s, entry, alone)
         self._state = entry
 
     def clone(self) -> Game:

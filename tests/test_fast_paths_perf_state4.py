@@ -87,7 +87,8 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
     them, the other forced down the forking path: after every move both positions and logs
     are equal, and every Deploy of the first that may be made in place (see
     ``in_place_move``) was, none of the second. Each move made in place
-    is taken back (the position and log before, exactly) and played again. At the end both
+    is taken back (the position and log before, exactly, on the same position object: nothing
+    else holds it) and played again. At the end both
     games have the same history, action stack, save and record, and taking every move back
     brings both through the same positions and logs to the start."""
     rules, players = rules_and_players(how)
@@ -111,7 +112,9 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
             if expected:
                 in_place += 1
                 lifted += len(fast._undo[-3]) == 6  # the first Deploy of a turn
+                same = id(fast._state)
                 fast.undo()
+                assert id(fast._state) == same  # taken back in place: nothing else holds it
                 assert position(fast) == before and fast.log == log
                 fast.apply(action)
                 assert made_in_place(fast) and position(fast) == after and fast.log == slow.log
