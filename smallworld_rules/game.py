@@ -36,6 +36,7 @@ from smallworld_rules.events import (
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
+from smallworld_rules.in_place import ALONE, history_states, refcount, undone
 from smallworld_rules.language import hidden_pieces
 from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
@@ -84,6 +85,8 @@ class RegionView:
 #: ``Phase.OVER`` as a global: a bot asks ``is_over`` after every move, and an enum member
 #: look-up costs ≈ 140 ns on CPython 3.11 (see the engine's phase constants).
 _OVER = Phase.OVER
+_REDEPLOY = Phase.REDEPLOY
+_CONQUEST = Phase.CONQUEST
 
 
 class LegalActions:
@@ -100,7 +103,9 @@ class LegalActions:
 
     __slots__ = ("_engine", "_list", "_state")
     _engine: Engine
-    _state: State  # states are never changed in place, so this is a snapshot
+    #: a snapshot: a position is changed in place only when nothing else holds it (see
+    #: smallworld_rules.in_place), and a view holds it
+    _state: State
     _list: list[Action] | None
 
     def _actions(self) -> list[Action]:
@@ -161,7 +166,9 @@ class Game:
         self, engine: Engine, state: State, seed: int, log: list[LogEntry | None]
     ) -> None:
         self._engine = engine
-        self._state = state  # never mutated in place: apply works on a copy
+        #: apply works on a copy, or on this position itself when nothing else holds it
+        #: (smallworld_rules.in_place)
+        self._state = state
         self._seed = seed
         self._log = log
         #: ``log.append``, bound once: the engine logs through it, and binding it per move
@@ -240,6 +247,14 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         old = self._state
+        if type(action) is Deploy and refcount(old) == ALONE and not old.lang:
+            # in place (smallworld_rules.in_place): no fork, a record of what changes
+            phase = old.phase
+            if phase is _REDEPLOY:
+                if self._deploy_in_place(old, action):
+                    return
+            elif phase is _CONQUEST and self._lift_in_place(old, action):
+                return
         new = old.fork()  # shares what it does not change (copy on write)
         log = self._log
         length = len(log)
@@ -258,6 +273,88 @@ class Game:
         undo.append(action)
         self._state = new
 
+    def _deploy_in_place(self, s: State, action: Deploy) -> bool:
+        """``apply`` of a Deploy of the redeployment phase on ``s``, the game's position,
+        which nothing else holds: it changes the acting banner (copied first) and one
+        region's tokens. Returns False, changing nothing, where the general path must."""
+        region = action.region
+        tokens = s.region_tokens
+        acting = s.acting
+        if acting is None or type(region) is not int or not 0 <= region < len(tokens):
+            return False
+        races = s.races
+        rs = races[acting]
+        before = tokens[region]
+        costs = s.reach_costs
+        gen = s.gen
+        # a generation of its own: the banner is copied before it changes (copy on write),
+        # so the record keeps the one before, unchanged
+        s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            self._engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.gen = gen
+            s.races = races
+            races[acting] = rs
+            s.region_tokens = tokens
+            tokens[region] = before
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append((acting, rs, region, before))
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _lift_in_place(self, s: State, action: Deploy) -> bool:
+        """``apply`` of the first Deploy of a turn (the conquests end: the tokens beyond one
+        per region back in hand, the race's movable pieces to their supply, the die's bonus
+        dropped) on ``s``, the game's position, which nothing else holds. Returns False,
+        changing nothing, where the general path must: a race whose rule files have
+        triggers (those of the redeployment may change anything), or a role."""
+        acting = s.acting
+        if acting is None:
+            return False
+        races = s.races
+        rs = races[acting]
+        engine = self._engine
+        triggering = engine._triggering
+        if acting in triggering or rs.power in triggering or acting == engine.role_race:
+            return False
+        tokens = s.region_tokens
+        kept = tokens.copy()
+        pieces = s.pieces
+        supply = s.piece_supply
+        bonus = s.die_bonus
+        costs = s.reach_costs
+        gen = s.gen
+        s.gen = gen + 1  # (as in _deploy_in_place)
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.gen = gen
+            s.races = races
+            races[acting] = rs
+            s.region_tokens = tokens
+            tokens[:] = kept
+            s.pieces = pieces
+            s.piece_supply = supply
+            s.die_bonus = bonus
+            s.phase = _CONQUEST
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append((acting, rs, kept, pieces, supply, bonus))
+        undo.append(length)
+        undo.append(action)
+        return True
+
     def undo(self) -> None:
         """Restore the state before the last :meth:`apply` or set-up call, exactly.
 
@@ -269,7 +366,12 @@ class Game:
             raise RulesError("nothing to undo")
         del undo[-1]
         del self._log[undo.pop() :]
-        self._state = undo.pop()
+        entry = undo.pop()
+        if type(entry) is tuple:  # a move made in place (see apply)
+            s = self._state
+            alone = refcount(s) == ALONE  # (before s is an argument: the call holds it too)
+            entry = undone(s, entry, alone)
+        self._state = entry
 
     def clone(self) -> Game:
         """An independent copy (sharing only immutable data), undo history included."""
@@ -316,7 +418,8 @@ class Game:
         """The undo history, oldest first: (state before, log length before, the action
         applied or None for a set-up edit) per move (read by :mod:`.recording`)."""
         undo = self._undo
-        return list(zip(undo[0::3], undo[1::3], undo[2::3], strict=True))
+        states = history_states(undo[0::3], self._state)
+        return list(zip(states, undo[1::3], undo[2::3], strict=True))
 
     def chance_outcomes(self) -> list[tuple[RollDie | DrawPiece, float]]:
         """At a chance node: each die outcome with its probability (at a draw of face-down

@@ -36,6 +36,11 @@ often or at many sites (``region_tokens``: in most actions), and ``races`` holds
 objects above. A change made past these rules would also change the states kept for
 ``undo``; the tests check that every state kept in the history is left as it was.
 
+In place: ``Game.apply`` carries a Deploy of the redeployment phase out on the game's
+current position itself when nothing else holds that position (no clone, view, history or
+caller), giving it a generation of its own first (so its banner is copied before it
+changes) and keeping a record of what changed for ``undo`` (``smallworld_rules.in_place``).
+
 Two fields are derived and never saved: ``race_masks`` (kept in step by :meth:`State.occupy`)
 and ``reach_costs``, the conquest costs ``legal_actions`` worked out for a position, written
 on that position for the conquest that follows: a fork carries them, the engine drops them

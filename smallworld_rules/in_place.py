@@ -1,0 +1,99 @@
+"""Moves carried out on the game's current position itself, with a small undo record.
+
+``Game.apply`` normally forks the position (:meth:`State.fork`: 39 fields, the token list
+and the races table copied) and keeps the position it played from for ``undo``. A Deploy
+changes little: in the redeployment phase, the acting race's banner (replaced, copy on
+write), one region's token count and one event; as the first Deploy of a turn (the
+conquests end), also the tokens lifted back into hand, the piece tables and supply, the
+die's bonus and the phase, unless the race's rule files have triggers (those of the
+redeployment may change anything) or it is a role's. When nothing but the game holds its
+current position, ``apply`` carries such a move out on that position and keeps what it
+changed instead (a :data:`Record`, made from the values read before the move: it assumes
+nothing about what the move will write beyond them, and the tests compare every such move
+with the forking path, taken back and played again): no fork, and three objects fewer for
+the cyclic collector to walk for as long as the history keeps the move. A refused move is
+changed back from the same values; so is ``undo``, on the position itself or, if something
+else holds it by then, on a fork of it. The position's conquest costs (``reach_costs``,
+whose token list is the position's own) are dropped by the move and by ``undo``, as for a
+forked move.
+
+*Nothing but the game holds it* is asked of the interpreter: the position's reference count.
+A clone (which shares the position), a :class:`~smallworld_rules.game.LegalActions` view
+still alive (it answers ``in`` from its position), another game's history, a caller's
+variable: each holds a reference, and any of them sends the move down the forking path.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from smallworld_rules.state import Phase, State
+
+#: What a Deploy made in place changed, as it was before (a tuple: the undo history keeps one
+#: per such move, where a State is every other move's entry): in the redeployment phase, the
+#: acting race's id, its banner, the region and its token count; for the first Deploy of a
+#: turn (the conquests end), the acting race's id, its banner, every region's token count,
+#: the piece tables, the piece supply and the die's bonus (the phase was the conquests').
+Record = tuple[Any, ...]
+
+
+class _Holder:
+    __slots__ = ("_state",)
+    _state: object
+
+
+def _calibrated() -> tuple[Callable[[Any], int], int]:
+    """``sys.getrefcount`` and the count it gives for an object held by one attribute and
+    one local variable, as in ``Game.apply`` (``old = self._state``): measured, not assumed,
+    so that an interpreter counting its stack references otherwise still answers right.
+    Where the count is unknown or does not rise by one per holder, no move is made in place
+    (the count -1 is never given)."""
+    count = getattr(sys, "getrefcount", None)
+    if count is None or sys.implementation.name != "cpython":  # pragma: no cover
+        return len, -1
+    holder = _Holder()
+    holder._state = object()
+    old = holder._state
+    alone = count(old)
+    other = old
+    if count(old) != alone + 1:  # pragma: no cover - every reference-counting CPython
+        return count, -1
+    del other
+    return count, alone
+
+
+#: ``sys.getrefcount``, and its answer for a position nothing but its game holds
+refcount, ALONE = _calibrated()
+
+
+def undone(s: State, record: Record, alone: bool) -> State:
+    """The position before the move ``record`` was kept for, ``s`` being the position
+    after it: ``s`` itself changed back if nothing else holds it (``alone``), else a fork
+    of it (``s`` may be another game's position, or a view's). Its conquest costs are
+    dropped, as ``Game.apply`` drops those of a position it played from."""
+    if not alone:
+        s = s.fork()
+    s.reach_costs = None
+    s.races[record[0]] = record[1]
+    if len(record) == 4:
+        s.region_tokens[record[2]] = record[3]
+    else:
+        _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
+        s.phase = Phase.CONQUEST
+    return s
+
+
+def history_states(entries: list[Any], last: State) -> list[State]:
+    """The positions before each move of an undo history (``entries``: a State, or a
+    :data:`Record` for a move made in place), ``last`` being the position after the last
+    move: each record's position rebuilt as a fork of the position after it."""
+    states: list[Any] = list(entries)
+    after = last
+    for i in range(len(states) - 1, -1, -1):
+        entry = states[i]
+        if type(entry) is tuple:
+            entry = states[i] = undone(after, entry, False)
+        after = entry
+    return states
