@@ -203,8 +203,9 @@ class ListedCosts(Mapping[int, int]):
     it (``State.reach_costs``) for the conquest that follows, with the engine and the race
     they were listed for. One object, not a tuple of the engine, the race and the costs:
     every listed conquest position in the undo history keeps it, and the collector walks
-    what is kept. Made with ``_new`` and its fields set (no ``__init__`` frame per
-    listing)."""
+    what is kept. Made by calling the class and setting its fields: it has no
+    ``__init__`` (keep it so: no frame per listing), and such a call is cheaper than
+    ``object.__new__(cls)``."""
 
     __slots__ = ("engine", "race")
     engine: Engine  #: the engine that listed them

@@ -32,7 +32,7 @@ from smallworld_rules.engine.conquest import (
 from smallworld_rules.engine.redeploy import _held_back, _may_end_conquest, _surplus
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
-from smallworld_rules.state import Phase, RaceState, State, _new
+from smallworld_rules.state import Phase, RaceState, State
 
 #: the shared PickCombo of each market position up to this many (the pick listing names
 #: each position it lists: an index, not a _shared look-up per position)
@@ -213,7 +213,9 @@ def _conquests(
                 acts.append(conquers[r])
             elif cost <= top:
                 acts.append(die_conquers[r])
-        lazy = _new(ReachCosts)  # derived: a conquest attempt asks them
+        # derived: a conquest attempt asks them. ReachCosts(), not _new(ReachCosts): a call
+        # of a class with no __init__ is cheaper than object.__new__ (CPython 3.11)
+        lazy = ReachCosts()
         lazy.engine = self
         lazy.race = race
         lazy.reach = reach
@@ -224,7 +226,7 @@ def _conquests(
     costs = self.conquest_costs(s, race, reach, combo)
     if kept is None:  # after conquest_costs, which made the fixed table if there is one
         self._cost_tables[id(modifiers)] = cost_table(self, modifiers, s, race)
-    full = _new(KeptCosts)  # derived: a conquest attempt reuses them
+    full = KeptCosts()  # derived: a conquest attempt reuses them (see ReachCosts above)
     full.engine = self
     full.race = race
     full.costs = costs
