@@ -41,13 +41,16 @@ def immune_mask(self: Engine, s: State) -> int:
     if not s.pieces or not self._immune_pieces:
         return 0
     # Every reach asks for it, and pieces move seldom: the last answer is kept with the
-    # piece tables it was computed from and reused while they are equal. The tables are
-    # shared between a state and its forks (copy on write), so the check is mostly
-    # identity tests; it compares contents, so nothing has to invalidate it.
+    # table of piece tables it was computed from and reused while that is the same object
+    # (a table of tables is never changed in place: a change binds a changed copy, which a
+    # state's forks share until then; see smallworld_rules.state), or another with equal
+    # contents (a load, a position reached two ways), which is then kept in its place.
     kept, mask = self._immune_cache
-    if kept != s.pieces:
-        mask = self._pieces_mask(s, self._immune_pieces)
-        self._immune_cache = (dict(s.pieces), mask)
+    on_map = s.pieces
+    if kept is not on_map:
+        if kept != on_map:
+            mask = self._pieces_mask(s, self._immune_pieces)
+        self._immune_cache = (on_map, mask)
     return mask
 
 
