@@ -187,7 +187,13 @@ def cost_table(
 def _with_defence(
     self: Engine, kept: _CostTable, on_map: Mapping[int, Mapping[str, int]]
 ) -> _CostTable:
-    """``kept`` with the defence of the pieces now on the map (``on_map``) added."""
+    """``kept`` with the defence of the pieces now on the map (``on_map``) added, kept with
+    that very table of piece tables: it is never changed in place (a change binds a changed
+    copy, shared by a state's forks until then; see smallworld_rules.state), so the listing
+    tests it by identity. Another table with the same contents (a load, a position reached
+    two ways) keeps the sums."""
+    if kept[2] == on_map:
+        return (kept[0], kept[1], on_map, kept[3], kept[4])
     based = kept[1]
     assert based is not None
     table = list(based)
@@ -195,7 +201,7 @@ def _with_defence(
     for r, held in on_map.items():
         for name, count in held.items():
             table[r] += pieces[name].defence * count
-    return (kept[0], based, dict(on_map), table, kept[4])
+    return (kept[0], based, on_map, table, kept[4])
 
 
 class ListedCosts(Mapping[int, int]):

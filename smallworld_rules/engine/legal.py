@@ -198,7 +198,7 @@ def _conquests(
     ]
     kept = self._cost_tables.get(id(modifiers))
     if kept is not None and kept[0] is modifiers and kept[1] and s.die_bonus < 0:
-        if kept[2] != s.pieces:  # the pieces' defence, added again when they changed
+        if kept[2] is not s.pieces:  # the pieces' defence, added again if they changed
             kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
         table, tokens = kept[3], s.region_tokens
         if kept[4]:  # the modifiers that may change (own regions read): added where they apply
