@@ -45,12 +45,13 @@ def immune_mask(self: Engine, s: State) -> int:
     # (a table of tables is never changed in place: a change binds a changed copy, which a
     # state's forks share until then; see smallworld_rules.state), or another with equal
     # contents (a load, a position reached two ways), which is then kept in its place.
-    kept, mask = self._immune_cache
+    kept, mask, _ = self._immune_cache
     on_map = s.pieces
     if kept is not on_map:
         if kept != on_map:
             mask = self._pieces_mask(s, self._immune_pieces)
-        self._immune_cache = (on_map, mask)
+        # and the regions a reach keeps (open, not immune): _reach reads them from here
+        self._immune_cache = (on_map, mask, self.open_mask & ~mask)
     return mask
 
 
@@ -131,10 +132,15 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
             reach &= ~flow.abandoned(s, race)
         if self._hiding:  # regions a face-down piece stopped it from taking this turn
             reach &= ~hidden_pieces.repelled(s, race)
-    reach &= self.open_mask
-    if s.pieces and self._immune_pieces:  # immune_mask and truce_mask, asked only when
-        reach &= ~self.immune_mask(s)  # they may be more than 0 (a frame each, per listing)
-    if s.truces:
+    if s.pieces and self._immune_pieces:  # immune_mask, asked only when it may be more than 0
+        kept = self._immune_cache  # its answer for these very pieces, if it is the last
+        if kept[0] is not s.pieces:
+            self.immune_mask(s)
+            kept = self._immune_cache
+        reach &= kept[2]  # the open regions less the immune ones, kept with the answer
+    else:
+        reach &= self.open_mask
+    if s.truces:  # truce_mask, likewise (a frame per listing)
         reach &= ~self.truce_mask(s, race)
     return reach
 
