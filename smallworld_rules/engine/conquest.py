@@ -198,9 +198,12 @@ def _with_defence(
     assert based is not None
     table = list(based)
     pieces = self.rules.pieces
-    for r, held in on_map.items():
-        for name, count in held.items():
-            table[r] += pieces[name].defence * count
+    # keys and look-ups, not items(): each items() makes a view, an iterator and a pair
+    # per entry, and most regions hold one kind of piece
+    for r in on_map:
+        held = on_map[r]
+        for name in held:
+            table[r] += pieces[name].defence * held[name]
     return (kept[0], based, on_map, table, kept[4])
 
 

@@ -26,11 +26,13 @@ def _pieces_mask(self: Engine, s: State, wanted: frozenset[str]) -> int:
     if not wanted or not s.pieces:
         return 0
     out = 0
-    for r, held in s.pieces.items():
+    on_map = s.pieces
+    for r in on_map:  # keys and look-ups, not items() (see conquest._with_defence)
+        held = on_map[r]
         if wanted.isdisjoint(held):  # most regions' pieces: one C call, not a loop
             continue
-        for name, count in held.items():
-            if count and name in wanted:
+        for name in held:
+            if held[name] and name in wanted:
                 out |= 1 << r
                 break
     return out
