@@ -82,17 +82,18 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     assert s.acting is not None
     rs = s.races[s.acting]
     race = rs.race
-    # _combo_of's first look-up, inline (by badge, then race: where a race in play's pairing
-    # is kept), with rs at hand; the others (a role's, a borrower's, a first) in _combo_of
-    by_race = self._badge_combos.get(rs.power)
-    combo = None if by_race is None else by_race.get(race)
+    # _combo_of's look-ups, inline, with rs at hand: a role's pairing is kept with the very
+    # powers tuple; a race in play's by badge, then race, read by subscripts (get() is a
+    # method call each); the others (a borrower's, a first) in _combo_of
     role = race == self.role_race
-    if combo is None:
-        if role:  # _combo_of's role look-up: the pairing kept with the very powers tuple
-            last, combo = self._role_last
-            if last is not s.role_powers or combo is None:
-                combo = self._combo_of(s, race)
-        else:
+    if role:
+        last, combo = self._role_last
+        if last is not s.role_powers or combo is None:
+            combo = self._combo_of(s, race)
+    else:
+        try:
+            combo = self._badge_combos[rs.power][race]
+        except KeyError:  # not kept there (yet)
             combo = self._combo_of(s, race)
     occupied = self._by_mask.get(s.race_masks.get(race, 0))  # _occupied's look-up, inline
     if occupied is None:
