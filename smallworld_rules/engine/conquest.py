@@ -187,15 +187,24 @@ def cost_table(
 def _with_defence(
     self: Engine, kept: _CostTable, on_map: Mapping[int, Mapping[str, int]]
 ) -> _CostTable:
-    """``kept`` with the defence of the pieces now on the map (``on_map``) added."""
+    """``kept`` with the defence of the pieces now on the map (``on_map``) added, kept with
+    that very table of piece tables: it is never changed in place (a change binds a changed
+    copy, shared by a state's forks until then; see smallworld_rules.state), so the listing
+    tests it by identity. Another table with the same contents (a load, a position reached
+    two ways) keeps the sums."""
+    if kept[2] == on_map:
+        return (kept[0], kept[1], on_map, kept[3], kept[4])
     based = kept[1]
     assert based is not None
     table = list(based)
     pieces = self.rules.pieces
-    for r, held in on_map.items():
-        for name, count in held.items():
-            table[r] += pieces[name].defence * count
-    return (kept[0], based, dict(on_map), table, kept[4])
+    # keys and look-ups, not items(): each items() makes a view, an iterator and a pair
+    # per entry, and most regions hold one kind of piece
+    for r in on_map:
+        held = on_map[r]
+        for name in held:
+            table[r] += pieces[name].defence * held[name]
+    return (kept[0], based, on_map, table, kept[4])
 
 
 class ListedCosts(Mapping[int, int]):
@@ -203,8 +212,9 @@ class ListedCosts(Mapping[int, int]):
     it (``State.reach_costs``) for the conquest that follows, with the engine and the race
     they were listed for. One object, not a tuple of the engine, the race and the costs:
     every listed conquest position in the undo history keeps it, and the collector walks
-    what is kept. Made with ``_new`` and its fields set (no ``__init__`` frame per
-    listing)."""
+    what is kept. Made by calling the class and setting its fields: it has no
+    ``__init__`` (keep it so: no frame per listing), and such a call is cheaper than
+    ``object.__new__(cls)``."""
 
     __slots__ = ("engine", "race")
     engine: Engine  #: the engine that listed them

@@ -389,8 +389,9 @@ class Engine:
         self._role_last: tuple[tuple[str, ...] | None, _Combo | None] = (None, None)
         #: see use_ability._plan: id of an ability -> (the ability, how its effects are checked)
         self._plans: dict[int, tuple[CompiledAbility, use_ability._Plan]] = {}
-        #: see immune_mask: (the piece tables it was computed from, the mask)
-        self._immune_cache: tuple[dict[int, Mapping[str, int]], int] = ({}, 0)
+        #: see immune_mask: (the piece tables it was computed from, the mask, the open
+        #: regions less those)
+        self._immune_cache: tuple[Mapping[int, Mapping[str, int]], int, int] = ({}, 0, 0)
         #: see _occupied: mask -> (regions, mask, bordering mask)
         self._by_mask: dict[int, _Occupied] = {}
         #: see regions_in: mask -> its regions

@@ -32,7 +32,7 @@ from smallworld_rules.engine.conquest import (
 from smallworld_rules.engine.redeploy import _held_back, _may_end_conquest, _surplus
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.language import events, flow, hidden_pieces, limits, memory, swaps
-from smallworld_rules.state import Phase, RaceState, State, _new
+from smallworld_rules.state import Phase, RaceState, State
 
 #: the shared PickCombo of each market position up to this many (the pick listing names
 #: each position it lists: an index, not a _shared look-up per position)
@@ -82,17 +82,18 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
     assert s.acting is not None
     rs = s.races[s.acting]
     race = rs.race
-    # _combo_of's first look-up, inline (by badge, then race: where a race in play's pairing
-    # is kept), with rs at hand; the others (a role's, a borrower's, a first) in _combo_of
-    by_race = self._badge_combos.get(rs.power)
-    combo = None if by_race is None else by_race.get(race)
+    # _combo_of's look-ups, inline, with rs at hand: a role's pairing is kept with the very
+    # powers tuple; a race in play's by badge, then race, read by subscripts (get() is a
+    # method call each); the others (a borrower's, a first) in _combo_of
     role = race == self.role_race
-    if combo is None:
-        if role:  # _combo_of's role look-up: the pairing kept with the very powers tuple
-            last, combo = self._role_last
-            if last is not s.role_powers or combo is None:
-                combo = self._combo_of(s, race)
-        else:
+    if role:
+        last, combo = self._role_last
+        if last is not s.role_powers or combo is None:
+            combo = self._combo_of(s, race)
+    else:
+        try:
+            combo = self._badge_combos[rs.power][race]
+        except KeyError:  # not kept there (yet)
             combo = self._combo_of(s, race)
     occupied = self._by_mask.get(s.race_masks.get(race, 0))  # _occupied's look-up, inline
     if occupied is None:
@@ -198,7 +199,7 @@ def _conquests(
     ]
     kept = self._cost_tables.get(id(modifiers))
     if kept is not None and kept[0] is modifiers and kept[1] and s.die_bonus < 0:
-        if kept[2] != s.pieces:  # the pieces' defence, added again when they changed
+        if kept[2] is not s.pieces:  # the pieces' defence, added again if they changed
             kept = self._cost_tables[id(modifiers)] = _with_defence(self, kept, s.pieces)
         table, tokens = kept[3], s.region_tokens
         if kept[4]:  # the modifiers that may change (own regions read): added where they apply
@@ -213,7 +214,9 @@ def _conquests(
                 acts.append(conquers[r])
             elif cost <= top:
                 acts.append(die_conquers[r])
-        lazy = _new(ReachCosts)  # derived: a conquest attempt asks them
+        # derived: a conquest attempt asks them. ReachCosts(), not _new(ReachCosts): a call
+        # of a class with no __init__ is cheaper than object.__new__ (CPython 3.11)
+        lazy = ReachCosts()
         lazy.engine = self
         lazy.race = race
         lazy.reach = reach
@@ -224,7 +227,7 @@ def _conquests(
     costs = self.conquest_costs(s, race, reach, combo)
     if kept is None:  # after conquest_costs, which made the fixed table if there is one
         self._cost_tables[id(modifiers)] = cost_table(self, modifiers, s, race)
-    full = _new(KeptCosts)  # derived: a conquest attempt reuses them
+    full = KeptCosts()  # derived: a conquest attempt reuses them (see ReachCosts above)
     full.engine = self
     full.race = race
     full.costs = costs

@@ -26,11 +26,13 @@ def _pieces_mask(self: Engine, s: State, wanted: frozenset[str]) -> int:
     if not wanted or not s.pieces:
         return 0
     out = 0
-    for r, held in s.pieces.items():
+    on_map = s.pieces
+    for r in on_map:  # keys and look-ups, not items() (see conquest._with_defence)
+        held = on_map[r]
         if wanted.isdisjoint(held):  # most regions' pieces: one C call, not a loop
             continue
-        for name, count in held.items():
-            if count and name in wanted:
+        for name in held:
+            if held[name] and name in wanted:
                 out |= 1 << r
                 break
     return out
@@ -41,13 +43,17 @@ def immune_mask(self: Engine, s: State) -> int:
     if not s.pieces or not self._immune_pieces:
         return 0
     # Every reach asks for it, and pieces move seldom: the last answer is kept with the
-    # piece tables it was computed from and reused while they are equal. The tables are
-    # shared between a state and its forks (copy on write), so the check is mostly
-    # identity tests; it compares contents, so nothing has to invalidate it.
-    kept, mask = self._immune_cache
-    if kept != s.pieces:
-        mask = self._pieces_mask(s, self._immune_pieces)
-        self._immune_cache = (dict(s.pieces), mask)
+    # table of piece tables it was computed from and reused while that is the same object
+    # (a table of tables is never changed in place: a change binds a changed copy, which a
+    # state's forks share until then; see smallworld_rules.state), or another with equal
+    # contents (a load, a position reached two ways), which is then kept in its place.
+    kept, mask, _ = self._immune_cache
+    on_map = s.pieces
+    if kept is not on_map:
+        if kept != on_map:
+            mask = self._pieces_mask(s, self._immune_pieces)
+        # and the regions a reach keeps (open, not immune): _reach reads them from here
+        self._immune_cache = (on_map, mask, self.open_mask & ~mask)
     return mask
 
 
@@ -128,10 +134,15 @@ def _reach(self: Engine, s: State, race: str, combo: _Combo, occupied: _Occupied
             reach &= ~flow.abandoned(s, race)
         if self._hiding:  # regions a face-down piece stopped it from taking this turn
             reach &= ~hidden_pieces.repelled(s, race)
-    reach &= self.open_mask
-    if s.pieces and self._immune_pieces:  # immune_mask and truce_mask, asked only when
-        reach &= ~self.immune_mask(s)  # they may be more than 0 (a frame each, per listing)
-    if s.truces:
+    if s.pieces and self._immune_pieces:  # immune_mask, asked only when it may be more than 0
+        kept = self._immune_cache  # its answer for these very pieces, if it is the last
+        if kept[0] is not s.pieces:
+            self.immune_mask(s)
+            kept = self._immune_cache
+        reach &= kept[2]  # the open regions less the immune ones, kept with the answer
+    else:
+        reach &= self.open_mask
+    if s.truces:  # truce_mask, likewise (a frame per listing)
         reach &= ~self.truce_mask(s, race)
     return reach
 
