@@ -24,7 +24,7 @@ RULE_SETS = rule_sets(each_box=True)
 
 def _positions(game: sw.Game) -> list[State]:
     """Every position of a finished game, first to last (the undo history, then the end)."""
-    return [*game._undo[0::3], game._state]
+    return [*(state for state, _, _ in game._history), game._state]
 
 
 def _forget(engine: Engine) -> None:
