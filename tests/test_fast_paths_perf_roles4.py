@@ -368,7 +368,7 @@ def test_pairings_joined_from_their_files_parts_are_the_general_code(
     for defs in _pairings(engine, rules):
         for _ in range(2):  # made afresh, then from the parts kept by the first
             new, old = _Combo(engine, defs), _OldCombo(engine, defs)
-            for name in _Combo.__slots__:
+            for name in _OldCombo.__slots__:  # (pass 9i's, made from ``abilities``: there)
                 got, want = getattr(new, name), getattr(old, name)
                 assert got == want, name
                 assert type(got) is type(want), name

@@ -86,6 +86,7 @@ class _Combo:
     __slots__ = (
         "abilities",
         "active_modifiers",
+        "conquest_abilities",
         "conquest_tokens",
         "declined_abilities",
         "declined_modifiers",
@@ -97,6 +98,7 @@ class _Combo:
         "link",
         "near",
         "reach",
+        "redeploy_abilities",
         "region_max",
         "triggers",
     )
@@ -154,6 +156,12 @@ class _Combo:
         #: while active, and in decline (``while declined``, ``always``)
         self.abilities = abilities
         self.declined_abilities = declined_abilities
+        #: those of ``abilities`` that may be listed in the conquests (``during conquest``
+        #: or ``turn_start``) and in the redeployment: the listing skips the others at once
+        self.conquest_abilities = tuple(
+            a for a in abilities if "conquest" in a.phases or "turn_start" in a.phases
+        )
+        self.redeploy_abilities = tuple(a for a in abilities if "redeploy" in a.phases)
         #: whether it holds pieces that go back to the supply when it redeploys
         self.lifts_pieces = lifts
         #: the modifiers that apply on each hook, while active and once in decline (the

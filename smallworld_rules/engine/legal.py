@@ -128,8 +128,9 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
                 acts.append(abandons[r])
         # the race's reach, once worked out: the abilities' listing shares it
         reach = _conquests(self, s, rs, combo, occupied, acts) if hand >= 1 else None
-        if combo.abilities:
-            acts += self._ability_actions(s, rs, phase, reach, combo.abilities)
+        # those that may work in the conquests (a race in decline's are its own: looked up)
+        if combo.conquest_abilities or (rs.declined and combo.abilities):
+            acts += self._ability_actions(s, rs, phase, reach, combo.conquest_abilities)
         if self.declined_abilities:  # abilities of its player's races in decline
             acts += flow.declined_ability_actions(self, s, phase)
         if self._floors:
@@ -157,8 +158,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             abandons = self._abandons
             for r in own:  # ruling 13: forced abandonment
                 acts.append(abandons[r])
-        if combo.abilities:
-            acts += self._ability_actions(s, rs, phase, None, combo.abilities)
+        if combo.redeploy_abilities or (rs.declined and combo.abilities):
+            acts += self._ability_actions(s, rs, phase, None, combo.redeploy_abilities)
         if self.declined_abilities:  # abilities of its player's races in decline
             acts += flow.declined_ability_actions(self, s, phase)
         if hand == hold or not own or role:

@@ -360,8 +360,9 @@ def _ability_actions(
         limit = ability.limit
         if limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
             continue
-        per_player = limit == "once_per_player_per_turn"
-        if limit and limit != "times" and not per_player and ability.name in s.used:
+        # a key per target only when some ability was used this turn (most listings: none)
+        per_player = limit == "once_per_player_per_turn" and bool(s.used)
+        if limit == "once_per_turn" and ability.name in s.used:
             continue
         price = ability.price
         if price is not None and (
