@@ -7,6 +7,8 @@
   its pairing and every target.
 * A target's use key (``once_per_player_per_turn``) is made only when some ability was
   used this turn: the same actions (the point above covers it, uses included).
+* ``reachable`` read by the context itself (the reach given, or worked out) and
+  ``enemy_active`` without its helpers' frames: the masks of the general code.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from helpers import players_for, rule_sets
 import smallworld_rules as sw
 from smallworld_rules.actions import UseAbility
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY
-from smallworld_rules.engine.context import _Combo
+from smallworld_rules.engine.context import _Combo, _ReachCtx, new_context
+from smallworld_rules.engine.core import Engine
+from smallworld_rules.state import State
 
 
 def _positions(rules: sw.Rules, games: int) -> Iterator[sw.Game]:
@@ -33,6 +37,17 @@ def _positions(rules: sw.Rules, games: int) -> Iterator[sw.Game]:
             yield game
             options = list(game.legal_actions())
             game.apply(options[rng.randrange(len(options))])
+
+
+def _old_enemy_active_mask(self: Engine, s: State, race: str) -> int:
+    """``reach.enemy_active_mask`` before pass 9i (the general code), verbatim."""
+    rs = s.races.get(race)
+    owner = -1 if rs is None else rs.owner
+    out = 0
+    for p, ps in enumerate(s.players):
+        if p != owner and ps.active is not None and not self.seen_declined(ps.active):
+            out |= self.mask_of(s, ps.active)
+    return out
 
 
 @rule_sets(necromancer=True, each_box=True)
@@ -96,3 +111,26 @@ def test_pairings_keep_the_abilities_of_each_phase(how: dict[str, Any]) -> None:
             seen += len(conquest) + len(redeploy)
     if any(d.abilities for d in (*rules.races.values(), *rules.powers.values())):
         assert seen > 0
+
+
+@rule_sets(necromancer=True, each_box=True)
+def test_reachable_and_enemy_active_are_the_general_masks(how: dict[str, Any]) -> None:
+    """``reachable`` is the race's reach (rule 1.7 and its flags), ``enemy_active`` the
+    regions of the other players' active races (a role's tokens that count as declined
+    are not active): read by a context, on every race of every position of seeded games,
+    they are the engine's reach and the general code's mask."""
+    rules = sw.load_rules(**how)
+    compared = 0
+    for game in _positions(rules, 2):
+        engine, s = game._engine, game._state
+        for race in s.races:
+            reach = engine.reach_mask(s, race)
+            assert new_context(engine, s, race).property_mask("reachable") == reach
+            assert _ReachCtx(engine, s, race, reach).property_mask("reachable") == reach
+            # the reach given is read as given (the listing's, worked out once)
+            assert _ReachCtx(engine, s, race, 5).property_mask("reachable") == 5
+            want = _old_enemy_active_mask(engine, s, race)
+            assert engine.enemy_active_mask(s, race) == want
+            assert new_context(engine, s, race).property_mask("enemy_active") == want
+            compared += 1
+    assert compared > 50

@@ -197,6 +197,8 @@ class _Ctx:
     #: the event a trigger is evaluated for (smallworld_rules.language.events.Occasion);
     #: only the contexts of triggers (_EventCtx) have one, the many others none
     occasion: Any = None
+    #: the race's reach, known already (only _ReachCtx has one): ``reachable`` reads it
+    reach: int | None = None
 
     def __init__(self, engine: Engine, state: State, race: str, target: int = -1) -> None:
         self.engine = engine
@@ -213,6 +215,9 @@ class _Ctx:
 
     def property_mask(self, name: str) -> int:
         s, engine = self.state, self.engine
+        if name == "reachable":
+            reach = self.reach
+            return engine.reach_mask(s, self.race) if reach is None else reach
         if name == "non_empty":
             return _tokens_mask(s.region_tokens, _NON_EMPTY)
         if name == "lone":
@@ -226,8 +231,6 @@ class _Ctx:
             return engine.enemy_active_mask(s, self.race)
         if name == "guarded":
             return engine.guarded_mask(s)
-        if name == "reachable":
-            return engine.reach_mask(s, self.race)
         language = values.REGION_PROPERTIES.get(name)
         if language is not None:
             return language(self)
@@ -340,7 +343,8 @@ def new_context(engine: Engine, state: State, race: str, target: int = -1) -> _C
 
 class _ReachCtx(_Ctx):
     """A context that knows the race's reach already (the legal actions of a position work
-    it out once): ``reachable`` reads it instead of working it out again."""
+    it out once): ``reachable`` reads it (_Ctx.property_mask) instead of working it out
+    again."""
 
     __slots__ = ("reach",)
 
@@ -351,11 +355,6 @@ class _ReachCtx(_Ctx):
         self.target = -1
         self.all_mask = engine.map.all_mask
         self.reach = reach  #: ``engine.reach_mask(state, race)``
-
-    def property_mask(self, name: str) -> int:
-        if name == "reachable":
-            return self.reach
-        return _Ctx.property_mask(self, name)
 
 
 class _EventCtx(_Ctx):

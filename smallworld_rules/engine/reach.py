@@ -66,10 +66,13 @@ def enemy_active_mask(self: Engine, s: State, race: str) -> int:
     """Regions held by the active race of a player other than ``race``'s owner."""
     rs = s.races.get(race)
     owner = -1 if rs is None else rs.owner
-    out = 0
+    # seen_declined and mask_of, inline (asked per listing of a targeted ability)
+    role = self.role_race if self.role is not None and self.role.counts_as_declined else None
+    masks, out = s.race_masks, 0
     for p, ps in enumerate(s.players):
-        if p != owner and ps.active is not None and not self.seen_declined(ps.active):
-            out |= self.mask_of(s, ps.active)
+        active = ps.active
+        if p != owner and active is not None and active != role:
+            out |= masks.get(active, 0)
     return out
 
 
