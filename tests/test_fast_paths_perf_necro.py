@@ -86,8 +86,9 @@ def test_listing_uses_the_pairing_the_general_look_ups_give(
             fast = list(legal.legal_actions(engine, state))
         for s, race, got in handed:
             combo = engine._combo_of(s, race)
-            if isinstance(got, tuple):
-                assert got is combo.abilities
+            if isinstance(got, tuple):  # its abilities that may work in the phase (pass 9i)
+                phase = s.phase is Phase.CONQUEST
+                assert got is (combo.conquest_abilities if phase else combo.redeploy_abilities)
                 abilities_handed += 1
             else:
                 assert got is combo
