@@ -524,11 +524,29 @@ class Game:
     @property
     def log(self) -> tuple[Event, ...]:
         """Every event so far, in order."""
+        return tuple(self._events())
+
+    #: how much of ``_log`` its last read left all events: its length then and its last entry
+    #: (undo and refusals only cut the log's end, and the engine appends; a cut below that
+    #: length shows as another object in its place)
+    _read: tuple[int, object] = (0, None)
+
+    def _events(self) -> list[Event]:
+        """``_log``, its entries not built yet (the engine's tuples, a save's dicts) made into
+        their events, the ones logged since the last read only."""
+        log = cast("list[LogEntry]", self._log)
         if self._unbuilt:
             self._parse_log()
             self._unbuilt = False
-            build_log(cast("list[LogEntry]", self._log))
-        return tuple(cast("list[Event]", self._log))  # all events once built
+            start = 0
+        else:
+            start, last = self._read
+            if start > len(log) or (start and log[start - 1] is not last):
+                start = 0
+        build_log(log, start)
+        if log:
+            self._read = (len(log), log[-1])
+        return cast("list[Event]", log)
 
     def _parse_log(self) -> None:
         """Put the dicts of the log's text left unparsed by ``from_json`` in their places."""
@@ -799,8 +817,7 @@ class Game:
             "state": state_to_dict(self._state),
             "version": VERSION,
         }
-        self._parse_log()
-        log = log_json(cast("list[LogEntry]", self._log))
+        log = log_json(self._events())
         return f'{encode_json(head)[:-1]},"log":{log},{encode_json(tail)[1:]}'
 
     @classmethod

@@ -22,7 +22,7 @@ import smallworld_rules as sw
 from smallworld_rules import rng
 from smallworld_rules.engine.basics import STARTING_COINS
 from smallworld_rules.engine.new_game import start_tables
-from smallworld_rules.events import EVENT_TYPES
+from smallworld_rules.events import EVENT_TYPES, build_log
 from smallworld_rules.frozen import quick_new
 from smallworld_rules.options import resolve_options
 from smallworld_rules.state import PlayerState, State, new_generation, state_to_dict
@@ -244,7 +244,7 @@ def test_each_game_logs_through_its_own_bound_append(how: dict[str, object]) -> 
             logged: list[Any] = []
             g._engine.apply(g._state.fork(), action, logged.append)
             g.apply(action)
-            assert g.log == (*before[i], *logged)
+            assert g.log == (*before[i], *build_log(logged))
             assert [other.log for other in family if other is not g] == [
                 log for j, log in enumerate(before) if j != i
             ]

@@ -20,6 +20,7 @@ from helpers import random_positions, rule_sets, rules_and_players
 import smallworld_rules as sw
 from smallworld_rules.engine import turn
 from smallworld_rules.engine.core import Engine
+from smallworld_rules.events import build_log
 from smallworld_rules.state import PlayerState, RaceState, State
 
 RULE_SETS = rule_sets(each_box=True)
@@ -50,8 +51,8 @@ def _outcome(engine: Engine, state: State, action: sw.Action) -> tuple[Any, ...]
     try:
         engine.apply(new, action, log.append)
     except sw.IllegalAction as e:
-        return ("refused", str(e), [repr(x) for x in log])
-    return (_whole(new), [repr(x) for x in log])
+        return ("refused", str(e), [repr(x) for x in build_log(log)])
+    return (_whole(new), [repr(x) for x in build_log(log)])
 
 
 @contextmanager

@@ -39,7 +39,8 @@ BASE_COST = 2
 LOST_TRIBE_TOKENS = 18
 
 
-Log = Callable[[Event], None]
+#: what the engine logs: an event, or ``(cls._code, *fields)`` for one made when read
+Log = Callable[[Event | tuple[Any, ...]], None]
 
 
 #: Actions are immutable values, so legal_actions hands out shared instances instead of making

@@ -150,7 +150,7 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     player.declined = (*player.declined, race)
     if s.acting == race:
         s.acting = None
-    log(Declined._make(rs.owner, race, removed))
+    log((Declined._code, rs.owner, race, removed))
     if not s.race_masks.get(race, 0):  # mask_of, inline
         self._retire(s, race, log)  # ruling 12: a wiped-out race leaves at once
     if "any_decline" in self.trigger_events:

@@ -74,7 +74,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     player.active = race
     self._refill_market(s)
     s.picked = True
-    log(ComboPicked._make(s.active, race, power, i, price, collected, tokens))
+    log((ComboPicked._code, s.active, race, power, i, price, collected, tokens))
     if self._swapping and swaps.offer(self, s, race, collected):
         return  # the player chooses a badge first (ChoosePower)
     self._after_pick(s, race, collected, log)

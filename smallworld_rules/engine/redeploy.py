@@ -190,6 +190,6 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
     rs.hand -= n
     s.region_tokens[r] += n
-    log(Deployed._make(rs.owner, rs.race, r, n))
+    log((Deployed._code, rs.owner, rs.race, r, n))
     if phase is _WITHDRAWAL:
         self._withdrawal_progress(s, log)

@@ -184,7 +184,7 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
         souls = max(0, amount(ctx))
         if souls:
             s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
-            log(TokensToZone._make(zone, (SOUL,) * souls))
+            log((TokensToZone._code, zone, (SOUL,) * souls))
     if role.exchange is not None and len(s.zones[role.exchange[1]]) >= role.exchange[0]:
         count, zone, gain = role.exchange
         rs = s.own_race(race)
@@ -198,7 +198,7 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
             gained = min(gain, tray[race])
             tray[race] -= gained
             rs.hand += gained
-            log(Exchanged._make(zone, tuple(taken), race, gained))
+            log((Exchanged._code, zone, tuple(taken), race, gained))
         s.zones = {**s.zones, zone: tuple(pile)}
         s.box = tray
     won = role.won  # role.win's two sides compared in one function

@@ -113,7 +113,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
         total += value
         details += ((race, value, text),)
     player.coins += total
-    log(Scored._make(p, total, details))
+    log((Scored._code, p, total, details))
     if active is not None:
         s.own_race(active).turns += 1
         if s.decline_at_end:
@@ -121,7 +121,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     if "turn_end" in self.trigger_events:
         events.fire_player(self, s, p, "turn_end", log)
     won = self.role is not None and self._role_turn_end(s, log)
-    log(TurnEnded._make(p))
+    log((TurnEnded._code, p))
     if won:
         self._game_over(s, log, winners=[self.role_seat])
         return

@@ -140,7 +140,7 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
         s.phase = _PICK
     else:
         readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
-    log(TurnStarted._make(s.round, s.active, readied))
+    log((TurnStarted._code, s.round, s.active, readied))
     if "turn_start" in self.trigger_events:
         events.fire_player(self, s, s.active, "turn_start", log)
 
@@ -317,4 +317,4 @@ def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
         rs.hand += rs.held + readied
         rs.held = 0
         s.phase = _CONQUEST
-    log(TurnStarted._make(s.round, active, readied))
+    log((TurnStarted._code, s.round, active, readied))

@@ -440,7 +440,7 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
         s.acted = True
     if ability.price is not None:
         s.own_player(rs.owner).coins -= language_effects.price(self, s, rs, ability.price)
-    log(AbilityUsed._make(rs.owner, rs.race, ability.name, target))
+    log((AbilityUsed._code, rs.owner, rs.race, ability.name, target))
     if ability.language:
         where = -1 if target is None else target
         other = where if ability.target == "player" else -1
