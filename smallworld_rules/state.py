@@ -4,7 +4,8 @@ Only :mod:`smallworld_rules.engine` changes a :class:`State`; the :class:`~small
 façade keeps earlier copies for ``undo``. Every field is plain data, so :func:`state_to_dict`
 and :func:`state_from_dict` round-trip it exactly.
 
-Copy on write. ``Game.apply`` makes a copy before every action (atomicity, undo), and copying
+Copy on write. ``Game.apply`` makes a copy before an action (atomicity, undo; but see *In
+place* below), and copying
 every race, player and piece table was the largest single cost of a random playout.
 :meth:`State.fork` therefore shares those nested objects with the state it was made from; the
 copy that is changed must get its own object first:
@@ -36,10 +37,11 @@ often or at many sites (``region_tokens``: in most actions), and ``races`` holds
 objects above. A change made past these rules would also change the states kept for
 ``undo``; the tests check that every state kept in the history is left as it was.
 
-In place: ``Game.apply`` carries a Deploy of the redeployment phase out on the game's
-current position itself when nothing else holds that position (no clone, view, history or
-caller), giving it a generation of its own first (so its banner is copied before it
-changes) and keeping a record of what changed for ``undo`` (``smallworld_rules.in_place``).
+In place: ``Game.apply`` carries a Deploy (of the redeployment phase, or the first of a turn
+by a race without triggers) out on the game's current position itself when nothing else
+holds that position (no clone, view, history or caller), giving it a generation of its own
+first (so its banner is copied before it changes) and keeping a record of what changed for
+``undo`` (``smallworld_rules.in_place``).
 
 Two fields are derived and never saved: ``race_masks`` (kept in step by :meth:`State.occupy`)
 and ``reach_costs``, the conquest costs ``legal_actions`` worked out for a position, written
