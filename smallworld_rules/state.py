@@ -5,8 +5,8 @@ façade keeps earlier copies for ``undo``. Every field is plain data, so :func:`
 and :func:`state_from_dict` round-trip it exactly.
 
 Copy on write. ``Game.apply`` makes a copy before an action (atomicity, undo; but see *In
-place* below), and copying
-every race, player and piece table was the largest single cost of a random playout.
+place* below), and copying every race, player and piece table was the largest single cost
+of a random playout.
 :meth:`State.fork` therefore shares those nested objects with the state it was made from; the
 copy that is changed must get its own object first:
 
