@@ -36,7 +36,7 @@ from smallworld_rules.events import (
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
-from smallworld_rules.in_place import ALONE, history_states, refcount, undone
+from smallworld_rules.in_place import ALONE, Record, history_states, refcount, undone
 from smallworld_rules.language import hidden_pieces
 from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
@@ -247,14 +247,13 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         old = self._state
-        if type(action) is Deploy and refcount(old) == ALONE and not old.lang:
-            # in place (smallworld_rules.in_place): no fork, a record of what changes
-            phase = old.phase
-            if phase is _REDEPLOY:
-                if self._deploy_in_place(old, action):
-                    return
-            elif phase is _CONQUEST and self._lift_in_place(old, action):
-                return
+        if (
+            type(action) is Deploy
+            and refcount(old) == ALONE
+            and not old.lang
+            and self._deploy_in_place(old, action)
+        ):
+            return  # made in place (smallworld_rules.in_place): no fork, a record kept
         new = old.fork()  # shares what it does not change (copy on write)
         log = self._log
         length = len(log)
@@ -274,17 +273,35 @@ class Game:
         self._state = new
 
     def _deploy_in_place(self, s: State, action: Deploy) -> bool:
-        """``apply`` of a Deploy of the redeployment phase on ``s``, the game's position,
-        which nothing else holds: it changes the acting banner (copied first) and one
-        region's tokens. Returns False, changing nothing, where the general path must."""
-        region = action.region
-        tokens = s.region_tokens
+        """``apply`` of a Deploy on ``s``, the game's position, which nothing else holds.
+        In the redeployment phase it changes the acting banner (copied first) and one
+        region's tokens; as the first Deploy of a turn (the conquests end) also the tokens
+        lifted back into hand, the piece tables and supply, the die's bonus and the phase,
+        unless the race's rule files have triggers (those of the redeployment may change
+        anything) or it is a role's. Returns False, changing nothing, where the general
+        path must. The record (``in_place.Record``) holds the values read before the move;
+        a refusal is undone from it as ``undo`` undoes the move."""
         acting = s.acting
-        if acting is None or type(region) is not int or not 0 <= region < len(tokens):
+        if acting is None:
             return False
         races = s.races
         rs = races[acting]
-        before = tokens[region]
+        tokens = s.region_tokens
+        phase = s.phase
+        record: Record
+        if phase is _REDEPLOY:
+            region = action.region
+            if type(region) is not int or not 0 <= region < len(tokens):
+                return False
+            record = (acting, rs, region, tokens[region])
+        elif phase is _CONQUEST:
+            engine = self._engine
+            triggering = engine._triggering
+            if acting in triggering or rs.power in triggering or acting == engine.role_race:
+                return False
+            record = (acting, rs, tokens.copy(), s.pieces, s.piece_supply, s.die_bonus)
+        else:
+            return False
         costs = s.reach_costs
         gen = s.gen
         # a generation of its own: the banner is copied before it changes (copy on write),
@@ -296,61 +313,14 @@ class Game:
             self._engine.apply(s, action, self._append)
         except BaseException:  # as it was, from what was kept before
             del log[length:]
-            s.gen = gen
             s.races = races
-            races[acting] = rs
             s.region_tokens = tokens
-            tokens[region] = before
+            undone(s, record, True)
+            s.gen = gen
             s.reach_costs = costs
             raise
         undo = self._undo
-        undo.append((acting, rs, region, before))
-        undo.append(length)
-        undo.append(action)
-        return True
-
-    def _lift_in_place(self, s: State, action: Deploy) -> bool:
-        """``apply`` of the first Deploy of a turn (the conquests end: the tokens beyond one
-        per region back in hand, the race's movable pieces to their supply, the die's bonus
-        dropped) on ``s``, the game's position, which nothing else holds. Returns False,
-        changing nothing, where the general path must: a race whose rule files have
-        triggers (those of the redeployment may change anything), or a role."""
-        acting = s.acting
-        if acting is None:
-            return False
-        races = s.races
-        rs = races[acting]
-        engine = self._engine
-        triggering = engine._triggering
-        if acting in triggering or rs.power in triggering or acting == engine.role_race:
-            return False
-        tokens = s.region_tokens
-        kept = tokens.copy()
-        pieces = s.pieces
-        supply = s.piece_supply
-        bonus = s.die_bonus
-        costs = s.reach_costs
-        gen = s.gen
-        s.gen = gen + 1  # (as in _deploy_in_place)
-        log = self._log
-        length = len(log)
-        try:
-            engine.apply(s, action, self._append)
-        except BaseException:  # as it was, from what was kept before
-            del log[length:]
-            s.gen = gen
-            s.races = races
-            races[acting] = rs
-            s.region_tokens = tokens
-            tokens[:] = kept
-            s.pieces = pieces
-            s.piece_supply = supply
-            s.die_bonus = bonus
-            s.phase = _CONQUEST
-            s.reach_costs = costs
-            raise
-        undo = self._undo
-        undo.append((acting, rs, kept, pieces, supply, bonus))
+        undo.append(record)
         undo.append(length)
         undo.append(action)
         return True
