@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,19 @@ def new_game(
 ) -> sw.Game:
     """A game with a fixed market (the rest drawn from the seeded shuffle)."""
     return sw.Game.new(players=players, seed=seed, rules=rules, combos=list(combos), **kwargs)
+
+
+def playing_positions(rules: sw.Rules, games: int) -> Iterator[sw.Game]:
+    """Every position of seeded uniformly random games, as the game stands there (the same
+    game object, moved on once the caller is done with it), at ``players_for(rules)``."""
+    players = players_for(rules)
+    for seed in range(games):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            yield game
+            acts = list(game.legal_actions())
+            game.apply(acts[rng.randrange(len(acts))])
 
 
 def random_positions(

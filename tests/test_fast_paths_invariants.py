@@ -107,6 +107,7 @@ BREAKAGES: tuple[Breakage, ...] = (
 
 
 def _closely(engine: object, s: State) -> str | None:
+    """The entry-by-entry check alone: the first problem's message, or None."""
     try:
         position._check_closely(engine, s)  # type: ignore[arg-type]
     except sw.RulesError as exc:

@@ -13,11 +13,9 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from typing import Any
 
-from helpers import players_for, rule_sets
+from helpers import players_for, playing_positions, rule_sets
 
 import smallworld_rules as sw
 from smallworld_rules.actions import UseAbility
@@ -25,18 +23,6 @@ from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY
 from smallworld_rules.engine.context import _Combo, _ReachCtx, new_context
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.state import State
-
-
-def _positions(rules: sw.Rules, games: int) -> Iterator[sw.Game]:
-    """Every position of seeded uniformly random games (the game as it stands)."""
-    players = players_for(rules)
-    for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not game.is_over:
-            yield game
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
 
 
 def _old_enemy_active_mask(self: Engine, s: State, race: str) -> int:
@@ -59,7 +45,7 @@ def test_listed_abilities_are_those_ability_problem_allows(how: dict[str, Any]) 
     pairing's abilities that the check of an action given by hand allows."""
     rules = sw.load_rules(**how)
     compared = listed = 0
-    for game in _positions(rules, 4):
+    for game in playing_positions(rules, 4):
         engine, s = game._engine, game._state
         if (s.phase is not _CONQUEST and s.phase is not _REDEPLOY) or s.acting is None:
             continue
@@ -121,7 +107,7 @@ def test_reachable_and_enemy_active_are_the_general_masks(how: dict[str, Any]) -
     they are the engine's reach and the general code's mask."""
     rules = sw.load_rules(**how)
     compared = 0
-    for game in _positions(rules, 2):
+    for game in playing_positions(rules, 2):
         engine, s = game._engine, game._state
         for race in s.races:
             reach = engine.reach_mask(s, race)

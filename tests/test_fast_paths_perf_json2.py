@@ -25,7 +25,14 @@ from typing import Any
 
 import pytest
 from helpers import random_positions, rule_sets, rules_and_players
-from test_fast_paths_invariants import Breakage, _banner, _box, _coins, _moved_below_zero
+from test_fast_paths_invariants import (
+    Breakage,
+    _banner,
+    _box,
+    _closely,
+    _coins,
+    _moved_below_zero,
+)
 
 import smallworld_rules as sw
 from smallworld_rules import saved
@@ -106,15 +113,6 @@ BREAKAGES: tuple[Breakage, ...] = (
     _tokens, _emptied, _moved_off, _occupant, _tribes, _box, _banner, _moved_below_zero,
     _out_of_play, _piece, _zone, _coins,
 )
-
-
-def _closely(engine: object, s: State) -> str | None:
-    """The entry-by-entry check alone: the first problem's message, or None."""
-    try:
-        position._check_closely(engine, s)  # type: ignore[arg-type]
-    except sw.RulesError as exc:
-        return str(exc)
-    return None
 
 
 def _checked(engine: object, s: State, fresh_masks: bool) -> str | None:

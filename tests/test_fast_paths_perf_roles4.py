@@ -19,13 +19,11 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import players_for, rule_sets
+from helpers import players_for, playing_positions, rule_sets
 
 import smallworld_rules as sw
 from smallworld_rules.dsl.vocabulary import HOOKS
@@ -48,18 +46,6 @@ from smallworld_rules.ruledefs import (
     RuleDef,
 )
 from smallworld_rules.state import RaceState, State
-
-
-def _positions(rules: sw.Rules, games: int) -> Iterator[sw.Game]:
-    """Every position of seeded uniformly random games (the game as it stands)."""
-    players = players_for(rules)
-    for seed in range(games):
-        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not game.is_over:
-            yield game
-            options = list(game.legal_actions())
-            game.apply(options[rng.randrange(len(options))])
 
 
 def _users(s: State) -> list[RaceState]:
@@ -99,7 +85,7 @@ def test_ability_targets_are_the_general_code(how: dict[str, Any]) -> None:
     that may use one, with and without the race's reach given, on every position."""
     rules = sw.load_rules(**how)
     compared = 0
-    for game in _positions(rules, 4):
+    for game in playing_positions(rules, 4):
         engine, s = game._engine, game._state
         for rs in _users(s):
             reach = engine.reach_mask(s, rs.race)
@@ -131,7 +117,7 @@ def test_listing_without_a_repeated_condition_is_the_listing_with_it(
             skipped[0] += 1
         return (*rest, True)
 
-    for game in _positions(rules, 4):
+    for game in playing_positions(rules, 4):
         engine, s = game._engine, game._state
         for rs in _users(s):
             fast = engine._ability_actions(s, rs, s.phase)
@@ -215,7 +201,7 @@ def test_contexts_made_without_init_are_those_init_makes(how: dict[str, Any]) ->
     position, with and without a target."""
     rules = sw.load_rules(**how)
     compared = 0
-    for game in _positions(rules, 2):
+    for game in playing_positions(rules, 2):
         engine, s = game._engine, game._state
         races = sorted(set(s.races) | set(s.race_masks))
         for race in races:
