@@ -99,7 +99,7 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log, cost: int = -1) ->
             self.conquest_costs(s, rs.race, reach).values(), default=None
         )
         success = cheapest is not None and cheapest <= rs.hand
-        log(DieRolled(s.active, -1, face, cheapest or 0, rs.hand, success))
+        log((DieRolled._code, s.active, -1, face, cheapest or 0, rs.hand, success))
         rolled()
         if not success:
             self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
@@ -107,7 +107,7 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log, cost: int = -1) ->
     if cost < 0:
         cost = self.conquest_cost_value(s, rs.race, r)
     success = rs.hand + face >= cost
-    log(DieRolled(s.active, r, face, cost, rs.hand, success))
+    log((DieRolled._code, s.active, r, face, cost, rs.hand, success))
     rolled()
     if success:
         self._take_region(s, rs, r, cost, rs.hand, log)

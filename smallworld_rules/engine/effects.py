@@ -40,7 +40,7 @@ def _gain(self: Engine, s: State, rs: RaceState, wanted: int, log: Log) -> None:
     if tokens:
         s.to_box(rs.race, -tokens)
         rs.hand += tokens
-        log(TokensGained(rs.owner, rs.race, tokens))
+        log((TokensGained._code, rs.owner, rs.race, tokens))
 
 
 def _do_effect(
@@ -61,7 +61,7 @@ def _do_effect(
         held = dict(s.pieces.get(target, {}))  # replaced, not changed (copy on write)
         held[name] = held.get(name, 0) + 1
         s.set_pieces(target, held)
-        log(PieceMoved(name, target, source))
+        log((PieceMoved._code, name, target, source))
     elif verb == "conquer":
         cost = self._amount(s, rs, effect, target)
         if self._floors:  # region_tokens min: it holds no region with fewer

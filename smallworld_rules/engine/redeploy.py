@@ -124,7 +124,7 @@ def _enter_redeploy(
                     if piece.lifted_at_redeploy and piece.holder in holders:
                         supply = s.piece_supply[name] + held.pop(name)
                         s.piece_supply = {**s.piece_supply, name: supply}
-                        log(PieceMoved(name, -1, r))
+                        log((PieceMoved._code, name, -1, r))
                 s.set_pieces(r, held)
         elif not all(s.pieces.values()):  # no piece of its to lift (most races): only drop
             for r in [r for r, held in s.pieces.items() if not held]:  # empty entries, as above

@@ -65,5 +65,5 @@ def _retire(self: Engine, s: State, race: str, log: Log) -> None:
     if rs.power is not None:
         s.power_discard = (*s.power_discard, rs.power)
     s.race_stack = (*s.race_stack, race)
-    log(RaceRemoved(rs.owner, race))
+    log((RaceRemoved._code, rs.owner, race))
     self._refill_market(s)

@@ -142,12 +142,12 @@ def _purchase(self: Engine, s: State, action: Purchase, log: Log) -> None:
     if action.item == "token":
         s.to_box(self.role_race, -1)
         s.own_race(self.role_race).hand += 1
-        log(TokenBought(self.role_seat, self.role_race, price))
+        log((TokenBought._code, self.role_seat, self.role_race, price))
     else:
         assert action.power is not None
         s.role_reserve = without(s.role_reserve, action.power)
         s.role_powers = (*s.role_powers, action.power)
-        log(PowerChosen(self.role_seat, action.power, price))
+        log((PowerChosen._code, self.role_seat, action.power, price))
 
 
 def _choose_power(self: Engine, s: State, action: ChoosePower, log: Log) -> None:
@@ -162,7 +162,7 @@ def _choose_power(self: Engine, s: State, action: ChoosePower, log: Log) -> None
         raise IllegalAction(f"{action.power!r} is not a drafted power ({drawn})", action)
     s.role_reserve = without(s.role_reserve, action.power)
     s.role_powers = (*s.role_powers, action.power)
-    log(PowerChosen(self.role_seat, action.power))
+    log((PowerChosen._code, self.role_seat, action.power, 0))
     if len(s.role_powers) >= self.role.draft[1] or not s.role_reserve:
         s.active = 0
         self._start_turn(s, log)

@@ -145,7 +145,7 @@ def _game_over(self: Engine, s: State, log: Log, winners: list[int] | None = Non
     if winners is not None:
         s.winners = tuple(winners)
         s.phase = _OVER
-        log(GameOver(tuple(winners), tuple(coins)))
+        log((GameOver._code, tuple(winners), tuple(coins)))
         return
     best = max(coins)
     leaders = [p for p in range(self.players) if coins[p] == best]
@@ -156,7 +156,7 @@ def _game_over(self: Engine, s: State, log: Log, winners: list[int] | None = Non
     s.winners = tuple(leaders)
     s.phase = _OVER
     s.round = self.map.turns
-    log(GameOver(tuple(leaders), tuple(coins)))
+    log((GameOver._code, tuple(leaders), tuple(coins)))
 
 
 def tokens_on_map(self: Engine, s: State, player: int) -> int:

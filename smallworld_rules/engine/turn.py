@@ -116,7 +116,7 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
     rs.hand += readied
     s.phase = _CONQUEST
     if announce:
-        log(RaceActs(s.active, race, readied))
+        log((RaceActs._code, s.active, race, readied))
     return readied
 
 

@@ -82,7 +82,8 @@ def resolve(
     memory.forget(s, KEY)
     pay = discounts.cost_less(engine, s, rs, r, face)
     success = pay <= rs.hand
-    log(DieRolled(s.active, r, face, engine.conquest_cost_value(s, rs.race, r), rs.hand, success))
+    cost = engine.conquest_cost_value(s, rs.race, r)
+    log((DieRolled._code, s.active, r, face, cost, rs.hand, success))
     rolled()
     if success:
         engine._take_region(s, rs, r, pay, pay, log)

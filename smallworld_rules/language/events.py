@@ -136,7 +136,7 @@ def run(
 
 def _rolled(engine: Engine, s: State, rs: RaceState, face: int, log: Log) -> None:
     memory.put(s, "die", face)
-    log(DieRolled(rs.owner, -1, face, 0, 0, True))
+    log((DieRolled._code, rs.owner, -1, face, 0, 0, True))
 
 
 def _effects_of(engine: Engine, s: State, race: str, source: str, name: str) -> tuple[
@@ -184,7 +184,7 @@ def resolve_roll(engine: Engine, s: State, face: int, log: Log) -> None:
     memory.forget(s, "resume", "roller")
     rs = s.races.get(race) if race else None
     memory.put(s, "die", face)
-    log(DieRolled(-1 if rs is None else rs.owner, -1, face, 0, 0, True))
+    log((DieRolled._code, -1 if rs is None else rs.owner, -1, face, 0, 0, True))
 
 
 def run_ability(

@@ -198,4 +198,4 @@ def start_second_round(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     rs.hand += lifted
     s.die_bonus = -1
     memory.put(s, "second_round", rs.race)
-    log(RaceActs(s.active, rs.race, lifted))
+    log((RaceActs._code, s.active, rs.race, lifted))

@@ -74,7 +74,7 @@ def draw(
 
 def _put(engine: Engine, s: State, r: int, name: str, log: Log) -> None:
     place(s, r, name)
-    log(PieceMoved(placeholder(engine.rules.pieces[name].holder), r, -1))
+    log((PieceMoved._code, placeholder(engine.rules.pieces[name].holder), r, -1))
 
 
 def pending(s: State) -> bool:
@@ -132,7 +132,7 @@ def reveal(engine: Engine, s: State, rs: RaceState, r: int, log: Log) -> bool:
             del held[name]
         s.set_pieces(r, held)
         s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + 1}
-        log(PieceRevealed(name, r, rs.owner))
+        log((PieceRevealed._code, name, r, rs.owner))
         if piece.repels:
             repelled += piece.repels
         elif piece.loot:

@@ -67,7 +67,7 @@ def _take_back(
         for name in gone:
             s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + left.pop(name)}
             if log is not None:
-                log(PieceMoved(name, -1, r))
+                log((PieceMoved._code, name, -1, r))
         s.set_pieces(r, left)
 
 

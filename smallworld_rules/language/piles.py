@@ -56,7 +56,7 @@ def exchange(
         s.to_box(rs.race, -gained)
         rs.hand += gained
         s.zones = {**s.zones, e.zone: tuple(pile)}
-        log(Exchanged(e.zone, tuple(taken), rs.race, gained))
+        log((Exchanged._code, e.zone, tuple(taken), rs.race, gained))
         if not gained:
             break
 

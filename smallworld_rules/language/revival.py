@@ -59,4 +59,4 @@ def revive(self: Engine, s: State, log: Log) -> None:
     taken = max(0, min(self.race_defs[race].tokens - on_map, s.box.get(race, 0)))
     s.to_box(race, -taken)
     rs.hand += taken
-    log(TokensGained(s.active, race, taken))
+    log((TokensGained._code, s.active, race, taken))

@@ -69,5 +69,5 @@ def choose(engine: Engine, s: State, action: ChoosePower, log: Log) -> None:
         s.to_box(race, rs.hand)
         rs.hand = min(wanted, s.box[race])  # Rule 1.1: the tray is a hard cap
         s.to_box(race, -rs.hand)
-    log(PowerSwapped(rs.owner, race, old, new, rs.hand))
+    log((PowerSwapped._code, rs.owner, race, old, new, rs.hand))
     engine._after_pick(s, race, collected, log)
