@@ -279,6 +279,32 @@ EVENT_CLASSES: tuple[type[Any], ...] = tuple(EVENT_TYPES.values())
 for _code, _cls in enumerate(EVENT_CLASSES):
     _cls._code = _code
 
+# Each class's code as a module constant, for the engine's log sites: ``Deployed._code`` is a
+# class attribute, which CPython 3.11 looks up in full at every load (its ``LOAD_ATTR`` is
+# not specialised for classes); a module global is read from a cache.
+TURN_STARTED: int = TurnStarted._code
+COMBO_PICKED: int = ComboPicked._code
+ABANDONED: int = Abandoned._code
+CONQUERED: int = Conquered._code
+DIE_ROLLED: int = DieRolled._code
+DEPLOYED: int = Deployed._code
+DECLINED: int = Declined._code
+RACE_REMOVED: int = RaceRemoved._code
+SCORED: int = Scored._code
+TURN_ENDED: int = TurnEnded._code
+GAME_OVER: int = GameOver._code
+POSITION_EDITED: int = PositionEdited._code
+ABILITY_USED: int = AbilityUsed._code
+PIECE_MOVED: int = PieceMoved._code
+TOKENS_GAINED: int = TokensGained._code
+RACE_ACTS: int = RaceActs._code
+POWER_CHOSEN: int = PowerChosen._code
+TOKEN_BOUGHT: int = TokenBought._code
+TOKENS_TO_ZONE: int = TokensToZone._code
+EXCHANGED: int = Exchanged._code
+POWER_SWAPPED: int = PowerSwapped._code
+PIECE_REVEALED: int = PieceRevealed._code
+
 #: the JSON text of any value as a save writes it (``json.dumps`` with these settings)
 encode_json: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 

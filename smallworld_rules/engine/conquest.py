@@ -20,7 +20,7 @@ from smallworld_rules.engine.basics import (
 )
 from smallworld_rules.engine.context import _Combo, _Ctx
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import Abandoned, Conquered, TokensToZone
+from smallworld_rules.events import ABANDONED, CONQUERED, TOKENS_TO_ZONE
 from smallworld_rules.hooks import CORE, Breakdown, Contribution, fold
 from smallworld_rules.language import discounts, events, flow, hidden_pieces, piles, values
 from smallworld_rules.ruledefs import CompiledModifier, RuleDef
@@ -440,7 +440,7 @@ def _abandon(self: Engine, s: State, action: Abandon, log: Log) -> None:
     rs.hand += tokens
     self._empty_region(s, r)
     s.acted = True
-    log((Abandoned._code, s.active, rs.race, r, tokens))
+    log((ABANDONED, s.active, rs.race, r, tokens))
     if self.keeps_out and self.has_flag(s, rs.race, "no_return_to_abandoned"):
         flow.remember_abandoned(s, rs.race, r)
     if "abandon" in self.trigger_events:
@@ -492,7 +492,7 @@ def _conquer(self: Engine, s: State, action: Conquer, log: Log) -> None:
         rs.hand -= cost
         s.conquered = (*s.conquered, r)
         s.acted = True
-        log((Conquered._code, s.active, race, r, cost, cost, None, occupant, held, 0))
+        log((CONQUERED, s.active, race, r, cost, cost, None, occupant, held, 0))
         triggering = self._triggering
         if race in triggering or rs.power in triggering or race == self.role_race:
             self._fire(s, rs, "conquest", r, log, None, occupant)
@@ -580,7 +580,7 @@ def _seize(
     rs.hand -= tokens
     s.conquered = (*s.conquered, r)
     s.acted = True
-    log((Conquered._code, s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
+    log((CONQUERED, s.active, rs.race, r, cost, tokens, defender, occupant, lost, returned))
     retiring = None
     if occupant is not None and occupant != LOST_TRIBE:
         drs = s.races[occupant]
@@ -620,6 +620,6 @@ def _lose(self: Engine, s: State, race: str, count: int, log: Log) -> None:
         zone = piles.collecting(self, s) or zone
     if zone is not None:
         s.zones = {**s.zones, zone: s.zones[zone] + (race,) * count}
-        log((TokensToZone._code, zone, (race,) * count))
+        log((TOKENS_TO_ZONE, zone, (race,) * count))
     elif race != LOST_TRIBE:
         s.to_box(race, count)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.actions import Decline
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import Declined
+from smallworld_rules.events import DECLINED
 from smallworld_rules.language import events, flow, markers, revival
 from smallworld_rules.state import RaceState, State
 
@@ -150,7 +150,7 @@ def _go_into_decline(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     player.declined = (*player.declined, race)
     if s.acting == race:
         s.acting = None
-    log((Declined._code, rs.owner, race, removed))
+    log((DECLINED, rs.owner, race, removed))
     if not s.race_masks.get(race, 0):  # mask_of, inline
         self._retire(s, race, log)  # ruling 12: a wiped-out race leaves at once
     if "any_decline" in self.trigger_events:

@@ -8,7 +8,7 @@ from smallworld_rules import rng
 from smallworld_rules.actions import ConquerWithDie, RollDie
 from smallworld_rules.engine.basics import _CONQUEST, _DIE_ROLL, DIE_FACES, DIE_REACH, Log
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import DieRolled
+from smallworld_rules.events import DIE_ROLLED
 from smallworld_rules.language import die_conquest, events, flow, hidden_pieces, memory
 from smallworld_rules.state import ABILITY_ROLL, EFFECT_ROLL, State
 
@@ -99,7 +99,7 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log, cost: int = -1) ->
             self.conquest_costs(s, rs.race, reach).values(), default=None
         )
         success = cheapest is not None and cheapest <= rs.hand
-        log((DieRolled._code, s.active, -1, face, cheapest or 0, rs.hand, success))
+        log((DIE_ROLLED, s.active, -1, face, cheapest or 0, rs.hand, success))
         rolled()
         if not success:
             self._enter_redeploy(s, rs, log)  # the attempt fails: conquests end (A6)
@@ -107,7 +107,7 @@ def _resolve_die(self: Engine, s: State, face: int, log: Log, cost: int = -1) ->
     if cost < 0:
         cost = self.conquest_cost_value(s, rs.race, r)
     success = rs.hand + face >= cost
-    log((DieRolled._code, s.active, r, face, cost, rs.hand, success))
+    log((DIE_ROLLED, s.active, r, face, cost, rs.hand, success))
     rolled()
     if success:
         self._take_region(s, rs, r, cost, rs.hand, log)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _WITHDRAWAL, Log
-from smallworld_rules.events import PieceMoved, TokensGained
+from smallworld_rules.events import PIECE_MOVED, TOKENS_GAINED
 from smallworld_rules.language import effects as language_effects
 from smallworld_rules.language import events, hidden_pieces
 from smallworld_rules.ruledefs import CompiledEffect
@@ -40,7 +40,7 @@ def _gain(self: Engine, s: State, rs: RaceState, wanted: int, log: Log) -> None:
     if tokens:
         s.to_box(rs.race, -tokens)
         rs.hand += tokens
-        log((TokensGained._code, rs.owner, rs.race, tokens))
+        log((TOKENS_GAINED, rs.owner, rs.race, tokens))
 
 
 def _do_effect(
@@ -61,7 +61,7 @@ def _do_effect(
         held = dict(s.pieces.get(target, {}))  # replaced, not changed (copy on write)
         held[name] = held.get(name, 0) + 1
         s.set_pieces(target, held)
-        log((PieceMoved._code, name, target, source))
+        log((PIECE_MOVED, name, target, source))
     elif verb == "conquer":
         cost = self._amount(s, rs, effect, target)
         if self._floors:  # region_tokens min: it holds no region with fewer

@@ -8,7 +8,7 @@ from smallworld_rules import rng
 from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _CONQUEST, _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import ComboPicked
+from smallworld_rules.events import COMBO_PICKED
 from smallworld_rules.language import banners, borrowing, events, swaps
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
@@ -74,7 +74,7 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
     player.active = race
     self._refill_market(s)
     s.picked = True
-    log((ComboPicked._code, s.active, race, power, i, price, collected, tokens))
+    log((COMBO_PICKED, s.active, race, power, i, price, collected, tokens))
     if self._swapping and swaps.offer(self, s, race, collected):
         return  # the player chooses a badge first (ChoosePower)
     self._after_pick(s, race, collected, log)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.actions import Deploy
 from smallworld_rules.engine.basics import _CONQUEST, _REDEPLOY, _WITHDRAWAL, Log
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import Deployed, PieceMoved
+from smallworld_rules.events import DEPLOYED, PIECE_MOVED
 from smallworld_rules.language import limits
 from smallworld_rules.state import RaceState, State
 
@@ -124,7 +124,7 @@ def _enter_redeploy(
                     if piece.lifted_at_redeploy and piece.holder in holders:
                         supply = s.piece_supply[name] + held.pop(name)
                         s.piece_supply = {**s.piece_supply, name: supply}
-                        log((PieceMoved._code, name, -1, r))
+                        log((PIECE_MOVED, name, -1, r))
                 s.set_pieces(r, held)
         elif not all(s.pieces.values()):  # no piece of its to lift (most races): only drop
             for r in [r for r, held in s.pieces.items() if not held]:  # empty entries, as above
@@ -190,6 +190,6 @@ def _deploy(self: Engine, s: State, action: Deploy, log: Log) -> None:
         raise IllegalAction(f"you can place at most {rs.hand} tokens", action)
     rs.hand -= n
     s.region_tokens[r] += n
-    log((Deployed._code, rs.owner, rs.race, r, n))
+    log((DEPLOYED, rs.owner, rs.race, r, n))
     if phase is _WITHDRAWAL:
         self._withdrawal_progress(s, log)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import Log
-from smallworld_rules.events import RaceRemoved
+from smallworld_rules.events import RACE_REMOVED
 from smallworld_rules.language import markers, piles
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import State, without
@@ -65,5 +65,5 @@ def _retire(self: Engine, s: State, race: str, log: Log) -> None:
     if rs.power is not None:
         s.power_discard = (*s.power_discard, rs.power)
     s.race_stack = (*s.race_stack, race)
-    log((RaceRemoved._code, rs.owner, race))
+    log((RACE_REMOVED, rs.owner, race))
     self._refill_market(s)

@@ -9,7 +9,7 @@ from smallworld_rules.actions import Action, ChoosePower, Purchase
 from smallworld_rules.engine.basics import _CONQUEST, _PICK, Log, _shared
 from smallworld_rules.engine.context import new_context
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import Exchanged, PowerChosen, TokenBought, TokensToZone
+from smallworld_rules.events import EXCHANGED, POWER_CHOSEN, TOKEN_BOUGHT, TOKENS_TO_ZONE
 from smallworld_rules.language import memory, swaps
 from smallworld_rules.ruledefs import RoleDef
 from smallworld_rules.state import SOUL, RaceState, State, without
@@ -142,12 +142,12 @@ def _purchase(self: Engine, s: State, action: Purchase, log: Log) -> None:
     if action.item == "token":
         s.to_box(self.role_race, -1)
         s.own_race(self.role_race).hand += 1
-        log((TokenBought._code, self.role_seat, self.role_race, price))
+        log((TOKEN_BOUGHT, self.role_seat, self.role_race, price))
     else:
         assert action.power is not None
         s.role_reserve = without(s.role_reserve, action.power)
         s.role_powers = (*s.role_powers, action.power)
-        log((PowerChosen._code, self.role_seat, action.power, price))
+        log((POWER_CHOSEN, self.role_seat, action.power, price))
 
 
 def _choose_power(self: Engine, s: State, action: ChoosePower, log: Log) -> None:
@@ -162,7 +162,7 @@ def _choose_power(self: Engine, s: State, action: ChoosePower, log: Log) -> None
         raise IllegalAction(f"{action.power!r} is not a drafted power ({drawn})", action)
     s.role_reserve = without(s.role_reserve, action.power)
     s.role_powers = (*s.role_powers, action.power)
-    log((PowerChosen._code, self.role_seat, action.power, 0))
+    log((POWER_CHOSEN, self.role_seat, action.power, 0))
     if len(s.role_powers) >= self.role.draft[1] or not s.role_reserve:
         s.active = 0
         self._start_turn(s, log)
@@ -184,7 +184,7 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
         souls = max(0, amount(ctx))
         if souls:
             s.zones = {**s.zones, zone: s.zones[zone] + (SOUL,) * souls}
-            log((TokensToZone._code, zone, (SOUL,) * souls))
+            log((TOKENS_TO_ZONE, zone, (SOUL,) * souls))
     if role.exchange is not None and len(s.zones[role.exchange[1]]) >= role.exchange[0]:
         count, zone, gain = role.exchange
         rs = s.own_race(race)
@@ -198,7 +198,7 @@ def _role_turn_end(self: Engine, s: State, log: Log) -> bool:
             gained = min(gain, tray[race])
             tray[race] -= gained
             rs.hand += gained
-            log((Exchanged._code, zone, tuple(taken), race, gained))
+            log((EXCHANGED, zone, tuple(taken), race, gained))
         s.zones = {**s.zones, zone: tuple(pile)}
         s.box = tray
     won = role.won  # role.win's two sides compared in one function

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.engine import turn
 from smallworld_rules.engine.basics import _OVER, Log
 from smallworld_rules.engine.context import new_context
-from smallworld_rules.events import GameOver, Scored, TurnEnded
+from smallworld_rules.events import GAME_OVER, SCORED, TURN_ENDED
 from smallworld_rules.hooks import CORE, Breakdown, fold
 from smallworld_rules.language import events, markers
 from smallworld_rules.state import LOST_TRIBE, State
@@ -113,7 +113,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
         total += value
         details += ((race, value, text),)
     player.coins += total
-    log((Scored._code, p, total, details))
+    log((SCORED, p, total, details))
     if active is not None:
         s.own_race(active).turns += 1
         if s.decline_at_end:
@@ -121,7 +121,7 @@ def _score_and_advance(self: Engine, s: State, log: Log) -> None:
     if "turn_end" in self.trigger_events:
         events.fire_player(self, s, p, "turn_end", log)
     won = self.role is not None and self._role_turn_end(s, log)
-    log((TurnEnded._code, p))
+    log((TURN_ENDED, p))
     if won:
         self._game_over(s, log, winners=[self.role_seat])
         return
@@ -145,7 +145,7 @@ def _game_over(self: Engine, s: State, log: Log, winners: list[int] | None = Non
     if winners is not None:
         s.winners = tuple(winners)
         s.phase = _OVER
-        log((GameOver._code, tuple(winners), tuple(coins)))
+        log((GAME_OVER, tuple(winners), tuple(coins)))
         return
     best = max(coins)
     leaders = [p for p in range(self.players) if coins[p] == best]
@@ -156,7 +156,7 @@ def _game_over(self: Engine, s: State, log: Log, winners: list[int] | None = Non
     s.winners = tuple(leaders)
     s.phase = _OVER
     s.round = self.map.turns
-    log((GameOver._code, tuple(leaders), tuple(coins)))
+    log((GAME_OVER, tuple(leaders), tuple(coins)))
 
 
 def tokens_on_map(self: Engine, s: State, player: int) -> int:

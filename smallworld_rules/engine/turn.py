@@ -15,7 +15,7 @@ from smallworld_rules.engine.basics import (
     Log,
 )
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import RaceActs, TurnStarted
+from smallworld_rules.events import RACE_ACTS, TURN_STARTED
 from smallworld_rules.language import borrowing, events, flow, limits, markers, memory, revival
 from smallworld_rules.state import Phase, RaceState, State
 
@@ -116,7 +116,7 @@ def _begin_cycle(self: Engine, s: State, race: str, log: Log, announce: bool = T
     rs.hand += readied
     s.phase = _CONQUEST
     if announce:
-        log((RaceActs._code, s.active, race, readied))
+        log((RACE_ACTS, s.active, race, readied))
     return readied
 
 
@@ -140,7 +140,7 @@ def _start_turn(self: Engine, s: State, log: Log) -> None:
         s.phase = _PICK
     else:
         readied = self._begin_cycle(s, self._acting_order(s)[0], log, announce=False)
-    log((TurnStarted._code, s.round, s.active, readied))
+    log((TURN_STARTED, s.round, s.active, readied))
     if "turn_start" in self.trigger_events:
         events.fire_player(self, s, s.active, "turn_start", log)
 
@@ -317,4 +317,4 @@ def _start_plain_turn(self: Engine, s: State, log: Log) -> None:
         rs.hand += rs.held + readied
         rs.held = 0
         s.phase = _CONQUEST
-    log((TurnStarted._code, s.round, active, readied))
+    log((TURN_STARTED, s.round, active, readied))

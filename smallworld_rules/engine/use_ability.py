@@ -21,7 +21,7 @@ from smallworld_rules.engine.context import (
     players_matching,
 )
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import AbilityUsed
+from smallworld_rules.events import ABILITY_USED
 from smallworld_rules.language import effects as language_effects
 from smallworld_rules.language import events, flow
 from smallworld_rules.language import values as language_values
@@ -440,7 +440,7 @@ def _use_ability(self: Engine, s: State, action: UseAbility, log: Log) -> None:
         s.acted = True
     if ability.price is not None:
         s.own_player(rs.owner).coins -= language_effects.price(self, s, rs, ability.price)
-    log((AbilityUsed._code, rs.owner, rs.race, ability.name, target))
+    log((ABILITY_USED, rs.owner, rs.race, ability.name, target))
     if ability.language:
         where = -1 if target is None else target
         other = where if ability.target == "player" else -1

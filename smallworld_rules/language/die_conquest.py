@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import _CONQUEST, DIE_FACES
-from smallworld_rules.events import DieRolled
+from smallworld_rules.events import DIE_ROLLED
 from smallworld_rules.language import discounts, memory
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
@@ -83,7 +83,7 @@ def resolve(
     pay = discounts.cost_less(engine, s, rs, r, face)
     success = pay <= rs.hand
     cost = engine.conquest_cost_value(s, rs.race, r)
-    log((DieRolled._code, s.active, r, face, cost, rs.hand, success))
+    log((DIE_ROLLED, s.active, r, face, cost, rs.hand, success))
     rolled()
     if success:
         engine._take_region(s, rs, r, pay, pay, log)

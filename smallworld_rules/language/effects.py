@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from smallworld_rules.dsl.bounds import COUNT_LIMIT
-from smallworld_rules.events import Abandoned, PieceMoved, TokensGained
+from smallworld_rules.events import ABANDONED, PIECE_MOVED, TOKENS_GAINED
 from smallworld_rules.language import (
     borrowing,
     die_conquest,
@@ -105,7 +105,7 @@ def _give_tokens(
         other = s.own_race(race)
         s.to_box(race, -tokens)
         other.hand += tokens
-        log((TokensGained._code, other.owner, race, tokens))
+        log((TOKENS_GAINED, other.owner, race, tokens))
         # It places them when it withdraws (or, acting, in its redeployment).
         if race != s.acting and race not in s.withdrawals and engine.mask_of(s, race):
             s.withdrawals = (*s.withdrawals, race)
@@ -125,7 +125,7 @@ def _remove(
     assert e.piece is not None
     engine._take_piece(s, o.target, e.piece)
     s.piece_supply = {**s.piece_supply, e.piece: s.piece_supply[e.piece] + 1}
-    log((PieceMoved._code, e.piece, -1, o.target))
+    log((PIECE_MOVED, e.piece, -1, o.target))
 
 
 def _add(engine: Engine, s: State, rs: RaceState, e: CompiledEffect, o: Occasion, log: Log) -> None:
@@ -203,7 +203,7 @@ def _evict(
         s.regained = {**s.regained, name: s.regained.get(name, 0) + count}  # ruling 25
     s.occupy(r, None, 0)
     drs.hand += held
-    log((Abandoned._code, drs.owner, occupant, r, held))
+    log((ABANDONED, drs.owner, occupant, r, held))
     if occupant == rs.race:
         return  # its own tokens: back in hand for its redeployment
     if drs.declined and not engine.mask_of(s, occupant):

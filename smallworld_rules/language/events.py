@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules import rng
-from smallworld_rules.events import DieRolled
+from smallworld_rules.events import DIE_ROLLED
 from smallworld_rules.language import effects, memory
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import EFFECT_ROLL, LOST_TRIBE, Phase, RaceState, State
@@ -136,7 +136,7 @@ def run(
 
 def _rolled(engine: Engine, s: State, rs: RaceState, face: int, log: Log) -> None:
     memory.put(s, "die", face)
-    log((DieRolled._code, rs.owner, -1, face, 0, 0, True))
+    log((DIE_ROLLED, rs.owner, -1, face, 0, 0, True))
 
 
 def _effects_of(engine: Engine, s: State, race: str, source: str, name: str) -> tuple[
@@ -184,7 +184,7 @@ def resolve_roll(engine: Engine, s: State, face: int, log: Log) -> None:
     memory.forget(s, "resume", "roller")
     rs = s.races.get(race) if race else None
     memory.put(s, "die", face)
-    log((DieRolled._code, -1 if rs is None else rs.owner, -1, face, 0, 0, True))
+    log((DIE_ROLLED, -1 if rs is None else rs.owner, -1, face, 0, 0, True))
 
 
 def run_ability(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules.actions import Action, UseAbility
 from smallworld_rules.engine.basics import _DECLINE, _END_TURN, _REDEPLOY, Log
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import RaceActs
+from smallworld_rules.events import RACE_ACTS
 from smallworld_rules.language import memory
 from smallworld_rules.ruledefs import CompiledAbility
 from smallworld_rules.state import Phase, RaceState, State
@@ -198,4 +198,4 @@ def start_second_round(self: Engine, s: State, rs: RaceState, log: Log) -> None:
     rs.hand += lifted
     s.die_bonus = -1
     memory.put(s, "second_round", rs.race)
-    log((RaceActs._code, s.active, rs.race, lifted))
+    log((RACE_ACTS, s.active, rs.race, lifted))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from smallworld_rules import rng
 from smallworld_rules.actions import DrawPiece
 from smallworld_rules.errors import IllegalAction, excerpt
-from smallworld_rules.events import PieceMoved, PieceRevealed
+from smallworld_rules.events import PIECE_MOVED, PIECE_REVEALED
 from smallworld_rules.language import memory
 from smallworld_rules.state import EFFECT_ROLL, Phase, RaceState, State
 
@@ -74,7 +74,7 @@ def draw(
 
 def _put(engine: Engine, s: State, r: int, name: str, log: Log) -> None:
     place(s, r, name)
-    log((PieceMoved._code, placeholder(engine.rules.pieces[name].holder), r, -1))
+    log((PIECE_MOVED, placeholder(engine.rules.pieces[name].holder), r, -1))
 
 
 def pending(s: State) -> bool:
@@ -132,7 +132,7 @@ def reveal(engine: Engine, s: State, rs: RaceState, r: int, log: Log) -> bool:
             del held[name]
         s.set_pieces(r, held)
         s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + 1}
-        log((PieceRevealed._code, name, r, rs.owner))
+        log((PIECE_REVEALED, name, r, rs.owner))
         if piece.repels:
             repelled += piece.repels
         elif piece.loot:

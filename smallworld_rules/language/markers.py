@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld_rules.events import PieceMoved
+from smallworld_rules.events import PIECE_MOVED
 from smallworld_rules.hooks import Contribution
 from smallworld_rules.state import State
 
@@ -67,7 +67,7 @@ def _take_back(
         for name in gone:
             s.piece_supply = {**s.piece_supply, name: s.piece_supply[name] + left.pop(name)}
             if log is not None:
-                log((PieceMoved._code, name, -1, r))
+                log((PIECE_MOVED, name, -1, r))
         s.set_pieces(r, left)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.roles import _take_from_pile
-from smallworld_rules.events import Exchanged
+from smallworld_rules.events import EXCHANGED
 from smallworld_rules.ruledefs import CompiledEffect
 from smallworld_rules.state import RaceState, State
 
@@ -56,7 +56,7 @@ def exchange(
         s.to_box(rs.race, -gained)
         rs.hand += gained
         s.zones = {**s.zones, e.zone: tuple(pile)}
-        log((Exchanged._code, e.zone, tuple(taken), rs.race, gained))
+        log((EXCHANGED, e.zone, tuple(taken), rs.race, gained))
         if not gained:
             break
 

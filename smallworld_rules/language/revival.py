@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld_rules.engine.basics import Log
-from smallworld_rules.events import TokensGained
+from smallworld_rules.events import TOKENS_GAINED
 from smallworld_rules.language import memory
 from smallworld_rules.state import RaceState, State, without
 
@@ -59,4 +59,4 @@ def revive(self: Engine, s: State, log: Log) -> None:
     taken = max(0, min(self.race_defs[race].tokens - on_map, s.box.get(race, 0)))
     s.to_box(race, -taken)
     rs.hand += taken
-    log((TokensGained._code, s.active, race, taken))
+    log((TOKENS_GAINED, s.active, race, taken))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from smallworld_rules.actions import ChoosePower
 from smallworld_rules.errors import IllegalAction
-from smallworld_rules.events import PowerSwapped
+from smallworld_rules.events import POWER_SWAPPED
 from smallworld_rules.language import memory
 from smallworld_rules.state import State
 
@@ -69,5 +69,5 @@ def choose(engine: Engine, s: State, action: ChoosePower, log: Log) -> None:
         s.to_box(race, rs.hand)
         rs.hand = min(wanted, s.box[race])  # Rule 1.1: the tray is a hard cap
         s.to_box(race, -rs.hand)
-    log((PowerSwapped._code, rs.owner, race, old, new, rs.hand))
+    log((POWER_SWAPPED, rs.owner, race, old, new, rs.hand))
     engine._after_pick(s, race, collected, log)
