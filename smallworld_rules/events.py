@@ -27,8 +27,9 @@ class Event:
     _field_names: ClassVar[tuple[str, ...]] = ()
     #: ``cls(...)`` without going through ``type.__call__`` (set by ``quick_new`` below)
     _make: ClassVar[Callable[..., Event]]
-    #: the class's place in ``EVENT_CLASSES``: the engine logs its busiest events as plain
-    #: tuples ``(cls._code, *fields)``, made into events when the log is read (:func:`build_log`)
+    #: the class's place in ``EVENT_CLASSES``: the engine logs every event it makes in play as
+    #: a plain tuple ``(cls._code, *fields)``, made into the event when the log is read
+    #: (:func:`build_log`); its log sites name the code by its constant (``DEPLOYED`` …)
     _code: ClassVar[int]
 
     def to_dict(self) -> dict[str, Any]:
