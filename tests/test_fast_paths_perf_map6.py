@@ -1,0 +1,91 @@
+"""The fast paths of pass 10d (the listing's cost on the larger maps) give what the general
+path gives: ``action_problem`` from its table of field kinds against the check field by
+field it replaced."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import attrs
+
+from smallworld_rules import actions
+from smallworld_rules.actions import ACTION_TYPES, Conquer, Purchase, action_problem
+from smallworld_rules.errors import excerpt
+
+
+def _general_problem(action: object) -> str | None:
+    """Why ``action`` is not well formed, worked out field by field from its class's attrs
+    fields and the names of the integer and string fields (the check the table replaced)."""
+    cls = ACTION_TYPES.get(type(action).__name__)
+    if cls is None or type(action) is not cls:
+        return f"not an action: {excerpt(action)}"
+    for field in attrs.fields(cls):
+        name = field.name
+        value = getattr(action, name)
+        if name in ("region", "index", "count", "face"):
+            if not isinstance(value, int) or isinstance(value, bool):
+                return f"{cls.__name__}.{name} must be an integer, not {excerpt(value)}"
+        elif name in ("name", "power", "item", "kind") and not isinstance(value, str):
+            if name == "power" and cls is Purchase and value is None:
+                continue
+            return f"{cls.__name__}.{name} must be a string, not {excerpt(value)}"
+        elif name == "target" and (
+            isinstance(value, bool) or not isinstance(value, int | str | None)
+        ):
+            return (
+                f"{cls.__name__}.target must be a region, player, id or None, "
+                f"not {excerpt(value)}"
+            )
+    return None
+
+
+class _Number(int):
+    """An int subclass (accepted where an integer is wanted; a bool is not)."""
+
+
+class _Text(str):
+    """A str subclass."""
+
+
+#: Field values of every kind an action may be handed by a caller
+_VALUES: tuple[Any, ...] = (
+    0, 7, -1, 1 << 70, True, False, _Number(3), "Forest", "", _Text("x"), None, 2.0,
+    [1], (1,), {"a": 1}, b"x",
+)
+
+
+def _made(cls: type[Any], values: tuple[Any, ...]) -> object:
+    """An instance of the action class ``cls`` with these field values, whatever their
+    types (attrs classes check none; set past the frozen guard)."""
+    action = object.__new__(cls)
+    for field, value in zip(attrs.fields(cls), values, strict=True):
+        object.__setattr__(action, field.name, value)
+    return action
+
+
+def test_action_problem_is_the_field_by_field_check() -> None:
+    """An action handed to the game must be one of the action classes, with an integer
+    region, index, count or face, a string name, power, item or kind (a purchase's power
+    may be missing), and a region, player, id or nothing as a target. For every action
+    class and every combination of field values of many types (ints, booleans, an int
+    and a str subclass, strings, None, floats, containers), and for objects that are no
+    action (a subclass, a class of another module with an action's name, plain values),
+    ``action_problem`` gives the very answer of the check field by field."""
+    checked = 0
+    for cls in ACTION_TYPES.values():
+        width = len(attrs.fields(cls))
+        for values in itertools.product(_VALUES, repeat=width):
+            action = _made(cls, values)
+            assert action_problem(action) == _general_problem(action), (cls, values)
+            checked += 1
+
+    class Sub(Conquer):
+        pass
+
+    lookalike = type("Conquer", (), {"region": 1})()
+    for other in (Sub(2), lookalike, 3, "Conquer", None, Conquer):
+        assert action_problem(other) == _general_problem(other)
+        assert action_problem(other) is not None
+    assert checked > 800
+    assert actions._FIELD_KINDS.keys() == set(ACTION_TYPES.values())
