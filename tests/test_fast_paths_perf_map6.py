@@ -1,16 +1,19 @@
 """The fast paths of pass 10d (the listing's cost on the larger maps) give what the general
 path gives: ``action_problem`` from its table of field kinds against the check field by
-field it replaced."""
+field it replaced; ``_bits`` without a loop up to 48 regions against the bits one by
+one."""
 
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import attrs
 
 from smallworld_rules import actions
 from smallworld_rules.actions import ACTION_TYPES, Conquer, Purchase, action_problem
+from smallworld_rules.engine import basics
 from smallworld_rules.errors import excerpt
 
 
@@ -89,3 +92,31 @@ def test_action_problem_is_the_field_by_field_check() -> None:
         assert action_problem(other) is not None
     assert checked > 800
     assert actions._FIELD_KINDS.keys() == set(ACTION_TYPES.values())
+
+
+def _set_bits(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask``, one by one, lowest first."""
+    return tuple(i for i in range(mask.bit_length()) if (mask >> i) & 1)
+
+
+def test_bits_without_a_loop_are_the_set_bits() -> None:
+    """``_bits`` reads masks up to 24 bits as two chunks, up to 48 as two halves of two
+    chunks (the upper alone when the lower is empty), wider ones chunk by chunk. Around
+    every boundary (one bit, low runs, the halves' edges at 24 and 48 bits), for random
+    masks of every width up to 100 bits, and with the chunk tables made afresh in any
+    order (a first mask of each width), it gives the set bits one by one."""
+    rng = random.Random(10)
+    widths = [0, 1, 11, 12, 13, 23, 24, 25, 30, 31, 36, 47, 48, 49, 60, 61, 100]
+    masks = [0, (1 << 24) - 1, 1 << 24, (1 << 48) - 1, 1 << 48, (1 << 47) | 1]
+    masks += [1 << i for i in range(100)] + [(1 << i) - 1 for i in range(100)]
+    masks += [
+        rng.getrandbits(w) << shift for w in widths for shift in (0, 24, 36) for _ in range(40)
+    ]
+    saved = list(basics._CHUNK_BITS)
+    try:
+        for first in (0, 1 << 30, (1 << 40) | 1, 1 << 60, 5):
+            basics._CHUNK_BITS.clear()  # the tables made again, from this first mask on
+            for mask in [first, *masks]:
+                assert basics._bits(mask) == _set_bits(mask), (first, mask)
+    finally:
+        basics._CHUNK_BITS[:] = saved
