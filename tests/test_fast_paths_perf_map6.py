@@ -1,7 +1,7 @@
 """The fast paths of pass 10d (the listing's cost on the larger maps) give what the general
 path gives: ``action_problem`` from its table of field kinds against the check field by
 field it replaced; ``_bits`` without a loop up to 48 regions against the bits one by
-one."""
+one; the rows of Deploys made for a new count against ``_shared``'s instances."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from smallworld_rules import actions
-from smallworld_rules.actions import ACTION_TYPES, Conquer, Purchase, action_problem
+from smallworld_rules.actions import ACTION_TYPES, Conquer, Deploy, Purchase, action_problem
 from smallworld_rules.engine import basics
 from smallworld_rules.errors import excerpt
 
@@ -120,3 +120,26 @@ def test_bits_without_a_loop_are_the_set_bits() -> None:
                 assert basics._bits(mask) == _set_bits(mask), (first, mask)
     finally:
         basics._CHUNK_BITS[:] = saved
+
+
+def test_deploy_rows_are_the_shared_well_formed_deploys() -> None:
+    """Placing tokens names a region and a count (rule 1.10's redeployment): the row of
+    ``Deploy(r, count)`` the listing makes for a new count on every region of the
+    largest map is, region by region, the shared instance ``_shared`` gives (the same
+    object, whichever of the two made it first), equal to ``Deploy(r, count)``, well
+    formed by ``action_problem`` and known so (``apply`` skips its check)."""
+    n = 48
+    for count in (2, 5, 17, 31, 97):
+        # for odd counts some made by _shared first: the row reuses them
+        every_third = range(0, n, 3) if count % 2 else range(0)
+        before = {r: basics._shared(Deploy, r, count) for r in every_third}
+        row = basics._region_deploys(n, count)
+        assert len(row) == n
+        for r, action in enumerate(row):
+            assert action == Deploy(r, count)
+            assert type(action) is Deploy
+            assert basics._shared(Deploy, r, count) is action
+            assert before.get(r, action) is action
+            assert action_problem(action) is None
+            assert id(action) in basics._WELL_FORMED
+        assert basics._region_deploys(n, count) == row

@@ -95,8 +95,19 @@ _DECLINE = _shared(Decline)
 
 
 def _region_deploys(n: int, count: int) -> _ByRegion:
-    """The shared ``Deploy(r, count)`` of regions 0 … n-1, by region."""
-    return tuple(_shared(Deploy, r, count) for r in range(n))
+    """The shared ``Deploy(r, count)`` of regions 0 … n-1, by region (an integer
+    ``count``). _shared's look-up inline, and each new one known well formed without
+    action_problem (two integers): a new count on the 48 regions of the 5-player map
+    makes 48 actions at once."""
+    row: list[Action] = []
+    for r in range(n):
+        key = (Deploy, r, count)
+        action = _SHARED.get(key)
+        if action is None:
+            action = _SHARED[key] = Deploy(r, count)
+            _WELL_FORMED.add(id(action))
+        row.append(action)
+    return tuple(row)
 
 
 #: How many bits of a mask one look-up in _CHUNK_BITS covers: 12 (a table of 4,096 per
