@@ -1,7 +1,9 @@
 """The fast paths of pass 10d (the listing's cost on the larger maps) give what the general
 path gives: ``action_problem`` from its table of field kinds against the check field by
 field it replaced; ``_bits`` without a loop up to 48 regions against the bits one by
-one; the rows of Deploys made for a new count against ``_shared``'s instances."""
+one; the rows of Deploys made for a new count against ``_shared``'s instances; and, on the
+positions of seeded games of every rule set, the actions listed as well formed, the
+Deploy rows and the regions kept per mask."""
 
 from __future__ import annotations
 
@@ -10,11 +12,15 @@ import random
 from typing import Any
 
 import attrs
+from helpers import playing_positions, rule_sets
 
+import smallworld_rules as sw
 from smallworld_rules import actions
 from smallworld_rules.actions import ACTION_TYPES, Conquer, Deploy, Purchase, action_problem
 from smallworld_rules.engine import basics
 from smallworld_rules.errors import excerpt
+
+RULE_SETS = rule_sets(each_box=True)
 
 
 def _general_problem(action: object) -> str | None:
@@ -143,3 +149,40 @@ def test_deploy_rows_are_the_shared_well_formed_deploys() -> None:
             assert action_problem(action) is None
             assert id(action) in basics._WELL_FORMED
         assert basics._region_deploys(n, count) == row
+
+
+@RULE_SETS
+def test_listings_name_kept_regions_and_shared_deploys(how: dict[str, Any]) -> None:
+    """Rule 1.7 and 1.10: a race conquers next to its regions and redeploys on them, so
+    the listing reads the regions of masks (its own, its reach) and hands out a Deploy
+    per region and count. On every position of seeded games (the official rules at 2 to
+    5 players, every folder of test rule files, each box alone and every box together),
+    each action listed that ``apply`` takes as well formed without a check is well
+    formed; after the games each Deploy row the engine made for a count is, region by
+    region, the shared instance of ``Deploy(r, count)``, and every region list it kept
+    for a mask (a race's regions, a reach) is that mask's regions one by one."""
+    rules = sw.load_rules(**how)
+    listed = 0
+    engines = set()
+    for game in playing_positions(rules, 3):
+        engines.add(game._engine)
+        for action in game.legal_actions():
+            if id(action) in basics._WELL_FORMED:
+                assert action_problem(action) is None, action
+                listed += 1
+    assert listed
+    kept = 0
+    for engine in engines:
+        for count, row in engine._all_deploys.items():
+            assert len(row) == engine.n
+            for r, action in enumerate(row):
+                assert basics._shared(Deploy, r, count) is action
+                assert action == Deploy(r, count) and id(action) in basics._WELL_FORMED
+        for mask, entry in engine._by_mask.items():
+            assert entry[0] == _set_bits(mask) and entry[1] == mask
+            kept += 1
+        for mask, regions in engine._mask_regions.items():
+            assert regions == _set_bits(mask)
+            kept += 1
+    assert kept
+    assert any(engine._all_deploys for engine in engines)
