@@ -124,8 +124,8 @@ def _bits(mask: int) -> tuple[int, ...]:
     A chunk of 12 bits at a time from tables: a generator resumed once per bit costs
     several times more (a region mask's regions are looked up by the thousand per game).
     Up to 48 regions (every map of the game) the chunks are read without a loop, and a
-    mask of more than 24 bits (two digits of a CPython int from 31 on) is split into two
-    halves of one digit first: each operation on a wider int makes a new one.
+    mask of more than 24 bits (two digits of a CPython int once bit 30 is set) is split
+    into two halves of one digit first: each operation on a wider int makes a new one.
     """
     tables = _CHUNK_BITS
     try:  # (a table not made yet: IndexError, below; costs nothing when not raised)
