@@ -126,27 +126,45 @@ ACTION_TYPES: dict[str, type[Any]] = {
 
 _INT_FIELDS = frozenset({"region", "index", "count", "face"})
 _STR_FIELDS = frozenset({"name", "power", "item", "kind"})
-#: Field names of each action class (attrs.fields is too slow to call for every action applied).
-_FIELD_NAMES = {
-    cls: tuple(f.name for f in attrs.fields(cls)) for cls in ACTION_TYPES.values()
+def _field_kind(cls: type[Any], name: str) -> str:
+    """What action_problem checks of a field: "int", "str", "str?" (a string or None: a
+    Purchase's power), "target", or "" (nothing)."""
+    if name in _INT_FIELDS:
+        return "int"
+    if name in _STR_FIELDS:
+        return "str?" if name == "power" and cls is Purchase else "str"
+    return "target" if name == "target" else ""
+
+
+#: Each action class's fields with their kinds, in order (attrs.fields is too slow to call
+#: for every action checked); keyed by the class itself, so that a class of another module
+#: with an action's name is not an action.
+_FIELD_KINDS: dict[type[Any], tuple[tuple[str, str], ...]] = {
+    cls: tuple((f.name, _field_kind(cls, f.name)) for f in attrs.fields(cls))
+    for cls in ACTION_TYPES.values()
 }
 
 
 def action_problem(action: object) -> str | None:
     """Why ``action`` is not a well-formed action (wrong class or field types), or ``None``."""
-    cls = ACTION_TYPES.get(type(action).__name__)
-    if cls is None or type(action) is not cls:
+    cls = type(action)
+    kinds = _FIELD_KINDS.get(cls)
+    if kinds is None:
         return f"not an action: {excerpt(action)}"
-    for name in _FIELD_NAMES[cls]:
+    for name, kind in kinds:
         value = getattr(action, name)
-        if name in _INT_FIELDS:
-            if not isinstance(value, int) or isinstance(value, bool):
-                return f"{cls.__name__}.{name} must be an integer, not {excerpt(value)}"
-        elif name in _STR_FIELDS and not isinstance(value, str):
-            if name == "power" and cls is Purchase and value is None:
+        if type(value) is int:  # the common case first (a bool's type is bool, not int)
+            if kind == "int" or kind == "target":
+                continue
+        elif kind == "int":
+            if isinstance(value, int) and not isinstance(value, bool):
+                continue  # an int subclass
+            return f"{cls.__name__}.{name} must be an integer, not {excerpt(value)}"
+        if kind == "str" or kind == "str?":
+            if isinstance(value, str) or (value is None and kind == "str?"):
                 continue
             return f"{cls.__name__}.{name} must be a string, not {excerpt(value)}"
-        elif name == "target" and (
+        if kind == "target" and (
             isinstance(value, bool) or not isinstance(value, int | str | None)
         ):
             return (

@@ -95,8 +95,19 @@ _DECLINE = _shared(Decline)
 
 
 def _region_deploys(n: int, count: int) -> _ByRegion:
-    """The shared ``Deploy(r, count)`` of regions 0 … n-1, by region."""
-    return tuple(_shared(Deploy, r, count) for r in range(n))
+    """The shared ``Deploy(r, count)`` of regions 0 … n-1, by region (an integer
+    ``count``). _shared's look-up inline, and each new one known well formed without
+    action_problem (two integers): a new count on the 48 regions of the 5-player map
+    makes 48 actions at once."""
+    row: list[Action] = []
+    for r in range(n):
+        key = (Deploy, r, count)
+        action = _SHARED.get(key)
+        if action is None:
+            action = _SHARED[key] = Deploy(r, count)
+            _WELL_FORMED.add(id(action))
+        row.append(action)
+    return tuple(row)
 
 
 #: How many bits of a mask one look-up in _CHUNK_BITS covers: 12 (a table of 4,096 per
@@ -112,20 +123,41 @@ def _bits(mask: int) -> tuple[int, ...]:
 
     A chunk of 12 bits at a time from tables: a generator resumed once per bit costs
     several times more (a region mask's regions are looked up by the thousand per game).
+    Up to 48 regions (every map of the game) the chunks are read without a loop, and a
+    mask of more than 24 bits (two digits of a CPython int once bit 30 is set) is split
+    into two halves of one digit first: each operation on a wider int makes a new one.
     """
     tables = _CHUNK_BITS
-    if mask >> _CHUNK * len(tables):
-        while mask >> _CHUNK * len(tables):
-            base = _CHUNK * len(tables)
-            made: list[tuple[int, ...]] = [()]
-            for c in range(1, 1 << _CHUNK):  # c's lowest bit, then the bits above it
-                made.append((base + (c & -c).bit_length() - 1, *made[c & (c - 1)]))
-            tables.append(tuple(made))
+    try:  # (a table not made yet: IndexError, below; costs nothing when not raised)
+        if mask < 16777216:  # 1 << 24: two chunks (the constants as literals: no globals)
+            return tables[0][mask & 4095] + tables[1][mask >> 12]
+        if mask < 281474976710656:  # 1 << 48: two halves of two chunks
+            low, high = mask & 16777215, mask >> 24
+            if not low:  # a race or reach wholly in the upper half
+                return tables[2][high & 4095] + tables[3][high >> 12]
+            return (
+                tables[0][low & 4095] + tables[1][low >> 12] + tables[2][high & 4095]
+                + tables[3][high >> 12]
+            )
+    except IndexError:
+        _tables_for(max(mask, 1 << 47) if mask >= 16777216 else 1 << 23)
+        return _bits(mask)
+    _tables_for(mask)
     found: tuple[int, ...] = ()
     for table in tables:
         if not mask:
             break
-        found += table[mask & 4095]  # (_CHUNK as literals: constants, not globals)
+        found += table[mask & 4095]
         mask >>= 12
     return found
 
+
+def _tables_for(mask: int) -> None:
+    """The tables of _CHUNK_BITS up to the highest chunk of ``mask``, made if missing."""
+    tables = _CHUNK_BITS
+    while mask >> _CHUNK * len(tables):
+        base = _CHUNK * len(tables)
+        made: list[tuple[int, ...]] = [()]
+        for c in range(1, 1 << _CHUNK):  # c's lowest bit, then the bits above it
+            made.append((base + (c & -c).bit_length() - 1, *made[c & (c - 1)]))
+        tables.append(tuple(made))
