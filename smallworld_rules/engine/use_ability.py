@@ -384,6 +384,13 @@ def _ability_actions(
             continue
         if once and _once_problem(self, s, rs, once, targets, reach):
             continue
+        if not each and not per_player:  # nothing checked per target: each one listed
+            for target in self.regions_in(targets):
+                use = uses.get(target)
+                if use is None:
+                    use = uses[target] = _shared(UseAbility, ability.name, target)
+                acts.append(use)
+            continue
         near = 0 if reach is None else reach  # a conquest's is known (worked out above)
         for target in self.regions_in(targets):
             if per_player and self._use_key(ability, s, target) in s.used:
