@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from helpers import players_for, playing_positions, rule_sets
+from test_fast_paths_perf_roles4 import _pairings
 
 import smallworld_rules as sw
 from smallworld_rules.actions import Action, UseAbility
@@ -161,7 +162,8 @@ def test_ability_listing_is_the_general_code(how: dict[str, Any]) -> None:
 
 PLEDGES = """\
 # A power of this test: abilities on targets where nothing is checked target by target,
-# one limited once against each player a turn, one with a condition of its own.
+# one limited once against each player a turn, one with a condition of its own, one used
+# at the start of the turn.
 power pledges "Pledges" {
     tokens 5
     text "Pledge your regions, once against each player a turn; light beacons by the sea."
@@ -175,6 +177,11 @@ power pledges "Pledges" {
     ability beacon {
         during redeploy
         target own region when coastal
+        place pledge
+    }
+    ability rally {
+        during turn_start
+        target own region
         place pledge
     }
 }
@@ -277,6 +284,50 @@ def test_pairings_looked_up_are_those_of_their_rule_files(how: dict[str, Any]) -
         assert roles > 30
 
 
+@rule_sets(necromancer=True, each_box=True)
+def test_pairings_abilities_of_each_phase_are_joined_from_their_files(
+    how: dict[str, Any],
+) -> None:
+    """Rule: an ability works in the phases it names (``turn_start``: in the conquests,
+    before the first). A pairing's abilities of the conquests and of the redeployment,
+    joined from what each of its files brings, are those of all its abilities that name
+    the phase (the filter before pass 10e), the very objects in their order: every race
+    alone, with every power and with two, a role's tokens with up to six powers in two
+    orders, each pairing made with its files' parts fresh and then kept."""
+    _check_phase_tuples(sw.load_rules(**how))
+
+
+def test_an_ability_at_the_start_of_the_turn_is_one_of_the_conquests(tmp_path: Path) -> None:
+    """Rule: an ability ``during turn_start`` is used in the conquests, before the first
+    (no shipped active ability has one): a pairing with a test power that has one keeps it
+    among its abilities of the conquests, as the filter before pass 10e does."""
+    (tmp_path / "pledges.swr").write_text(PLEDGES, encoding="utf-8")
+    rules = sw.load_rules(paths=[tmp_path])
+    _check_phase_tuples(rules)
+    engine = sw.Game.new(players=2, seed=0, rules=rules)._engine
+    combo = _Combo(engine, (engine.race_defs["ratmen"], rules.powers["pledges"]))
+    assert [a.name for a in combo.conquest_abilities] == ["rally"]
+
+
+def _check_phase_tuples(rules: sw.Rules) -> None:
+    engine = sw.Game.new(players=players_for(rules)[0], seed=0, rules=rules)._engine
+    engine._parts.clear()
+    compared = 0
+    for defs in _pairings(engine, rules):
+        for _ in range(2):  # the parts made afresh, then the kept ones
+            combo = _Combo(engine, defs)
+            conquest = tuple(
+                a for a in combo.abilities if "conquest" in a.phases or "turn_start" in a.phases
+            )
+            redeploy = tuple(a for a in combo.abilities if "redeploy" in a.phases)
+            for got, want in ((combo.conquest_abilities, conquest),
+                              (combo.redeploy_abilities, redeploy)):
+                assert type(got) is tuple and len(got) == len(want)
+                assert all(a is b for a, b in zip(got, want, strict=True))
+            compared += bool(combo.abilities)
+    assert compared > 10
+
+
 # --------------------------------------------------------------------------- names
 
 
@@ -323,7 +374,7 @@ def test_a_file_parsed_twice_gives_the_same_names(text: str, tmp_path: Path) -> 
     first = sw.load_rules(paths=[tmp_path]).powers["pledges"]
     second = sw.load_rules(paths=[tmp_path]).powers["pledges"]
     assert first.id is second.id
-    assert len(first.abilities) == len(second.abilities) == 2
+    assert len(first.abilities) == len(second.abilities) == 3
     for a, b in zip(first.abilities, second.abilities, strict=True):
         assert a.name is b.name and a.target is b.target and a.limit is b.limit
         assert sorted(a.phases) == sorted(b.phases)
