@@ -15,6 +15,7 @@ import functools
 import importlib.resources
 import re
 import stat
+import sys
 import typing
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -493,6 +494,13 @@ def _token_pos(token: Token) -> ast.Pos:
     return ast.Pos(token.line or 1, token.column or 1)
 
 
+def _word(token: Token) -> str:
+    """A name or word of the file as an interned string: the engine compares the names it
+    meets (a phase, a flag, a piece, a zone) with its own and looks them up in tables many
+    times per action, and equal interned strings compare by identity."""
+    return sys.intern(str(token))
+
+
 def _unquote(token: Token) -> str:
     """Return the value of a STRING token without its quotes and escapes."""
     return _ESCAPE_RE.sub(r"\1", str(token)[1:-1])
@@ -534,7 +542,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         kind, ident, name, *statements = children
         return ast.RuleFile(
             kind=kind,
-            id=str(ident),
+            id=_word(ident),
             name=_unquote(name),
             statements=tuple(statements),
             path=self._path,
@@ -543,7 +551,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         )
 
     def kind(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def tokens(self, meta: Meta, children: list[Token]) -> ast.Tokens:
         return ast.Tokens(self._int(children[0]), _pos(meta))
@@ -563,34 +571,34 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def flag(self, meta: Meta, children: list[Any]) -> ast.Flag:
         name, condition = children
-        return ast.Flag(str(name), _token_pos(name), condition)
+        return ast.Flag(_word(name), _token_pos(name), condition)
 
     def flag_condition(self, meta: Meta, children: list[ast.Pred]) -> ast.Pred:
         return children[0]
 
     def option_decl(self, meta: Meta, children: list[Any]) -> ast.OptionDecl:
         name, value, text = children
-        return ast.OptionDecl(str(name), value, _unquote(text), _token_pos(name))
+        return ast.OptionDecl(_word(name), value, _unquote(text), _token_pos(name))
 
     def option_value(self, meta: Meta, children: list[Token]) -> bool | int:
-        word = str(children[0])
+        word = _word(children[0])
         return word == "true" if word in ("true", "false") else self._int(children[0])
 
     def option_value_ref(self, meta: Meta, children: list[Token]) -> ast.OptionValue:
-        return ast.OptionValue(str(children[0]), _token_pos(children[0]))
+        return ast.OptionValue(_word(children[0]), _token_pos(children[0]))
 
     def option_is(self, meta: Meta, children: list[Token]) -> ast.OptionIs:
-        return ast.OptionIs(str(children[0]), _token_pos(children[0]))
+        return ast.OptionIs(_word(children[0]), _token_pos(children[0]))
 
     def piece_decl(self, meta: Meta, children: list[Any]) -> ast.PieceDecl:
         name, supply, *properties = children
-        return ast.PieceDecl(str(name), self._int(supply), tuple(properties), _pos(meta))
+        return ast.PieceDecl(_word(name), self._int(supply), tuple(properties), _pos(meta))
 
     def piece_property(self, meta: Meta, children: list[Token | None]) -> ast.PieceProperty:
         name, value = children
         assert name is not None  # the grammar requires the name
         return ast.PieceProperty(
-            str(name), None if value is None else self._int(value), _token_pos(name)
+            _word(name), None if value is None else self._int(value), _token_pos(name)
         )
 
     def modifier(self, meta: Meta, children: list[Any]) -> ast.Modifier:
@@ -607,10 +615,10 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         )
 
     def hook(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def op(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def condition(self, meta: Meta, children: list[Any]) -> tuple[ast.Pred, ast.Pos | None]:
         target, pred = children
@@ -654,16 +662,16 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.Reach(self._int(children[0]), _pos(meta))
 
     def region_tokens(self, meta: Meta, children: list[Any]) -> ast.RegionTokens:
-        return ast.RegionTokens(str(children[0]), self._int(children[1]), _pos(meta))
+        return ast.RegionTokens(_word(children[0]), self._int(children[1]), _pos(meta))
 
     def minmax(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def counter_decl(self, meta: Meta, children: list[Any]) -> ast.CounterDecl:
-        return ast.CounterDecl(str(children[0]), str(children[1]), _token_pos(children[0]))
+        return ast.CounterDecl(_word(children[0]), _word(children[1]), _token_pos(children[0]))
 
     def counter_span(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def own_tokens(self, meta: Meta, children: list[Token]) -> ast.OwnTokens:
         return ast.OwnTokens(self._int(children[0]), _pos(meta))
@@ -675,7 +683,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.SkipTokens(self._int(children[0]), _pos(meta))
 
     def collect_lost(self, meta: Meta, children: list[Token]) -> ast.CollectLost:
-        return ast.CollectLost(str(children[0]), _unquote(children[1]), _pos(meta))
+        return ast.CollectLost(_word(children[0]), _unquote(children[1]), _pos(meta))
 
     def price(self, meta: Meta, children: list[ast.Expr]) -> ast.Price:
         return ast.Price(children[0], _pos(meta))
@@ -698,10 +706,10 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.Effect("give_tokens", _pos(meta), amount=children[0], whom=children[1])
 
     def whom(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def remove_piece(self, meta: Meta, children: list[Token]) -> ast.Effect:
-        return ast.Effect("remove", _pos(meta), piece=str(children[0]))
+        return ast.Effect("remove", _pos(meta), piece=_word(children[0]))
 
     def roll(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("roll", _pos(meta))
@@ -731,7 +739,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.AbilityStatus("always", _pos(meta))
 
     def add_counter(self, meta: Meta, children: list[Any]) -> ast.Effect:
-        return ast.Effect("add", _pos(meta), amount=children[0], counter=str(children[1]))
+        return ast.Effect("add", _pos(meta), amount=children[0], counter=_word(children[1]))
 
     def mark_player(self, meta: Meta, children: list[Any]) -> ast.Effect:
         return ast.Effect("mark", _pos(meta), whom=children[0])
@@ -743,7 +751,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.Effect("unmark", _pos(meta), whom=children[0])
 
     def exchange_pile(self, meta: Meta, children: list[Any]) -> ast.Effect:
-        return ast.Effect("exchange", _pos(meta), amount=children[0], zone=str(children[1]))
+        return ast.Effect("exchange", _pos(meta), amount=children[0], zone=_word(children[1]))
     def conquer_less(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
         return ast.Effect("conquer_less", _pos(meta), amount=children[0])
 
@@ -757,17 +765,17 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.Effect("discount", _pos(meta), amount=children[0])
 
     def event(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def ability(self, meta: Meta, children: list[Any]) -> ast.Ability:
         name, *parts = children
-        return ast.Ability(str(name), tuple(parts), _token_pos(name))
+        return ast.Ability(_word(name), tuple(parts), _token_pos(name))
 
     def during(self, meta: Meta, children: list[str]) -> ast.During:
         return ast.During(tuple(children), _pos(meta))
 
     def phase(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def once_per_turn(self, meta: Meta, children: list[Token]) -> ast.Limit:
         return ast.Limit("once_per_turn", None, _pos(meta))
@@ -783,13 +791,13 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.AbilityTarget(kind, condition, _pos(meta))
 
     def target_kind(self, meta: Meta, children: list[Token]) -> str:
-        return " ".join(str(token) for token in children)
+        return sys.intern(" ".join(str(token) for token in children))
 
     def place(self, meta: Meta, children: list[Token]) -> ast.Effect:
-        return ast.Effect("place", _pos(meta), piece=str(children[0]))
+        return ast.Effect("place", _pos(meta), piece=_word(children[0]))
 
     def move(self, meta: Meta, children: list[Token]) -> ast.Effect:
-        return ast.Effect("move", _pos(meta), piece=str(children[0]))
+        return ast.Effect("move", _pos(meta), piece=_word(children[0]))
 
     def conquer(self, meta: Meta, children: list[ast.Expr]) -> ast.Effect:
         return ast.Effect("conquer", _pos(meta), amount=children[0])
@@ -815,17 +823,17 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.MapFor(self._int(children[0]), _pos(meta))
 
     def zone(self, meta: Meta, children: list[Token]) -> ast.Zone:
-        return ast.Zone(str(children[0]), _unquote(children[1]), _token_pos(children[0]))
+        return ast.Zone(_word(children[0]), _unquote(children[1]), _token_pos(children[0]))
 
     def lost_tokens(self, meta: Meta, children: list[Token]) -> ast.LostTokens:
-        return ast.LostTokens(str(children[0]), _token_pos(children[0]))
+        return ast.LostTokens(_word(children[0]), _token_pos(children[0]))
 
     def role(self, meta: Meta, children: list[Any]) -> ast.Role:
         name, title, *statements = children
-        return ast.Role(str(name), _unquote(title), tuple(statements), _token_pos(name))
+        return ast.Role(_word(name), _unquote(title), tuple(statements), _token_pos(name))
 
     def role_token(self, meta: Meta, children: list[Token]) -> ast.RoleToken:
-        return ast.RoleToken(str(children[0]), _unquote(children[1]), _token_pos(children[0]))
+        return ast.RoleToken(_word(children[0]), _unquote(children[1]), _token_pos(children[0]))
 
     def _setting(self, word: str, meta: Meta, children: list[ast.Expr]) -> ast.RoleSetting:
         return ast.RoleSetting(word, children[0], _pos(meta))
@@ -841,7 +849,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def hand_zone(self, meta: Meta, children: list[Any]) -> ast.HandZone:
         name, title, on = children
-        return ast.HandZone(str(name), _unquote(title), _token_pos(name), on=on)
+        return ast.HandZone(_word(name), _unquote(title), _token_pos(name), on=on)
 
     def start_hand(self, meta: Meta, children: list[Token]) -> ast.StartHand:
         return ast.StartHand(self._int(children[0]), _pos(meta))
@@ -852,21 +860,21 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def draft(self, meta: Meta, children: list[Token | None]) -> ast.Draft:
         count, choose, *excluded = children
         assert count is not None and choose is not None
-        names = tuple(str(token) for token in excluded if token is not None)
+        names = tuple(_word(token) for token in excluded if token is not None)
         return ast.Draft(self._int(count), self._int(choose), names, _pos(meta))
 
     def buy(self, meta: Meta, children: list[Any]) -> ast.Buy:
         return ast.Buy(children[0], children[1], _pos(meta))
 
     def buy_item(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def harvest(self, meta: Meta, children: list[Any]) -> ast.Harvest:
-        return ast.Harvest(children[0], str(children[1]), _pos(meta))
+        return ast.Harvest(children[0], _word(children[1]), _pos(meta))
 
     def exchange(self, meta: Meta, children: list[Token]) -> ast.Exchange:
         count, zone, gain = children
-        return ast.Exchange(self._int(count), str(zone), self._int(gain), _pos(meta))
+        return ast.Exchange(self._int(count), _word(zone), self._int(gain), _pos(meta))
 
     def win(self, meta: Meta, children: list[ast.Expr]) -> ast.Win:
         return ast.Win(children[0], children[1], _pos(meta))
@@ -889,7 +897,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.CountTokens("map", _pos(meta))
 
     def count_tokens_in(self, meta: Meta, children: list[Token]) -> ast.CountTokens:
-        return ast.CountTokens(str(children[0]), _token_pos(children[0]))
+        return ast.CountTokens(_word(children[0]), _token_pos(children[0]))
 
     def count_tokens_regions(self, meta: Meta, children: list[ast.RegionSet]) -> ast.TokensIn:
         return ast.TokensIn(children[0], _pos(meta))
@@ -928,7 +936,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return self._value("die", meta)
 
     def counter_ref(self, meta: Meta, children: list[Token]) -> ast.CounterRef:
-        return ast.CounterRef(str(children[0]), _token_pos(children[0]))
+        return ast.CounterRef(_word(children[0]), _token_pos(children[0]))
 
     def call_min(self, meta: Meta, children: list[ast.Expr]) -> ast.Call:
         return ast.Call("min", tuple(children), _pos(meta))
@@ -938,7 +946,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def compare(self, meta: Meta, children: list[Any]) -> ast.Compare:
         left, op, right = children
-        return ast.Compare(str(op), self._number(left), right, _pos(meta))
+        return ast.Compare(_word(op), self._number(left), right, _pos(meta))
 
     # A parenthesised group is a predicate or a number (see `group` in the grammar): a
     # number standing alone where a condition belongs is kept as a _Value until its
@@ -982,7 +990,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         )
 
     def compare_op(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     def _binop(self, op: str, meta: Meta, children: list[ast.Expr]) -> ast.BinOp:
         left, right = self._number(children[0]), self._number(children[1])
@@ -1009,7 +1017,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     tight_region_set = region_set
 
     def region_base(self, meta: Meta, children: list[Token]) -> str:
-        return str(children[0])
+        return _word(children[0])
 
     # ---- predicates
 
@@ -1025,17 +1033,17 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.Not(self._condition(children[0]), _pos(meta))
 
     def terrain(self, meta: Meta, children: list[Token]) -> ast.Terrain:
-        return ast.Terrain(str(children[0]), _token_pos(children[0]))
+        return ast.Terrain(_word(children[0]), _token_pos(children[0]))
 
     def feature(self, meta: Meta, children: list[Token]) -> ast.Feature:
-        return ast.Feature(str(children[0]), _token_pos(children[0]))
+        return ast.Feature(_word(children[0]), _token_pos(children[0]))
 
     def has_piece(self, meta: Meta, children: list[Token]) -> ast.HasPiece:
-        return ast.HasPiece(str(children[0]), _token_pos(children[0]))
+        return ast.HasPiece(_word(children[0]), _token_pos(children[0]))
 
     def holds_tokens(self, meta: Meta, children: list[Any]) -> ast.HoldsTokens:
         op, amount = children
-        return ast.HoldsTokens(str(op), amount, _pos(meta))
+        return ast.HoldsTokens(_word(op), amount, _pos(meta))
 
     def adjacent_to(self, meta: Meta, children: list[ast.RegionSet]) -> ast.AdjacentTo:
         return ast.AdjacentTo(children[0], _pos(meta))
@@ -1048,7 +1056,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.Distance(self._int(children[0]), children[1], _pos(meta))
 
     def property(self, meta: Meta, children: list[Token]) -> ast.Property:
-        return ast.Property(str(children[0]), _token_pos(children[0]))
+        return ast.Property(_word(children[0]), _token_pos(children[0]))
 
 
 # --------------------------------------------------------------------------- syntax errors

@@ -30,11 +30,13 @@ class _Part:
     __slots__ = (
         "abilities",
         "active_modifiers",
+        "conquest_abilities",
         "declined_abilities",
         "declined_modifiers",
         "flags",
         "lifts_pieces",
         "link",
+        "redeploy_abilities",
         "triggers",
     )
 
@@ -47,6 +49,11 @@ class _Part:
         self.link = link
         self.abilities = tuple(a for a in d.abilities if a.status != "declined")
         self.declined_abilities = tuple(a for a in d.abilities if a.status != "active")
+        #: those of ``abilities`` listed in the conquests and in the redeployment (_Combo's)
+        self.conquest_abilities = tuple(
+            a for a in self.abilities if "conquest" in a.phases or "turn_start" in a.phases
+        )
+        self.redeploy_abilities = tuple(a for a in self.abilities if "redeploy" in a.phases)
         triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
         for trigger in d.triggers:  # by event, in file order
             triggers[trigger.event] = (*triggers.get(trigger.event, ()), trigger)
@@ -113,6 +120,9 @@ class _Combo:
         reach = floor = 1
         abilities: tuple[CompiledAbility, ...] = ()
         declined_abilities: tuple[CompiledAbility, ...] = ()
+        conquest_abilities: tuple[CompiledAbility, ...] = ()
+        redeploy_abilities: tuple[CompiledAbility, ...] = ()
+        parts = engine._parts
         lifts = False
         #: the triggers of each event, in file order
         self.triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
@@ -120,7 +130,8 @@ class _Combo:
         declined = dict(_NO_MODIFIERS)
         first = True
         for d in defs:
-            part = _part(engine, d)
+            kept = parts.get(id(d))  # _part's look-up, without its frame
+            part = kept[1] if kept is not None and kept[0] is d else _part(engine, d)
             flags |= part.flags
             link |= part.link
             conquest_tokens += d.conquest_tokens
@@ -134,6 +145,8 @@ class _Combo:
                 region_max = d.region_max
             abilities += part.abilities
             declined_abilities += part.declined_abilities
+            conquest_abilities += part.conquest_abilities
+            redeploy_abilities += part.redeploy_abilities
             for event, triggers in part.triggers:
                 self.triggers[event] = self.triggers.get(event, ()) + triggers
             lifts = lifts or part.lifts_pieces
@@ -158,10 +171,8 @@ class _Combo:
         self.declined_abilities = declined_abilities
         #: those of ``abilities`` that may be listed in the conquests (``during conquest``
         #: or ``turn_start``) and in the redeployment: the listing skips the others at once
-        self.conquest_abilities = tuple(
-            a for a in abilities if "conquest" in a.phases or "turn_start" in a.phases
-        )
-        self.redeploy_abilities = tuple(a for a in abilities if "redeploy" in a.phases)
+        self.conquest_abilities = conquest_abilities
+        self.redeploy_abilities = redeploy_abilities
         #: whether it holds pieces that go back to the supply when it redeploys
         self.lifts_pieces = lifts
         #: the modifiers that apply on each hook, while active and once in decline (the

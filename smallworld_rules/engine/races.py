@@ -53,14 +53,8 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
     """``_combo(race, _powers(s, race))``; a race with at most its own badge (all but a
     role's tokens) is looked up by (race, badge) directly: this is asked for many times per
     legal action."""
-    rs = s.races.get(race)
-    if rs is not None:  # the common case first: a race in play whose pairing is known
-        by_race = self._badge_combos.get(rs.power)  # by badge, then race: no key tuple
-        if by_race is not None:
-            combo = by_race.get(race)
-            if combo is not None:  # never a role's token kind: it is not kept here
-                return combo
-    if race == self.role_race:  # by its powers (a tuple, replaced when they change)
+    role = self.role_race  # a role's tokens first: they are never kept by badge (below)
+    if role is not None and race == role:  # by its powers (a tuple, replaced on change)
         powers = s.role_powers
         last, combo = self._role_last  # the same tuple as last time: no hash of it
         if last is powers and combo is not None:
@@ -70,6 +64,13 @@ def _combo_of(self: Engine, s: State, race: str) -> _Combo:
             combo = self._role_combos[powers] = self._combo(race, powers)
         self._role_last = (powers, combo)
         return combo
+    rs = s.races.get(race)
+    if rs is not None:  # the common case: a race in play whose pairing is known
+        by_race = self._badge_combos.get(rs.power)  # by badge, then race: no key tuple
+        if by_race is not None:
+            combo = by_race.get(race)
+            if combo is not None:
+                return combo
     badge = None if rs is None else rs.power
     if self._borrowers and badge in self._borrowers:  # by what it borrows now: not kept here
         return self._combo(race, self._powers(s, race))

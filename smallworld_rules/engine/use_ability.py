@@ -358,12 +358,16 @@ def _ability_actions(
         # here, then only the rest for each target of the mask (which, being the
         # ability's own target mask, holds only targets in range that the clause allows).
         limit = ability.limit
-        if limit == "times" and rs.uses.get(ability.name, 0) >= ability.times:
-            continue
-        # a key per target only when some ability was used this turn (most listings: none)
-        per_player = limit == "once_per_player_per_turn" and bool(s.used)
-        if limit == "once_per_turn" and ability.name in s.used:
-            continue
+        per_player = False
+        if limit:  # most abilities on targets have none
+            if limit == "once_per_turn":
+                if ability.name in s.used:
+                    continue
+            elif limit == "times":
+                if rs.uses.get(ability.name, 0) >= ability.times:
+                    continue
+            else:  # a key per target only when some ability was used this turn (most: none)
+                per_player = limit == "once_per_player_per_turn" and bool(s.used)
         price = ability.price
         if price is not None and (
             s.players[rs.owner].coins < language_effects.price(self, s, rs, price)
@@ -377,12 +381,24 @@ def _ability_actions(
         once, each, conquers, placed, uses, condition = _plan(self, ability)
         if reach is None and conquers:
             reach = self.reach_mask(s, rs.race)
-        targets = self._ability_targets(s, rs, ability, reach, condition)
+        if ability.target == "own region" and not self._shielding and (
+            not condition or ability.condition is None
+        ):  # _ability_targets' answer without its frame: the race's regions
+            targets = s.race_masks.get(rs.race, 0)
+        else:
+            targets = self._ability_targets(s, rs, ability, reach, condition)
         if placed and targets:
             targets = _placeable(self, s, placed, targets)
         if not targets:
             continue
         if once and _once_problem(self, s, rs, once, targets, reach):
+            continue
+        if not each and not per_player:  # nothing checked per target: each one listed
+            for target in self.regions_in(targets):
+                use = uses.get(target)
+                if use is None:
+                    use = uses[target] = _shared(UseAbility, ability.name, target)
+                acts.append(use)
             continue
         near = 0 if reach is None else reach  # a conquest's is known (worked out above)
         for target in self.regions_in(targets):
