@@ -21,7 +21,14 @@ from typing import Any, Final, cast
 import attrs
 
 from smallworld_rules.action_space import action_space
-from smallworld_rules.actions import Action, Deploy, DrawPiece, RollDie, action_problem
+from smallworld_rules.actions import (
+    Action,
+    Deploy,
+    DrawPiece,
+    EndTurn,
+    RollDie,
+    action_problem,
+)
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
@@ -247,13 +254,16 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         old = self._state
-        if (
-            type(action) is Deploy
+        if type(action) is Deploy:
+            if refcount(old) == ALONE and not old.lang and self._deploy_in_place(old, action):
+                return  # made in place (smallworld_rules.in_place): no fork, a record kept
+        elif (
+            type(action) is EndTurn
             and refcount(old) == ALONE
             and not old.lang
-            and self._deploy_in_place(old, action)
+            and self._end_turn_in_place(old, action)
         ):
-            return  # made in place (smallworld_rules.in_place): no fork, a record kept
+            return
         new = old.fork()  # shares what it does not change (copy on write)
         log = self._log
         length = len(log)
@@ -316,6 +326,80 @@ class Game:
             s.races = races
             s.region_tokens = tokens
             undone(s, record, True)
+            s.races = races
+            s.gen = gen
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _end_turn_in_place(self, s: State, action: EndTurn) -> bool:
+        """``apply`` of an EndTurn on ``s``, the game's position, which nothing else holds,
+        where the turn ends at once: a redeployed race with an empty hand, the player's
+        active race, no withdrawal to come, no decline at the end, in a game whose turns end
+        and start with scoring and readying alone (no ``turn_end`` or ``turn_start``
+        trigger, no role, no cap on a region's tokens, no race holding tokens back). Then
+        the move changes the player's coins and the banners (the players and the races
+        table: new ones), the readied tokens, the turn's fields and the game's end; the
+        record keeps all of them as they were (``in_place.Record``). Returns False,
+        changing nothing, where the general path must."""
+        if s.phase is not _REDEPLOY:
+            return False
+        acting = s.acting
+        if acting is None or s.withdrawals or s.decline_at_end:
+            return False
+        engine = self._engine
+        if not engine._plain_turns or engine._capping or engine.role is not None:
+            return False
+        races = s.races
+        rs = races[acting]
+        holding = engine._holding
+        if (
+            rs.hand
+            or acting in holding
+            or rs.power in holding
+            or s.players[s.active].active != acting
+            or "turn_end" in engine.trigger_events
+        ):
+            return False
+        tokens = s.region_tokens
+        record: Record = (
+            races,
+            s.players,
+            tuple(tokens),
+            s.acted,
+            s.picked,
+            s.used,
+            s.attacked,
+            s.regained,
+            s.purchases,
+            s.conquered,
+            s.conquered_nonempty,
+            s.die_target,
+            s.die_bonus,
+            s.truces,
+            acting,
+            s.readied,
+            s.active,
+            s.round,
+            s.winners,
+        )
+        costs = s.reach_costs
+        gen = s.gen
+        s.gen = gen + 1  # (as _deploy_in_place: the banners are copied before they change)
+        s.races = races.copy()  # the record keeps the table of before, never changed
+        log = self._log
+        length = len(log)
+        try:
+            self._engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.region_tokens = tokens
+            undone(s, record, True)
+            s.races = races
             s.gen = gen
             s.reach_costs = costs
             raise

@@ -6,7 +6,12 @@ changes little: in the redeployment phase, the acting race's banner (replaced, c
 write), one region's token count and one event; as the first Deploy of a turn (the
 conquests end), also the tokens lifted back into hand, the piece tables and supply, the
 die's bonus and the phase, unless the race's rule files have triggers (those of the
-redeployment may change anything) or it is a role's. When nothing but the game holds its
+redeployment may change anything) or it is a role's. An EndTurn that ends the turn at once
+(a redeployed race with an empty hand, in a game whose turns end with scoring and start with
+readying alone) changes the player's coins, two banners, the readied tokens and the turn's
+fields: its record keeps those fields and the races table of before (the position gets a
+copy), three tracked objects where a fork makes three larger ones (the position with its 39
+fields, its token list and its table). When nothing but the game holds its
 current position, ``apply`` carries such a move out on that position and keeps what it
 changed instead (a :data:`Record`, made from the values read before the move: it assumes
 nothing about what the move will write beyond them, and the tests compare every such move
@@ -35,7 +40,9 @@ from smallworld_rules.state import Phase, State
 #: per such move, where a State is every other move's entry): in the redeployment phase, the
 #: acting race's id, its banner, the region and its token count; for the first Deploy of a
 #: turn (the conquests end), the acting race's id, its banner, every region's token count,
-#: the piece tables, the piece supply and the die's bonus (the phase was the conquests').
+#: the piece tables, the piece supply and the die's bonus (the phase was the conquests');
+#: for an EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every
+#: region's token count and the turn's fields, in ``undone``'s order (19 values).
 Record = tuple[Any, ...]
 
 
@@ -76,12 +83,40 @@ def undone(s: State, record: Record, alone: bool) -> State:
     if not alone:
         s = s.fork()
     s.reach_costs = None
-    s.races[record[0]] = record[1]
-    if len(record) == 4:
+    size = len(record)
+    if size == 4:
+        s.races[record[0]] = record[1]
         s.region_tokens[record[2]] = record[3]
-    else:
+    elif size == 6:
+        s.races[record[0]] = record[1]
         _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
         s.phase = Phase.CONQUEST
+    else:  # an EndTurn: a copy of the races table (the record's may be another game's)
+        (
+            races,
+            s.players,
+            s.region_tokens[:],
+            s.acted,
+            s.picked,
+            s.used,
+            s.attacked,
+            s.regained,
+            s.purchases,
+            s.conquered,
+            s.conquered_nonempty,
+            s.die_target,
+            s.die_bonus,
+            s.truces,
+            s.acting,
+            s.readied,
+            s.active,
+            s.round,
+            s.winners,
+        ) = record
+        s.races = races.copy()
+        s.phase = Phase.REDEPLOY
+        s.withdrawals = ()
+        s.decline_at_end = False
     return s
 
 
