@@ -298,12 +298,22 @@ class Game:
         rs = races[acting]
         tokens = s.region_tokens
         phase = s.phase
+        gen = s.gen
+        # a generation of its own: the banner is copied before it changes (copy on write),
+        # so the record keeps the one before, unchanged
+        mine = gen + 1
         record: Record
         if phase is _REDEPLOY:
             region = action.region
             if type(region) is not int or not 0 <= region < len(tokens):
                 return False
-            record = (acting, rs, region, tokens[region])
+            if rs.gen == gen and refcount(rs) == ALONE:
+                # the position's own banner, which nothing else holds (no record, no fork
+                # of the position): changed in place; the record keeps its hand, an int
+                mine = gen
+                record = (acting, rs.hand, region, tokens[region])
+            else:
+                record = (acting, rs, region, tokens[region])
         elif phase is _CONQUEST:
             engine = self._engine
             triggering = engine._triggering
@@ -313,10 +323,7 @@ class Game:
         else:
             return False
         costs = s.reach_costs
-        gen = s.gen
-        # a generation of its own: the banner is copied before it changes (copy on write),
-        # so the record keeps the one before, unchanged
-        s.gen = gen + 1
+        s.gen = mine
         log = self._log
         length = len(log)
         try:
@@ -325,8 +332,11 @@ class Game:
             del log[length:]
             s.races = races
             s.region_tokens = tokens
-            undone(s, record, True)
-            s.races = races
+            if mine == gen:  # the banner was changed in place: its hand put back
+                rs.hand = record[1]
+                tokens[record[2]] = record[3]
+            else:
+                undone(s, record, True)
             s.gen = gen
             s.reach_costs = costs
             raise

@@ -85,7 +85,15 @@ def undone(s: State, record: Record, alone: bool) -> State:
     s.reach_costs = None
     size = len(record)
     if size == 4:
-        s.races[record[0]] = record[1]
+        banner = record[1]
+        if banner.__class__ is int:  # the hand of a banner the position changed in place
+            race = record[0]
+            rs = s.races[race]
+            if rs.gen == s.gen and refcount(rs) != ALONE:  # a fork of the position holds it
+                s.gen += 1  # (so own_race copies it)
+            s.own_race(race).hand = banner
+        else:
+            s.races[record[0]] = banner
         s.region_tokens[record[2]] = record[3]
     elif size == 6:
         s.races[record[0]] = record[1]

@@ -27,7 +27,7 @@ from test_fast_paths_perf_state4 import (
 
 import smallworld_rules as sw
 from smallworld_rules.events import GameOver, TurnEnded, TurnStarted, build_log
-from smallworld_rules.state import State, state_to_dict
+from smallworld_rules.state import RaceState, State, state_to_dict
 
 #: official, every tests/rules* folder, each expansion alone and every expansion together
 RULE_SETS = rule_sets(each_box=True)
@@ -260,6 +260,75 @@ def test_a_held_position_ends_its_turn_on_a_fork(official: sw.Rules) -> None:
         assert made_in_place(loaded)
         loaded.undo()
         assert loaded.to_json() == saved
+
+
+def _owning(rules: sw.Rules, seed: int, players: int) -> sw.Game:
+    """A seeded game played until the acting race redeploys with 2 tokens or more in hand,
+    its banner the position's own (made for it: the generation is the position's)."""
+    game = sw.Game.new(players=players, seed=seed, rules=rules)
+    choose = random.Random(seed)
+    while not game.is_over:
+        s = game._state
+        if (
+            s.phase is sw.Phase.REDEPLOY
+            and not s.lang
+            and s.acting is not None
+            and s.races[s.acting].hand >= 2
+            and s.races[s.acting].gen == s.gen
+        ):
+            return game
+        del s
+        options = list(game.legal_actions())
+        game.apply(options[choose.randrange(len(options))])
+    raise AssertionError("no redeployment with a banner of its own")  # pragma: no cover
+
+
+def test_a_banner_held_elsewhere_is_copied_before_it_changes(official: sw.Rules) -> None:
+    """A Deploy of the redeployment phase made in place changes the acting banner itself
+    when it is the position's own and nothing else holds it (the undo record then keeps its
+    hand, a number), and taking it back puts the hand back on the same banner. A banner
+    something else holds too (here a fork of the position kept aside, as the positions an
+    undo or the history rebuild are) is copied first, by the move or by its undo: what
+    holds it is left as it was, and the position is the forking path's."""
+    for seed in range(6):
+        game = _owning(official, seed, players=2 + seed % 4)
+        s = game._state
+        race = s.acting
+        assert race is not None
+        deploy = next(
+            a for a in game.legal_actions() if isinstance(a, sw.Deploy) and a.count == 1
+        )
+        banner = id(s.races[race])
+        del s
+        with forking():
+            reference = game.clone()
+            reference.apply(deploy)
+        expected, before = position(reference), position(game)
+        del reference
+        game.apply(deploy)  # nothing else holds the banner: changed in place
+        assert made_in_place(game) and type(game._undo[-3][1]) is int
+        assert id(game._state.races[race]) == banner and position(game) == expected
+        game.undo()
+        assert id(game._state.races[race]) == banner and position(game) == before
+        aside = game._state.fork()  # holds the banner too
+        kept = state_to_dict(aside)
+        game.apply(deploy)  # in place, the banner copied first
+        assert made_in_place(game) and type(game._undo[-3][1]) is RaceState
+        assert id(game._state.races[race]) != banner and position(game) == expected
+        assert state_to_dict(aside) == kept
+        game.undo()
+        del aside
+        game.apply(deploy)  # (the banner of before, no longer of the position's generation)
+        assert type(game._undo[-3][1]) is RaceState and position(game) == expected
+        middle = position(game)
+        game.apply(deploy)  # the copy the first made: changed in place
+        assert type(game._undo[-3][1]) is int
+        changed = id(game._state.races[race])
+        aside = game._state.fork()
+        kept = state_to_dict(aside)
+        game.undo()  # the hand put back on a copy: the fork keeps the banner as it was
+        assert id(game._state.races[race]) != changed and position(game) == middle
+        assert state_to_dict(aside) == kept
 
 
 # ---------------------------------------------------------------------- random interleavings
