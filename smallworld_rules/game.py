@@ -57,7 +57,7 @@ from smallworld_rules.saved import (
     saved_map,
     state_from_dict,
 )
-from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_to_dict
+from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, RaceState, State, state_to_dict
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
 CHANCE: Final = -1
@@ -299,31 +299,30 @@ class Game:
         tokens = s.region_tokens
         phase = s.phase
         gen = s.gen
-        # a generation of its own: the banner is copied before it changes (copy on write),
-        # so the record keeps the one before, unchanged
-        mine = gen + 1
+        # The banner's hand is all a Deploy changes of it. The position's own banner, which
+        # nothing else holds (no record, no fork of the position), is changed in place and
+        # the record keeps its hand (an int); any other is copied before it changes, the
+        # position taking a generation of its own, and the record keeps the banner itself.
+        owned = rs.gen == gen and refcount(rs) == ALONE
+        hand = rs.hand
+        banner: int | RaceState = hand if owned else rs
         record: Record
         if phase is _REDEPLOY:
             region = action.region
             if type(region) is not int or not 0 <= region < len(tokens):
                 return False
-            if rs.gen == gen and refcount(rs) == ALONE:
-                # the position's own banner, which nothing else holds (no record, no fork
-                # of the position): changed in place; the record keeps its hand, an int
-                mine = gen
-                record = (acting, rs.hand, region, tokens[region])
-            else:
-                record = (acting, rs, region, tokens[region])
+            record = (acting, banner, region, tokens[region])
         elif phase is _CONQUEST:
             engine = self._engine
             triggering = engine._triggering
             if acting in triggering or rs.power in triggering or acting == engine.role_race:
                 return False
-            record = (acting, rs, tokens.copy(), s.pieces, s.piece_supply, s.die_bonus)
+            record = (acting, banner, tokens.copy(), s.pieces, s.piece_supply, s.die_bonus)
         else:
             return False
         costs = s.reach_costs
-        s.gen = mine
+        if not owned:
+            s.gen = gen + 1
         log = self._log
         length = len(log)
         try:
@@ -332,11 +331,10 @@ class Game:
             del log[length:]
             s.races = races
             s.region_tokens = tokens
-            if mine == gen:  # the banner was changed in place: its hand put back
-                rs.hand = record[1]
-                tokens[record[2]] = record[3]
-            else:
-                undone(s, record, True)
+            if owned:  # its hand put back on the banner itself
+                rs.hand = hand
+                record = (acting, rs, *record[2:])
+            undone(s, record, True)
             s.gen = gen
             s.reach_costs = costs
             raise

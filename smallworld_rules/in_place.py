@@ -84,19 +84,18 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s = s.fork()
     s.reach_costs = None
     size = len(record)
-    if size == 4:
-        banner = record[1]
-        if banner.__class__ is int:  # the hand of a banner the position changed in place
-            race = record[0]
+    if size < 19:  # a Deploy: the banner, or the hand of one the position changed in place
+        race, banner = record[0], record[1]
+        if banner.__class__ is int:
             rs = s.races[race]
             if rs.gen == s.gen and refcount(rs) != ALONE:  # a fork of the position holds it
                 s.gen += 1  # (so own_race copies it)
             s.own_race(race).hand = banner
         else:
-            s.races[record[0]] = banner
+            s.races[race] = banner
+    if size == 4:
         s.region_tokens[record[2]] = record[3]
     elif size == 6:
-        s.races[record[0]] = record[1]
         _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
         s.phase = Phase.CONQUEST
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)

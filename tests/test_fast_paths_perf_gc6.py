@@ -262,19 +262,24 @@ def test_a_held_position_ends_its_turn_on_a_fork(official: sw.Rules) -> None:
         assert loaded.to_json() == saved
 
 
-def _owning(rules: sw.Rules, seed: int, players: int) -> sw.Game:
-    """A seeded game played until the acting race redeploys with 2 tokens or more in hand,
-    its banner the position's own (made for it: the generation is the position's)."""
+def _owning(rules: sw.Rules, seed: int, players: int, phase: sw.Phase) -> sw.Game:
+    """A seeded game played until the acting race may deploy a token in ``phase`` in place
+    (in the redeployment phase with 2 tokens or more in hand, to deploy one twice), its
+    banner the position's own (made for it: the generation is the position's)."""
     game = sw.Game.new(players=players, seed=seed, rules=rules)
     choose = random.Random(seed)
     while not game.is_over:
         s = game._state
         if (
-            s.phase is sw.Phase.REDEPLOY
+            s.phase is phase
             and not s.lang
             and s.acting is not None
-            and s.races[s.acting].hand >= 2
+            and s.races[s.acting].hand >= (2 if phase is sw.Phase.REDEPLOY else 0)
             and s.races[s.acting].gen == s.gen
+            and any(
+                isinstance(a, sw.Deploy) and a.count == 1 and in_place_move(game, a)
+                for a in game.legal_actions()
+            )
         ):
             return game
         del s
@@ -283,15 +288,19 @@ def _owning(rules: sw.Rules, seed: int, players: int) -> sw.Game:
     raise AssertionError("no redeployment with a banner of its own")  # pragma: no cover
 
 
-def test_a_banner_held_elsewhere_is_copied_before_it_changes(official: sw.Rules) -> None:
-    """A Deploy of the redeployment phase made in place changes the acting banner itself
+@pytest.mark.parametrize("phase", [sw.Phase.REDEPLOY, sw.Phase.CONQUEST])
+def test_a_banner_held_elsewhere_is_copied_before_it_changes(
+    official: sw.Rules, phase: sw.Phase
+) -> None:
+    """A Deploy made in place (of the redeployment phase, or the first of a turn, which
+    ends the conquests) changes the acting banner itself
     when it is the position's own and nothing else holds it (the undo record then keeps its
     hand, a number), and taking it back puts the hand back on the same banner. A banner
     something else holds too (here a fork of the position kept aside, as the positions an
     undo or the history rebuild are) is copied first, by the move or by its undo: what
     holds it is left as it was, and the position is the forking path's."""
     for seed in range(6):
-        game = _owning(official, seed, players=2 + seed % 4)
+        game = _owning(official, seed, 2 + seed % 4, phase)
         s = game._state
         race = s.acting
         assert race is not None
