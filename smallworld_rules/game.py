@@ -23,6 +23,7 @@ import attrs
 from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import (
     Action,
+    Conquer,
     Deploy,
     DrawPiece,
     EndTurn,
@@ -257,11 +258,15 @@ class Game:
         if type(action) is Deploy:
             if refcount(old) == ALONE and not old.lang and self._deploy_in_place(old, action):
                 return  # made in place (smallworld_rules.in_place): no fork, a record kept
+        elif type(action) is EndTurn:
+            if refcount(old) == ALONE and not old.lang and self._end_turn_in_place(old, action):
+                return
         elif (
-            type(action) is EndTurn
+            type(action) is Conquer
             and refcount(old) == ALONE
             and not old.lang
-            and self._end_turn_in_place(old, action)
+            and old.phase is _CONQUEST
+            and self._conquer_in_place(old, action)
         ):
             return
         new = old.fork()  # shares what it does not change (copy on write)
@@ -332,6 +337,75 @@ class Game:
             s.races = races
             s.region_tokens = tokens
             if owned:  # its hand put back on the banner itself
+                rs.hand = hand
+                record = (acting, rs, *record[2:])
+            undone(s, record, True)
+            s.gen = gen
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _conquer_in_place(self, s: State, action: Conquer) -> bool:
+        """``apply`` of a Conquer on ``s``, the game's position in the conquest phase, which
+        nothing else holds, where ``_conquer`` takes its quick path and fires nothing: no
+        race defends the region (or a Lost Tribe whose tokens go to the box), no piece holds
+        it, the engine records no facts and keeps no discounts of conquests (its
+        ``_quick_seize``), and the race's rule files have no triggers and it is not a role's.
+        The move changes the acting banner's hand (the banner itself, as a Deploy's, or a
+        copy), the region's occupant and tokens, the turn's conquests, ``acted`` and the
+        die's bonus; the record keeps them as they were. Returns False, changing nothing,
+        where the general path must."""
+        region = action.region
+        tokens = s.region_tokens
+        acting = s.acting
+        if acting is None or type(region) is not int or not 0 <= region < len(tokens):
+            return False
+        engine = self._engine
+        occupants = s.region_race
+        occupant = occupants[region]
+        races = s.races
+        rs = races[acting]
+        triggering = engine._triggering
+        if (
+            (occupant is not None and (occupant != LOST_TRIBE or not engine._lost_to_box))
+            or not engine._quick_seize
+            or s.pieces.get(region)
+            or acting in triggering
+            or rs.power in triggering
+            or acting == engine.role_race
+        ):
+            return False
+        gen = s.gen
+        hand = rs.hand
+        owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
+        record: Record = (
+            acting,
+            hand if owned else rs,
+            region,
+            tokens[region],
+            occupants,
+            s.race_masks,
+            s.conquered,
+            s.conquered_nonempty,
+            s.acted,
+            s.die_bonus,
+        )
+        costs = s.reach_costs
+        if not owned:
+            s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.races = races
+            s.region_tokens = tokens
+            if owned:
                 rs.hand = hand
                 record = (acting, rs, *record[2:])
             undone(s, record, True)

@@ -84,7 +84,7 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s = s.fork()
     s.reach_costs = None
     size = len(record)
-    if size < 19:  # a Deploy: the banner, or the hand of one the position changed in place
+    if size < 19:  # a Deploy or a Conquer: the banner, or the hand of one changed in place
         race, banner = record[0], record[1]
         if banner.__class__ is int:
             rs = s.races[race]
@@ -98,6 +98,16 @@ def undone(s: State, record: Record, alone: bool) -> State:
     elif size == 6:
         _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
         s.phase = Phase.CONQUEST
+    elif size == 10:  # a Conquer
+        s.region_tokens[record[2]] = record[3]
+        (
+            s.region_race,
+            s.race_masks,
+            s.conquered,
+            s.conquered_nonempty,
+            s.acted,
+            s.die_bonus,
+        ) = record[4:]
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
         (
             races,

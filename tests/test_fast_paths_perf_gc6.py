@@ -26,8 +26,8 @@ from test_fast_paths_perf_state4 import (
 )
 
 import smallworld_rules as sw
-from smallworld_rules.events import GameOver, TurnEnded, TurnStarted, build_log
-from smallworld_rules.state import RaceState, State, state_to_dict
+from smallworld_rules.events import Conquered, GameOver, TurnEnded, TurnStarted, build_log
+from smallworld_rules.state import LOST_TRIBE, RaceState, State, state_to_dict
 
 #: official, every tests/rules* folder, each expansion alone and every expansion together
 RULE_SETS = rule_sets(each_box=True)
@@ -64,6 +64,36 @@ def turn_end_in_place(game: sw.Game, action: sw.Action) -> bool:
     )
 
 
+def quiet_conquest(game: sw.Game, action: sw.Action) -> bool:
+    """Whether ``apply`` may carry ``action`` out in place (nothing else holding the
+    position): a Conquer in the conquest phase, nothing in the rule language's memory, a
+    race acting, of a region on the board that no race defends (or a Lost Tribe whose
+    tokens go to the box) and no piece holds, where the engine records no facts and keeps
+    no discounts, by a race without triggers and not a role's."""
+    s = game._state
+    engine = game._engine
+    if type(action) is not sw.Conquer or s.lang or s.acting is None:
+        return False
+    if s.phase is not sw.Phase.CONQUEST or not 0 <= action.region < len(s.region_tokens):
+        return False
+    occupant = s.region_race[action.region]
+    triggering = engine._triggering
+    return (
+        (occupant is None or (occupant == LOST_TRIBE and engine._lost_to_box))
+        and engine._quick_seize
+        and not s.pieces.get(action.region)
+        and s.acting not in triggering
+        and s.races[s.acting].power not in triggering
+        and s.acting != engine.role_race
+    )
+
+
+def made_here(game: sw.Game, action: sw.Action) -> bool:
+    """Whether ``apply`` may carry ``action`` out in place by this pass's paths: an
+    EndTurn (``turn_end_in_place``) or a Conquer (``quiet_conquest``)."""
+    return turn_end_in_place(game, action) or quiet_conquest(game, action)
+
+
 def _identity(game: sw.Game) -> tuple[Any, ...]:
     """The objects of the game's position (by id), its generation and its data."""
     s = game._state
@@ -81,19 +111,22 @@ def _identity(game: sw.Game) -> tuple[Any, ...]:
 
 
 @RULE_SETS
-def test_turn_ends_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) -> None:
+def test_turn_ends_and_conquests_made_in_place_are_those_made_on_a_fork(
+    how: dict[str, object],
+) -> None:
     """Rule 1.11 (the active player scores a coin per region its races hold, plus their
     bonuses) and the next player's turn (rule 1.6: troops readied, every token but one per
-    region back into hand), or the game's end after the last round (rule 1.14), are carried
-    out alike in place and on a fork. Two games play the same seeded moves, one as
-    ``apply`` plays them, the other forced down the forking path: after every move both
-    positions and logs are equal, and every EndTurn of the first that may be made in place
-    (see ``turn_end_in_place``) was, none of the second. Each one is taken back (the
-    position and log before, exactly, on the same position object) and played again. At
+    region back into hand), or the game's end after the last round (rule 1.14), and rule
+    1.8 (a conquered region takes the tokens it cost from hand) are carried out alike in
+    place and on a fork. Two games play the same seeded moves, one as ``apply`` plays
+    them, the other forced down the forking path: after every move both positions and logs
+    are equal, and every EndTurn and Conquer of the first that may be made in place (see
+    ``made_here``) was, none of the second. Each one is taken back (the position and log
+    before, exactly, on the same position object) and played again. At
     the end both games have the same history, action stack, save and record, and taking
     every move back brings both through the same positions and logs to the start."""
     rules, players = rules_and_players(how)
-    in_place = ended = 0
+    in_place = ended = conquests = 0
     for seed in range(3):
         count = players[seed % len(players)]
         fast = sw.Game.new(players=count, seed=seed, rules=rules)
@@ -102,7 +135,7 @@ def test_turn_ends_made_in_place_are_those_made_on_a_fork(how: dict[str, object]
         while not fast.is_over:
             options = list(fast.legal_actions())
             action = options[choose.randrange(len(options))]
-            ends = turn_end_in_place(fast, action)
+            ends = made_here(fast, action)
             expected = ends or in_place_move(fast, action)
             before, log = position(fast), fast.log
             fast.apply(action)
@@ -114,6 +147,7 @@ def test_turn_ends_made_in_place_are_those_made_on_a_fork(how: dict[str, object]
             if ends:
                 in_place += 1
                 ended += fast.is_over
+                conquests += type(action) is sw.Conquer
                 same = id(fast._state)
                 fast.undo()
                 assert id(fast._state) == same  # taken back in place: nothing else holds it
@@ -133,8 +167,9 @@ def test_turn_ends_made_in_place_are_those_made_on_a_fork(how: dict[str, object]
             with forking():
                 slow.undo()
             assert position(fast) == position(slow) and fast.log == slow.log
-    if how == {}:  # the official rules: most turns end this way, the last one too
-        assert in_place > 40 and ended >= 1
+    if how == {}:  # the official rules: most turns end this way, the last one too, and
+        assert in_place - conquests > 40 and ended >= 1  # most conquests are of regions
+        assert conquests > 20  # nobody defends
 
 
 def _refusing(kind: Any) -> Any:
@@ -192,6 +227,68 @@ def test_a_refused_turn_end_leaves_the_position_as_it_was(
             game.apply(options[choose.randrange(len(options))])
     if how == {}:
         assert tried > 20
+
+
+@RULE_SETS
+def test_a_refused_conquest_leaves_the_position_as_it_was(
+    how: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Conquer that is not legal (a region off the board, one the race may not reach or
+    cannot pay for) is refused as on a fork and leaves the game exactly as it was, also
+    when it is tried in place: the same position object, banners, tokens, occupants,
+    generation, save, log and history. So does a legal one whose log refuses its event
+    after every change the move made."""
+    rules, players = rules_and_players(how)
+    forks: list[int] = []
+    fork = State.fork
+
+    def counted(s: State) -> State:
+        forks.append(1)
+        return fork(s)
+
+    tried = stopped = 0
+    for seed in range(2):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        choose = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            n = len(game.map.regions)
+            legal = set(options)
+            probes = [sw.Conquer(-1), sw.Conquer(n + 3)]
+            probes += [sw.Conquer(r) for r in range(n) if sw.Conquer(r) not in legal][:4]
+            if not any(quiet_conquest(game, p) for p in probes):
+                probes = []
+            quiet = [a for a in options if quiet_conquest(game, a)][:1]
+            for probe in probes + quiet:
+                refuse = probe in legal
+                identity = _identity(game)
+                saved, log, undo = game.to_json(), game.log, list(game._undo)
+                if not refuse:
+                    with forking(), pytest.raises(sw.IllegalAction) as forked:
+                        game.apply(probe)
+                    message = str(forked.value)
+                    del forked  # (its traceback's frames hold the position)
+                else:
+                    message = "stopped"
+                    game._append = _refusing(Conquered)
+                try:
+                    with monkeypatch.context() as patch:
+                        patch.setattr(State, "fork", counted)
+                        del forks[:]
+                        with pytest.raises(sw.IllegalAction) as refused:
+                            game.apply(probe)
+                        assert not forks or not quiet_conquest(game, probe)
+                finally:
+                    game._append = game._log.append
+                assert str(refused.value) == message
+                del refused
+                assert _identity(game) == identity
+                assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+                tried += 1
+                stopped += refuse
+            game.apply(options[choose.randrange(len(options))])
+    if how == {}:
+        assert tried > 40 and stopped > 10
 
 
 def _ending(rules: sw.Rules, seed: int, players: int = 2) -> sw.Game:
