@@ -289,7 +289,7 @@ class Game:
 
     def _deploy_in_place(self, s: State, action: Deploy) -> bool:
         """``apply`` of a Deploy on ``s``, the game's position, which nothing else holds.
-        In the redeployment phase it changes the acting banner (copied first) and one
+        In the redeployment phase it changes the acting banner's hand and one
         region's tokens; as the first Deploy of a turn (the conquests end) also the tokens
         lifted back into hand, the piece tables and supply, the die's bonus and the phase,
         unless the race's rule files have triggers (those of the redeployment may change

@@ -6,7 +6,14 @@ changes little: in the redeployment phase, the acting race's banner (replaced, c
 write), one region's token count and one event; as the first Deploy of a turn (the
 conquests end), also the tokens lifted back into hand, the piece tables and supply, the
 die's bonus and the phase, unless the race's rule files have triggers (those of the
-redeployment may change anything) or it is a role's. An EndTurn that ends the turn at once
+redeployment may change anything) or it is a role's. A Conquer of a region nobody defends
+(``conquest._conquer``'s quick path, for a race without triggers, not a role's) changes the
+banner's hand, the region's occupant and tokens, the turn's conquests, ``acted`` and the
+die's bonus. A Deploy's or Conquer's banner is changed itself when it is the position's own
+(its generation) and nothing else holds it (its reference count): the record then keeps its
+hand, so that it holds only ints, strings and tuples of them, which the collector stops
+walking after its first pass; any other banner is copied first (the position takes a
+generation of its own) and the record keeps it. An EndTurn that ends the turn at once
 (a redeployed race with an empty hand, in a game whose turns end with scoring and start with
 readying alone) changes the player's coins, two banners, the readied tokens and the turn's
 fields: its record keeps those fields and the races table of before (the position gets a
@@ -41,8 +48,11 @@ from smallworld_rules.state import Phase, State
 #: acting race's id, its banner, the region and its token count; for the first Deploy of a
 #: turn (the conquests end), the acting race's id, its banner, every region's token count,
 #: the piece tables, the piece supply and the die's bonus (the phase was the conquests');
-#: for an EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every
-#: region's token count and the turn's fields, in ``undone``'s order (19 values).
+#: for a Conquer, the race's id, its banner, the region and its tokens, the occupants and
+#: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
+#: banner is the banner's hand (an int) where the move changed the banner itself. For an
+#: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
+#: token count and the turn's fields, in ``undone``'s order (19 values).
 Record = tuple[Any, ...]
 
 
@@ -78,8 +88,10 @@ refcount, ALONE = _calibrated()
 def undone(s: State, record: Record, alone: bool) -> State:
     """The position before the move ``record`` was kept for, ``s`` being the position
     after it: ``s`` itself changed back if nothing else holds it (``alone``), else a fork
-    of it (``s`` may be another game's position, or a view's). Its conquest costs are
-    dropped, as ``Game.apply`` drops those of a position it played from."""
+    of it (``s`` may be another game's position, or a view's). A banner's hand is put
+    back on the banner itself only where nothing but ``s`` holds it, else on a copy. Its
+    conquest costs are dropped, as ``Game.apply`` drops those of a position it played
+    from."""
     if not alone:
         s = s.fork()
     s.reach_costs = None
