@@ -83,6 +83,8 @@ def _calibrated() -> tuple[Callable[[Any], int], int]:
 
 #: ``sys.getrefcount``, and its answer for a position nothing but its game holds
 refcount, ALONE = _calibrated()
+_CONQUEST = Phase.CONQUEST
+_REDEPLOY = Phase.REDEPLOY
 
 
 def undone(s: State, record: Record, alone: bool) -> State:
@@ -100,26 +102,31 @@ def undone(s: State, record: Record, alone: bool) -> State:
         race, banner = record[0], record[1]
         if banner.__class__ is int:
             rs = s.races[race]
-            if rs.gen == s.gen and refcount(rs) != ALONE:  # a fork of the position holds it
-                s.gen += 1  # (so own_race copies it)
-            s.own_race(race).hand = banner
+            if rs.gen != s.gen or refcount(rs) != ALONE:  # not the position's alone: a copy
+                if rs.gen == s.gen:  # (a fork of the position holds it)
+                    s.gen += 1
+                rs = s.own_race(race)
+            rs.hand = banner
         else:
             s.races[race] = banner
     if size == 4:
         s.region_tokens[record[2]] = record[3]
     elif size == 6:
         _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
-        s.phase = Phase.CONQUEST
+        s.phase = _CONQUEST
     elif size == 10:  # a Conquer
-        s.region_tokens[record[2]] = record[3]
         (
+            _,
+            _,
+            region,
+            s.region_tokens[region],
             s.region_race,
             s.race_masks,
             s.conquered,
             s.conquered_nonempty,
             s.acted,
             s.die_bonus,
-        ) = record[4:]
+        ) = record
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
         (
             races,
@@ -143,7 +150,7 @@ def undone(s: State, record: Record, alone: bool) -> State:
             s.winners,
         ) = record
         s.races = races.copy()
-        s.phase = Phase.REDEPLOY
+        s.phase = _REDEPLOY
         s.withdrawals = ()
         s.decline_at_end = False
     return s
