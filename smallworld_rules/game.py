@@ -21,7 +21,15 @@ from typing import Any, Final, cast
 import attrs
 
 from smallworld_rules.action_space import action_space
-from smallworld_rules.actions import Action, Deploy, DrawPiece, RollDie, action_problem
+from smallworld_rules.actions import (
+    Action,
+    Conquer,
+    Deploy,
+    DrawPiece,
+    EndTurn,
+    RollDie,
+    action_problem,
+)
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
 from smallworld_rules.errors import IllegalAction, RulesError, excerpt
 from smallworld_rules.events import (
@@ -50,7 +58,7 @@ from smallworld_rules.saved import (
     saved_map,
     state_from_dict,
 )
-from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_to_dict
+from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, RaceState, State, state_to_dict
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
 CHANCE: Final = -1
@@ -247,13 +255,20 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         old = self._state
-        if (
-            type(action) is Deploy
+        if type(action) is Deploy:
+            if refcount(old) == ALONE and not old.lang and self._deploy_in_place(old, action):
+                return  # made in place (smallworld_rules.in_place): no fork, a record kept
+        elif type(action) is EndTurn:
+            if refcount(old) == ALONE and not old.lang and self._end_turn_in_place(old, action):
+                return
+        elif (
+            type(action) is Conquer
             and refcount(old) == ALONE
             and not old.lang
-            and self._deploy_in_place(old, action)
+            and old.phase is _CONQUEST
+            and self._conquer_in_place(old, action)
         ):
-            return  # made in place (smallworld_rules.in_place): no fork, a record kept
+            return
         new = old.fork()  # shares what it does not change (copy on write)
         log = self._log
         length = len(log)
@@ -274,7 +289,7 @@ class Game:
 
     def _deploy_in_place(self, s: State, action: Deploy) -> bool:
         """``apply`` of a Deploy on ``s``, the game's position, which nothing else holds.
-        In the redeployment phase it changes the acting banner (copied first) and one
+        In the redeployment phase it changes the acting banner's hand and one
         region's tokens; as the first Deploy of a turn (the conquests end) also the tokens
         lifted back into hand, the piece tables and supply, the die's bonus and the phase,
         unless the race's rule files have triggers (those of the redeployment may change
@@ -288,25 +303,31 @@ class Game:
         rs = races[acting]
         tokens = s.region_tokens
         phase = s.phase
+        gen = s.gen
+        # The banner's hand is all a Deploy changes of it. The position's own banner, which
+        # nothing else holds (no record, no fork of the position), is changed in place and
+        # the record keeps its hand (an int); any other is copied before it changes, the
+        # position taking a generation of its own, and the record keeps the banner itself.
+        owned = rs.gen == gen and refcount(rs) == ALONE
+        hand = rs.hand
+        banner: int | RaceState = hand if owned else rs
         record: Record
         if phase is _REDEPLOY:
             region = action.region
             if type(region) is not int or not 0 <= region < len(tokens):
                 return False
-            record = (acting, rs, region, tokens[region])
+            record = (acting, banner, region, tokens[region])
         elif phase is _CONQUEST:
             engine = self._engine
             triggering = engine._triggering
             if acting in triggering or rs.power in triggering or acting == engine.role_race:
                 return False
-            record = (acting, rs, tokens.copy(), s.pieces, s.piece_supply, s.die_bonus)
+            record = (acting, banner, tokens.copy(), s.pieces, s.piece_supply, s.die_bonus)
         else:
             return False
         costs = s.reach_costs
-        gen = s.gen
-        # a generation of its own: the banner is copied before it changes (copy on write),
-        # so the record keeps the one before, unchanged
-        s.gen = gen + 1
+        if not owned:
+            s.gen = gen + 1
         log = self._log
         length = len(log)
         try:
@@ -315,7 +336,152 @@ class Game:
             del log[length:]
             s.races = races
             s.region_tokens = tokens
+            if owned:  # its hand put back on the banner itself
+                rs.hand = hand
+                record = (acting, rs, *record[2:])
             undone(s, record, True)
+            s.gen = gen
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _conquer_in_place(self, s: State, action: Conquer) -> bool:
+        """``apply`` of a Conquer on ``s``, the game's position in the conquest phase, which
+        nothing else holds, where ``_conquer`` takes its quick path and fires nothing: no
+        race defends the region (or a Lost Tribe whose tokens go to the box), no piece holds
+        it, the engine records no facts and keeps no discounts of conquests (its
+        ``_quick_seize``), and the race's rule files have no triggers and it is not a role's.
+        The move changes the acting banner's hand (the banner itself, as a Deploy's, or a
+        copy), the region's occupant and tokens, the turn's conquests, ``acted`` and the
+        die's bonus; the record keeps them as they were. Returns False, changing nothing,
+        where the general path must."""
+        region = action.region
+        tokens = s.region_tokens
+        acting = s.acting
+        if acting is None or type(region) is not int or not 0 <= region < len(tokens):
+            return False
+        engine = self._engine
+        occupants = s.region_race
+        occupant = occupants[region]
+        races = s.races
+        rs = races[acting]
+        triggering = engine._triggering
+        if (
+            (occupant is not None and (occupant != LOST_TRIBE or not engine._lost_to_box))
+            or not engine._quick_seize
+            or s.pieces.get(region)
+            or acting in triggering
+            or rs.power in triggering
+            or acting == engine.role_race
+        ):
+            return False
+        gen = s.gen
+        hand = rs.hand
+        owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
+        record: Record = (
+            acting,
+            hand if owned else rs,
+            region,
+            tokens[region],
+            occupants,
+            s.race_masks,
+            s.conquered,
+            s.conquered_nonempty,
+            s.acted,
+            s.die_bonus,
+        )
+        costs = s.reach_costs
+        if not owned:
+            s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.races = races
+            s.region_tokens = tokens
+            if owned:
+                rs.hand = hand
+                record = (acting, rs, *record[2:])
+            undone(s, record, True)
+            s.gen = gen
+            s.reach_costs = costs
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _end_turn_in_place(self, s: State, action: EndTurn) -> bool:
+        """``apply`` of an EndTurn on ``s``, the game's position, which nothing else holds,
+        where the turn ends at once: a redeployed race with an empty hand, the player's
+        active race, no withdrawal to come, no decline at the end, in a game whose turns end
+        and start with scoring and readying alone (no ``turn_end`` or ``turn_start``
+        trigger, no role, no cap on a region's tokens, no race holding tokens back). Then
+        the move changes the player's coins and the banners (the players and the races
+        table: new ones), the readied tokens, the turn's fields and the game's end; the
+        record keeps all of them as they were (``in_place.Record``). Returns False,
+        changing nothing, where the general path must."""
+        if s.phase is not _REDEPLOY:
+            return False
+        acting = s.acting
+        if acting is None or s.withdrawals or s.decline_at_end:
+            return False
+        engine = self._engine
+        if not engine._plain_turns or engine._capping or engine.role is not None:
+            return False
+        races = s.races
+        rs = races[acting]
+        holding = engine._holding
+        if (
+            rs.hand
+            or acting in holding
+            or rs.power in holding
+            or s.players[s.active].active != acting
+            or "turn_end" in engine.trigger_events
+        ):
+            return False
+        tokens = s.region_tokens
+        record: Record = (
+            races,
+            s.players,
+            tuple(tokens),
+            s.acted,
+            s.picked,
+            s.used,
+            s.attacked,
+            s.regained,
+            s.purchases,
+            s.conquered,
+            s.conquered_nonempty,
+            s.die_target,
+            s.die_bonus,
+            s.truces,
+            acting,
+            s.readied,
+            s.active,
+            s.round,
+            s.winners,
+        )
+        costs = s.reach_costs
+        gen = s.gen
+        s.gen = gen + 1  # (as _deploy_in_place: the banners are copied before they change)
+        s.races = races.copy()  # the record keeps the table of before, never changed
+        log = self._log
+        length = len(log)
+        try:
+            self._engine.apply(s, action, self._append)
+        except BaseException:  # as it was, from what was kept before
+            del log[length:]
+            s.region_tokens = tokens
+            undone(s, record, True)
+            s.races = races
             s.gen = gen
             s.reach_costs = costs
             raise

@@ -6,7 +6,19 @@ changes little: in the redeployment phase, the acting race's banner (replaced, c
 write), one region's token count and one event; as the first Deploy of a turn (the
 conquests end), also the tokens lifted back into hand, the piece tables and supply, the
 die's bonus and the phase, unless the race's rule files have triggers (those of the
-redeployment may change anything) or it is a role's. When nothing but the game holds its
+redeployment may change anything) or it is a role's. A Conquer of a region nobody defends
+(``conquest._conquer``'s quick path, for a race without triggers, not a role's) changes the
+banner's hand, the region's occupant and tokens, the turn's conquests, ``acted`` and the
+die's bonus. A Deploy's or Conquer's banner is changed itself when it is the position's own
+(its generation) and nothing else holds it (its reference count): the record then keeps its
+hand, so that it holds only ints, strings and tuples of them, which the collector stops
+walking after its first pass; any other banner is copied first (the position takes a
+generation of its own) and the record keeps it. An EndTurn that ends the turn at once
+(a redeployed race with an empty hand, in a game whose turns end with scoring and start with
+readying alone) changes the player's coins, two banners, the readied tokens and the turn's
+fields: its record keeps those fields and the races table of before (the position gets a
+copy), three tracked objects where a fork makes three larger ones (the position with its 39
+fields, its token list and its table). When nothing but the game holds its
 current position, ``apply`` carries such a move out on that position and keeps what it
 changed instead (a :data:`Record`, made from the values read before the move: it assumes
 nothing about what the move will write beyond them, and the tests compare every such move
@@ -35,7 +47,12 @@ from smallworld_rules.state import Phase, State
 #: per such move, where a State is every other move's entry): in the redeployment phase, the
 #: acting race's id, its banner, the region and its token count; for the first Deploy of a
 #: turn (the conquests end), the acting race's id, its banner, every region's token count,
-#: the piece tables, the piece supply and the die's bonus (the phase was the conquests').
+#: the piece tables, the piece supply and the die's bonus (the phase was the conquests');
+#: for a Conquer, the race's id, its banner, the region and its tokens, the occupants and
+#: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
+#: banner is the banner's hand (an int) where the move changed the banner itself. For an
+#: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
+#: token count and the turn's fields, in ``undone``'s order (19 values).
 Record = tuple[Any, ...]
 
 
@@ -66,22 +83,76 @@ def _calibrated() -> tuple[Callable[[Any], int], int]:
 
 #: ``sys.getrefcount``, and its answer for a position nothing but its game holds
 refcount, ALONE = _calibrated()
+_CONQUEST = Phase.CONQUEST
+_REDEPLOY = Phase.REDEPLOY
 
 
 def undone(s: State, record: Record, alone: bool) -> State:
     """The position before the move ``record`` was kept for, ``s`` being the position
     after it: ``s`` itself changed back if nothing else holds it (``alone``), else a fork
-    of it (``s`` may be another game's position, or a view's). Its conquest costs are
-    dropped, as ``Game.apply`` drops those of a position it played from."""
+    of it (``s`` may be another game's position, or a view's). A banner's hand is put
+    back on the banner itself only where nothing but ``s`` holds it, else on a copy. Its
+    conquest costs are dropped, as ``Game.apply`` drops those of a position it played
+    from."""
     if not alone:
         s = s.fork()
     s.reach_costs = None
-    s.races[record[0]] = record[1]
-    if len(record) == 4:
+    size = len(record)
+    if size < 19:  # a Deploy or a Conquer: the banner, or the hand of one changed in place
+        race, banner = record[0], record[1]
+        if banner.__class__ is int:
+            rs = s.races[race]
+            if rs.gen != s.gen or refcount(rs) != ALONE:  # not the position's alone: a copy
+                if rs.gen == s.gen:  # (a fork of the position holds it)
+                    s.gen += 1
+                rs = s.own_race(race)
+            rs.hand = banner
+        else:
+            s.races[race] = banner
+    if size == 4:
         s.region_tokens[record[2]] = record[3]
-    else:
+    elif size == 6:
         _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
-        s.phase = Phase.CONQUEST
+        s.phase = _CONQUEST
+    elif size == 10:  # a Conquer
+        (
+            _,
+            _,
+            region,
+            s.region_tokens[region],
+            s.region_race,
+            s.race_masks,
+            s.conquered,
+            s.conquered_nonempty,
+            s.acted,
+            s.die_bonus,
+        ) = record
+    else:  # an EndTurn: a copy of the races table (the record's may be another game's)
+        (
+            races,
+            s.players,
+            s.region_tokens[:],
+            s.acted,
+            s.picked,
+            s.used,
+            s.attacked,
+            s.regained,
+            s.purchases,
+            s.conquered,
+            s.conquered_nonempty,
+            s.die_target,
+            s.die_bonus,
+            s.truces,
+            s.acting,
+            s.readied,
+            s.active,
+            s.round,
+            s.winners,
+        ) = record
+        s.races = races.copy()
+        s.phase = _REDEPLOY
+        s.withdrawals = ()
+        s.decline_at_end = False
     return s
 
 

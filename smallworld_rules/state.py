@@ -38,10 +38,13 @@ objects above. A change made past these rules would also change the states kept 
 ``undo``; the tests check that every state kept in the history is left as it was.
 
 In place: ``Game.apply`` carries a Deploy (of the redeployment phase, or the first of a turn
-by a race without triggers) out on the game's current position itself when nothing else
-holds that position (no clone, view, history or caller), giving it a generation of its own
-first (so its banner is copied before it changes) and keeping a record of what changed for
-``undo`` (``smallworld_rules.in_place``).
+by a race without triggers), a Conquer of a region nobody defends and an EndTurn that ends
+the turn at once out on the game's current position itself when nothing else holds that
+position (no clone, view, history or caller), keeping a record of what changed for ``undo``
+(``smallworld_rules.in_place``). The acting banner of a Deploy or Conquer is changed itself
+when it carries the position's generation and nothing else holds it (its reference count);
+otherwise, and for an EndTurn, the position first takes a generation of its own, so that
+the banners are copied before they change.
 
 Two fields are derived and never saved: ``race_masks`` (kept in step by :meth:`State.occupy`)
 and ``reach_costs``, the conquest costs ``legal_actions`` worked out for a position, written
