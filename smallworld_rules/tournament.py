@@ -38,9 +38,12 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import statistics
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -505,6 +508,22 @@ def _write(fh: IO[str], row: Mapping[str, Any]) -> None:
     fh.flush()
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C held back until the block is done (where signals can be blocked: the main
+    thread on POSIX), so that a game is written and counted together: an interruption
+    between the two would report one game fewer than the file holds."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, before)  # a Ctrl-C that came meanwhile is raised now
+
+
 def verify_records(path: str | Path, paths: Iterable[str | Path] = ()) -> int:
     """Replay every game of a records file, verifying each step; returns how many there are.
 
@@ -638,11 +657,12 @@ def run(
             )
             try:
                 for _, result in results:
-                    if fh is not None:
-                        assert result.record is not None
-                        _write(fh, {"game": result.index, "seed": result.seed,
-                                    "seats": list(result.seats), "record": result.record})
-                    done.append(result)
+                    with _ctrl_c_held():
+                        if fh is not None:
+                            assert result.record is not None
+                            _write(fh, {"game": result.index, "seed": result.seed,
+                                        "seats": list(result.seats), "record": result.record})
+                        done.append(result)
                     bar.show(len(done))
                     if on_game is not None:
                         on_game(result)

@@ -376,6 +376,20 @@ def test_ctrl_c_stops_cleanly_and_says_how_many_games_are_recorded(tmp_path: Pat
     check_interrupted(path, *interrupt(path, "--workers", "2"))
 
 
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="signals cannot be blocked")
+def test_a_game_is_written_and_counted_before_ctrl_c_is_raised() -> None:
+    """A Ctrl-C that comes while a game is written waits until the game is also counted, so
+    the interruption's count is the number of games in the file."""
+    steps = []
+    with pytest.raises(KeyboardInterrupt), tournament._ctrl_c_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        steps.append("written")
+        time.sleep(0.01)  # (time for the signal to arrive, were it not held)
+        steps.append("counted")
+    assert steps == ["written", "counted"]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
 # ---------------------------------------------------------------------- the backends' retries
 
 
