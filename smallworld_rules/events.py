@@ -15,7 +15,7 @@ import attrs
 
 from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.frozen import quick_new
-from smallworld_rules.jsontext import NUMBER_TEXT, STRING_TEXT, escape
+from smallworld_rules.jsontext import NUMBER_TEXT, STRING_TEXT, escape, remember
 from smallworld_rules.jsontext import encode_json as encode_json  # where it was first
 
 
@@ -289,7 +289,7 @@ def _value_json(value: Any) -> str:
     if kind is str:
         return escape(value)
     if kind is int:
-        return NUMBER_TEXT[value]
+        return int.__repr__(value)
     if value is None:
         return "null"
     if kind is tuple:
@@ -300,17 +300,21 @@ def _value_json(value: Any) -> str:
 def _numbers_text(value: Any) -> str | None:
     """``encode_json(value)`` for a tuple of ints, else None."""
     if type(value) is tuple and _INT_ONLY.issuperset(map(type, value)):
-        return "[" + ",".join(map(NUMBER_TEXT.__getitem__, value)) + "]"
+        try:
+            return "[" + ",".join(map(NUMBER_TEXT.__getitem__, value)) + "]"
+        except KeyError:  # a large number
+            pass
     return None
 
 
 def _strings_text(value: Any) -> str | None:
-    """``encode_json(value)`` for a tuple of strings (and None), else None."""
+    """``encode_json(value)`` for a tuple of strings (and None) kept in STRING_TEXT, else
+    None (and they are kept for the next time)."""
     if type(value) is tuple:
         try:
             return "[" + ",".join(map(STRING_TEXT.__getitem__, value)) + "]"
-        except (KeyError, TypeError):  # not a string (an unhashable one: TypeError)
-            pass
+        except (KeyError, TypeError):  # not kept yet, or not a string (unhashable: TypeError)
+            remember(value)
     return None
 
 
@@ -320,13 +324,17 @@ def _details_text(value: Any) -> str | None:
     if type(value) is not tuple:
         return None
     parts = []
-    for item in value:
-        if type(item) is not tuple or len(item) != 3:
-            return None
-        race, coins, why = item
-        if type(race) is not str or type(coins) is not int or type(why) is not str:
-            return None
-        parts.append(f"[{STRING_TEXT[race]},{NUMBER_TEXT[coins]},{escape(why)}]")
+    try:
+        for item in value:
+            if type(item) is not tuple or len(item) != 3:
+                return None
+            race, coins, why = item
+            if type(race) is not str or type(coins) is not int or type(why) is not str:
+                return None
+            parts.append(f"[{STRING_TEXT[race]},{NUMBER_TEXT[coins]},{escape(why)}]")
+    except KeyError:
+        remember([item[0] for item in value])
+        return None
     return "[" + ",".join(parts) + "]"
 
 
@@ -379,8 +387,17 @@ def _writer(cls: type[Any]) -> Callable[[Event], str]:
             f'"type":{escape(cls.__name__)}' if key == "type" else f'"{key}":{{{texts[key]}}}'
             for key in keys
         ]
+        strings = [f"v{i}, " for i, field in enumerate(fields) if str(field.type).startswith("str")]
         lines.append(f"    if {' and '.join(tests) or 'True'}:")
-        lines.append("        return f'{{" + ",".join(quick_parts) + "}}'")
+        quick_text = "f'{{" + ",".join(quick_parts) + "}}'"
+        if "_N[" in quick_text or "_S[" in quick_text:
+            lines.append("        try:")
+            lines.append(f"            return {quick_text}")
+            lines.append("        except KeyError:  # a name not kept yet, or a large number")
+            learn = f"_remember(({''.join(strings)}))" if strings else "pass"
+            lines.append(f"            {learn}")
+        else:
+            lines.append(f"        return {quick_text}")
         lines += [f"    v{i} = e.{name}" for i, name in enumerate(names)]  # as they were
     for i, field in enumerate(fields):
         text = _FIELD_TEXT.get(str(field.type), "V = _value(V)")
@@ -393,6 +410,7 @@ def _writer(cls: type[Any]) -> Callable[[Event], str]:
     namespace: dict[str, Any] = {
         "_value": _value_json, "_escape": escape, "_N": NUMBER_TEXT, "_S": STRING_TEXT,
         "_numbers": _numbers_text, "_strings": _strings_text, "_details": _details_text,
+        "_remember": remember,
     }
     exec(compile("\n".join(lines), f"<event writer {cls.__qualname__}>", "exec"), namespace)
     write: Callable[[Event], str] = namespace["write"]

@@ -50,7 +50,7 @@ from smallworld_rules.saved import (
     saved_map,
     state_from_dict,
 )
-from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_to_dict
+from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, State, state_json
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
 CHANCE: Final = -1
@@ -769,8 +769,9 @@ class Game:
         """The full state as JSON text; :meth:`from_json` restores it exactly."""
         engine = self._engine
         # The document is ``json.dumps(doc, sort_keys=True, separators=(",", ":"))``, written in
-        # three pieces: the keys before "log" in sorted order, the log (events.log_json, which
-        # writes each event's keys already sorted), and the keys after it.
+        # pieces: the keys before "log" in sorted order, the log (events.log_json, which writes
+        # each event's keys already sorted), the keys after it up to "state", the state
+        # (state.state_json, likewise) and "version".
         head = {
             "chance": "explicit" if engine.explicit_chance else "seeded",
             "expansions": list(engine.rules.expansion_ids),
@@ -784,11 +785,12 @@ class Game:
             "packs": list(engine.rules.packs),
             "players": engine.players,
             "seed": self._seed,
-            "state": state_to_dict(self._state),
-            "version": VERSION,
         }
         log = log_json(self._events())
-        return f'{encode_json(head)[:-1]},"log":{log},{encode_json(tail)[1:]}'
+        return (
+            f'{encode_json(head)[:-1]},"log":{log},{encode_json(tail)[1:-1]},'
+            f'"state":{state_json(self._state)},"version":{VERSION}}}'
+        )
 
     @classmethod
     def from_json(cls, text: str, rules: Rules | None = None) -> Game:
