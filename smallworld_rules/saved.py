@@ -107,7 +107,8 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
     return load_json(text, "not a saved game"), None
 
 
-_scan_once = json.JSONDecoder().scan_once  # json.loads's own scanner, without its wrapping
+#: json.loads's own scanner (the C one), without its wrapping
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _parsed(text: str) -> Any:
