@@ -459,8 +459,10 @@ def _plain(value: Any) -> Any:
 
 
 
-_INT_ONLY, _STR_ONLY, _BOOL_ONLY = frozenset((int,)), frozenset((str,)), frozenset((bool,))
+_INT_ONLY, _BOOL_ONLY = frozenset((int,)), frozenset((bool,))
 _BOOL_TEXT = {True: "true", False: "false"}  # looked up only for a value of type bool
+#: the text of a region's key in ``pieces`` (``'"3":'``), looked up only for an int
+_REGION_KEYS = {r: f'"{r}":' for r in range(1000)}
 _THIRD, _COINS, _DECLINED = itemgetter(2), attrgetter("coins"), attrgetter("declined")
 _RACE_NUMBERS = attrgetter("hand", "held", "owner", "turns")
 
@@ -505,19 +507,15 @@ def _numbers_text(numbers: Any) -> str:
 
 
 def _counts_text(counts: Mapping[Any, Any]) -> str | None:
-    """The text of a table of counts by name (keys sorted), or None if it is not one."""
+    """The text of a table of counts by name (keys in sorted order), or None if a count is
+    not an int (a key that is not a string kept in KEY_TEXT: a KeyError)."""
+    keys, numbers = KEY_TEXT, NUMBER_TEXT
     if len(counts) == 1:  # most piece tables
         ((name, number),) = counts.items()
-        if type(name) is str and type(number) is int:
-            return "{" + KEY_TEXT[name] + NUMBER_TEXT[number] + "}"
+        return "{" + keys[name] + numbers[number] + "}" if type(number) is int else None
+    if not _INT_ONLY.issuperset(map(type, counts.values())):
         return None
-    names = sorted(counts)
-    numbers = list(map(counts.__getitem__, names))
-    if not (_STR_ONLY.issuperset(map(type, names)) and _INT_ONLY.issuperset(map(type, numbers))):
-        return None
-    return "{" + ",".join(
-        map(str.__add__, map(KEY_TEXT.__getitem__, names), map(NUMBER_TEXT.__getitem__, numbers))
-    ) + "}"
+    return "{" + ",".join([keys[k] + numbers[n] for k, n in sorted(counts.items())]) + "}"
 
 
 def _state_text(s: State) -> str | None:
@@ -538,12 +536,11 @@ def _state_text(s: State) -> str | None:
         and _BOOL_ONLY.issuperset(map(type, chain(
             (s.acted, s.picked, s.decline_at_end), map(_DECLINED, races.values())
         )))
-        and _STR_ONLY.issuperset(map(type, chain(races, s.zones)))
-    ):
+    ):  # (the names and keys: only strings are found in the tables of their texts)
         return None
     box, supply = _counts_text(s.box), _counts_text(s.piece_supply)
     regained = _counts_text(s.regained) if s.regained else "{}"
-    regions = sorted(pieces, key=str)  # their keys' order as text
+    regions = sorted(pieces, key=numbers.__getitem__)  # their keys' order as text
     piece_texts = [_counts_text(pieces[r]) for r in regions]
     uses = [_counts_text(r.uses) if r.uses else "{}" for _, r in in_play]
     if None in (box, supply, regained) or None in piece_texts or None in uses:
@@ -562,7 +559,7 @@ def _state_text(s: State) -> str | None:
     market_text = ",".join([
         f"[{names[race]},{names[power]},{numbers[coins]}]" for race, power, coins in market
     ])
-    pieces_text = ",".join([f'"{r}":{t}' for r, t in zip(regions, piece_texts, strict=True)])
+    pieces_text = ",".join(map(str.__add__, map(_REGION_KEYS.__getitem__, regions), piece_texts))
     zones = s.zones
     zones_text = ",".join([f"{keys[z]}{_names_text(zones[z])}" for z in sorted(zones)])
     readied = ",".join([f"[{numbers[r]},{numbers[n]}]" for r, n in s.readied])
