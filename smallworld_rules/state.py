@@ -58,7 +58,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from itertools import chain, count
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from smallworld_rules.jsontext import KEY_TEXT, NUMBER_TEXT, STRING_TEXT, encode_json, remember
 
@@ -559,7 +559,9 @@ def _state_text(s: State) -> str | None:
     market_text = ",".join([
         f"[{names[race]},{names[power]},{numbers[coins]}]" for race, power, coins in market
     ])
-    pieces_text = ",".join(map(str.__add__, map(_REGION_KEYS.__getitem__, regions), piece_texts))
+    pieces_text = ",".join(
+        map(str.__add__, map(_REGION_KEYS.__getitem__, regions), cast("list[str]", piece_texts))
+    )
     zones = s.zones
     zones_text = ",".join([f"{keys[z]}{_names_text(zones[z])}" for z in sorted(zones)])
     readied = ",".join([f"[{numbers[r]},{numbers[n]}]" for r, n in s.readied])
