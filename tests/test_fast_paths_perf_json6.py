@@ -339,3 +339,25 @@ def test_the_rest_of_a_save_is_parsed_as_json_loads_parses_it(how: dict[str, Any
             assert _loaded(variant, rules) == _whole(variant, rules), variant[-80:]
             compared += 1
     assert compared > 20
+
+
+def test_a_saved_game_missing_a_key_or_with_odd_names_is_refused_as_before() -> None:
+    """The keys of a saved game and its names of expansions and packs are tested at once;
+    a save without one of them is refused naming the first missing in the order checked,
+    names that are not a list of strings are refused (a subclass of str is a string)."""
+    text = sw.Game.new(players=2, seed=4).to_json()
+    order = ["map", "players", "seed", "chance", "options", "expansions", "packs", "state", "log"]
+    for i, key in enumerate(order):
+        doc = json.loads(text)
+        for dropped in order[i:]:
+            del doc[dropped]
+        with pytest.raises(sw.RulesError, match=f"^saved game is missing '{key}'$"):
+            sw.Game.from_json(json.dumps(doc))
+    for key in ("expansions", "packs"):
+        for names in ([1], "abc", [None], {"a": 1}, [["x"]]):
+            doc = json.loads(text)
+            doc[key] = names
+            with pytest.raises(sw.RulesError, match=f"^saved game: '{key}' must be a list of"):
+                sw.Game.from_json(json.dumps(doc))
+        odd = {**json.loads(text), key: [Name("zz")]}  # the rules given: the names not read
+        assert sw.Game._from_saved(odd, None, sw.load_rules()).to_json() == text
