@@ -60,7 +60,7 @@ from itertools import chain, count
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from smallworld_rules.jsontext import KEY_TEXT, NUMBER_TEXT, STRING_TEXT, encode_json, remember
+from smallworld_rules.jsontext import KEY_TEXT, NUMBER_TEXT, STRING_TEXT, encode_json, remember_text
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.conquest import ListedCosts
@@ -487,8 +487,9 @@ def state_json(s: State) -> str:
         try:
             text = _state_text(s)
         except KeyError:  # a name not kept yet (or a large number): kept for the next time
-            remember(state_to_dict(s))
-            text = None
+            text = encode_json(state_to_dict(s))
+            remember_text(text)
+            return text
         except Exception:  # not as the engine writes it: the encoder's text, or its error
             text = None
         if text is not None:

@@ -276,6 +276,17 @@ def test_the_tables_hold_the_encoders_texts() -> None:
         jsontext.STRING_TEXT[1]
     with pytest.raises(KeyError):
         jsontext.NUMBER_TEXT[1000]
+    jsontext.remember_text(encode_json({"pl ain": ["x:y", {"z": None}], "q": "r,s"}))
+    for name in ("pl ain", "x:y", "z", "q", "r,s"):
+        assert jsontext.STRING_TEXT[name] == encode_json(name)
+        assert jsontext.KEY_TEXT[name] == encode_json(name) + ":"
+    # after a string with an escape, the quotes pair up otherwise: what is kept is still
+    # each thing's own text, and no string needing an escape is kept
+    jsontext.remember_text(encode_json({"a\"b": ["c\\d", "\u00e9t\u00e9", "w"], "v": 1}))
+    for name in ('a"b', "c\\d", "\u00e9t\u00e9"):
+        assert name not in jsontext.STRING_TEXT
+    assert all(encode_json(k) == t for k, t in jsontext.STRING_TEXT.items())
+    assert all(encode_json(k) + ":" == t for k, t in jsontext.KEY_TEXT.items())
     size = len(jsontext.STRING_TEXT)
     old = jsontext._KEPT
     jsontext._KEPT = size
