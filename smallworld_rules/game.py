@@ -87,10 +87,12 @@ class RegionView:
 _OVER = Phase.OVER
 _REDEPLOY = Phase.REDEPLOY
 _CONQUEST = Phase.CONQUEST
-#: the keys a saved game must hold, and the type of its names (of expansions and packs)
-_SAVED_KEYS = frozenset((
-    "map", "players", "seed", "chance", "options", "expansions", "packs", "state", "log",
-))
+#: the keys a saved game must hold, in the order a missing one is named, and the type of
+#: its names (of expansions and packs)
+_SAVED_KEY_ORDER = (
+    "map", "players", "seed", "chance", "options", "expansions", "packs", "state", "log"
+)
+_SAVED_KEYS = frozenset(_SAVED_KEY_ORDER)
 _STR_ONLY = frozenset((str,))
 
 
@@ -825,10 +827,7 @@ class Game:
                 f"saved game version {excerpt(doc.get('version'))}, expected {VERSION}"
             )
         if not doc.keys() >= _SAVED_KEYS:  # (a set test in C; the first one missing named)
-            for key in (
-                "map", "players", "seed", "chance", "options", "expansions", "packs", "state",
-                "log",
-            ):
+            for key in _SAVED_KEY_ORDER:
                 if key not in doc:
                     raise RulesError(f"saved game is missing {key!r}")
         for key in ("expansions", "packs"):
