@@ -333,7 +333,7 @@ def _details_text(value: Any) -> str | None:
                 return None
             parts.append(f"[{STRING_TEXT[race]},{NUMBER_TEXT[coins]},{escape(why)}]")
     except KeyError:
-        remember([item[0] for item in value])
+        remember(race)  # the name not kept yet (or a large number: then nothing new)
         return None
     return "[" + ",".join(parts) + "]"
 
