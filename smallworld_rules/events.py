@@ -8,7 +8,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeAlias, cast
 
@@ -16,6 +15,8 @@ import attrs
 
 from smallworld_rules.errors import RulesError, excerpt
 from smallworld_rules.frozen import quick_new
+from smallworld_rules.jsontext import NUMBER_TEXT, STRING_TEXT, escape, remember
+from smallworld_rules.jsontext import encode_json as encode_json  # where it was first
 
 
 class Event:
@@ -306,18 +307,14 @@ EXCHANGED: int = Exchanged._code
 POWER_SWAPPED: int = PowerSwapped._code
 PIECE_REVEALED: int = PieceRevealed._code
 
-#: the JSON text of any value as a save writes it (``json.dumps`` with these settings)
-encode_json: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
-
-
-_escape: Callable[[str], str] = json.encoder.encode_basestring_ascii  # what encode_json uses
+_INT_ONLY = frozenset((int,))
 
 
 def _value_json(value: Any) -> str:
     """``encode_json(value)``, quicker for ``None`` and tuples of numbers and strings."""
     kind = type(value)
     if kind is str:
-        return _escape(value)
+        return escape(value)
     if kind is int:
         return int.__repr__(value)
     if value is None:
@@ -327,8 +324,61 @@ def _value_json(value: Any) -> str:
     return encode_json(value)
 
 
-#: how a writer turns a field of each annotation into its text (``V`` the field's variable),
-#: quickly when the value is what the annotation says, else through ``_value_json``
+def _numbers_text(value: Any) -> str | None:
+    """``encode_json(value)`` for a tuple of ints, else None."""
+    if type(value) is tuple and _INT_ONLY.issuperset(map(type, value)):
+        try:
+            return "[" + ",".join(map(NUMBER_TEXT.__getitem__, value)) + "]"
+        except KeyError:  # a large number
+            pass
+    return None
+
+
+def _strings_text(value: Any) -> str | None:
+    """``encode_json(value)`` for a tuple of strings (and None) kept in STRING_TEXT, else
+    None (and they are kept for the next time)."""
+    if type(value) is tuple:
+        try:
+            return "[" + ",".join(map(STRING_TEXT.__getitem__, value)) + "]"
+        except (KeyError, TypeError):  # not kept yet, or not a string (unhashable: TypeError)
+            remember(value)
+    return None
+
+
+def _details_text(value: Any) -> str | None:
+    """``encode_json(value)`` for a tuple of (str, int, str) tuples (``Scored.details``), else
+    None. The explanations are not kept in STRING_TEXT: they hold numbers, names and places."""
+    if type(value) is not tuple:
+        return None
+    parts = []
+    try:
+        for item in value:
+            if type(item) is not tuple or len(item) != 3:
+                return None
+            race, coins, why = item
+            if type(race) is not str or type(coins) is not int or type(why) is not str:
+                return None
+            parts.append(f"[{STRING_TEXT[race]},{NUMBER_TEXT[coins]},{escape(why)}]")
+    except KeyError:
+        remember(race)  # the name not kept yet (or a large number: then nothing new)
+        return None
+    return "[" + ",".join(parts) + "]"
+
+
+#: how a writer's quick way writes a field of each annotation: a test that the value is what
+#: the annotation says (``V`` the field's variable) and its text then (``encode_json``'s)
+_QUICK_TEXT = {
+    "int": ("type(V) is int", "_N[V]"),
+    "int | None": ("(type(V) is int or V is None)", "_N[V]"),
+    "str": ("type(V) is str", "_S[V]"),
+    "str | None": ("(type(V) is str or V is None)", "_S[V]"),
+    "bool": ("(V is True or V is False)", '("true" if V else "false")'),
+    "tuple[int, ...]": ("(V := _numbers(V)) is not None", "V"),
+    "tuple[str, ...]": ("(V := _strings(V)) is not None", "V"),
+    "tuple[tuple[str, int, str], ...]": ("(V := _details(V)) is not None", "V"),
+}
+#: how the general way turns a field of each annotation into its text, quickly when the
+#: value is what the annotation says, else through ``_value_json``
 _FIELD_TEXT = {
     "int": "if type(V) is not int: V = _value(V)",
     "str": "V = _escape(V) if type(V) is str else _value(V)",
@@ -343,7 +393,9 @@ def _writer(cls: type[Any]) -> Callable[[Event], str]:
 
     A save holds ~100 events, and building each one's dict for the encoder to sort its keys
     was most of the time of ``to_json``. The writer puts the keys, in their sorted order, in
-    one f-string; each field's text is the same as the encoder's for every value, including
+    one f-string. When every field holds what its annotation says (what the engine logs),
+    the numbers' and names' texts are looked up (:mod:`~smallworld_rules.jsontext`), not
+    made; otherwise each field's text is the encoder's for whatever value it holds, including
     whatever a loaded save put there (the events' fields are not checked on loading). Built
     from the class's own field names, like :func:`~smallworld_rules.frozen.quick_init`.
     """
@@ -351,17 +403,43 @@ def _writer(cls: type[Any]) -> Callable[[Event], str]:
     names = [field.name for field in fields]
     if "type" in names:
         raise TypeError(f"{cls.__name__}: a field named 'type' would clash with the event type")
-    lines = ["def write(e):"]
+    keys = sorted([*names, "type"])
+    # the tables and builtins as defaults: local variables, quicker to read than globals
+    lines = ["def write(e, _N=_N, _S=_S, type=type, int=int, str=str):"]
+    lines += [f"    v{i} = e.{name}" for i, name in enumerate(names)]
+    if all(str(field.type) in _QUICK_TEXT for field in fields):
+        quick = [_QUICK_TEXT[str(field.type)] for field in fields]
+        tests = [test.replace("V", f"v{i}") for i, (test, _) in enumerate(quick)]
+        texts = {name: quick[i][1].replace("V", f"v{i}") for i, name in enumerate(names)}
+        quick_parts = [
+            f'"type":{escape(cls.__name__)}' if key == "type" else f'"{key}":{{{texts[key]}}}'
+            for key in keys
+        ]
+        strings = [f"v{i}, " for i, field in enumerate(fields) if str(field.type).startswith("str")]
+        lines.append(f"    if {' and '.join(tests) or 'True'}:")
+        quick_text = "f'{{" + ",".join(quick_parts) + "}}'"
+        if "_N[" in quick_text or "_S[" in quick_text:
+            lines.append("        try:")
+            lines.append(f"            return {quick_text}")
+            lines.append("        except KeyError:  # a name not kept yet, or a large number")
+            learn = f"_remember(({''.join(strings)}))" if strings else "pass"
+            lines.append(f"            {learn}")
+        else:
+            lines.append(f"        return {quick_text}")
+        lines += [f"    v{i} = e.{name}" for i, name in enumerate(names)]  # as they were
     for i, field in enumerate(fields):
-        lines.append(f"    v{i} = e.{field.name}")
         text = _FIELD_TEXT.get(str(field.type), "V = _value(V)")
         lines.append("    " + text.replace("V", f"v{i}"))
     parts = [
-        f'"type":{_escape(cls.__name__)}' if key == "type" else f'"{key}":{{v{names.index(key)}}}'
-        for key in sorted([*names, "type"])
+        f'"type":{escape(cls.__name__)}' if key == "type" else f'"{key}":{{v{names.index(key)}}}'
+        for key in keys
     ]
     lines.append("    return f'{{" + ",".join(parts) + "}}'")
-    namespace: dict[str, Any] = {"_value": _value_json, "_escape": _escape}
+    namespace: dict[str, Any] = {
+        "_value": _value_json, "_escape": escape, "_N": NUMBER_TEXT, "_S": STRING_TEXT,
+        "_numbers": _numbers_text, "_strings": _strings_text, "_details": _details_text,
+        "_remember": remember,
+    }
     exec(compile("\n".join(lines), f"<event writer {cls.__qualname__}>", "exec"), namespace)
     write: Callable[[Event], str] = namespace["write"]
     return write

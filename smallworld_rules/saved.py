@@ -95,10 +95,7 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
         start, end = log.span()
         rest = text[end:]
         if '"log"' not in rest and "\\" not in rest:
-            try:
-                doc = json.loads(text[:start] + "[]" + rest)
-            except (RecursionError, TypeError, ValueError):
-                doc = None
+            doc = _parsed(text[:start] + "[]" + rest)
             if type(doc) is dict:
                 try:  # the state's depth is left to its checks (see check_state_depth)
                     if not _flat_but_state(doc):
@@ -108,6 +105,21 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
                 else:
                     return doc, text[start:end]
     return load_json(text, "not a saved game"), None
+
+
+#: json.loads's own scanner (the C one), without its wrapping
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _parsed(text: str) -> Any:
+    """``json.loads(text)`` for a text with nothing before or after its value (what
+    ``load_save_json`` parses), else None: a text it refuses, or one with spaces around
+    (loaded whole then, which decides)."""
+    try:
+        data, end = _scan_once(text, 0)
+    except (RecursionError, StopIteration, ValueError):
+        return None
+    return data if end == len(text) else None
 
 
 #: the keys of a saved game, and those of them holding a single value as the engine writes it
