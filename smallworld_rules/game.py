@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import attrs
 
@@ -59,6 +59,9 @@ from smallworld_rules.saved import (
     state_from_dict,
 )
 from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, RaceState, State, state_json
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine.conquest import ListedCosts
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
 CHANCE: Final = -1
@@ -339,16 +342,8 @@ class Game:
         length = len(log)
         try:
             self._engine.apply(s, action, self._append)
-        except BaseException:  # as it was, from what was kept before
-            del log[length:]
-            s.races = races
-            s.region_tokens = tokens
-            if owned:  # its hand put back on the banner itself
-                rs.hand = hand
-                record = (acting, rs, *record[2:])
-            undone(s, record, True)
-            s.gen = gen
-            s.reach_costs = costs
+        except BaseException:
+            self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)
             raise
         undo = self._undo
         undo.append(record)
@@ -408,16 +403,8 @@ class Game:
         length = len(log)
         try:
             engine.apply(s, action, self._append)
-        except BaseException:  # as it was, from what was kept before
-            del log[length:]
-            s.races = races
-            s.region_tokens = tokens
-            if owned:
-                rs.hand = hand
-                record = (acting, rs, *record[2:])
-            undone(s, record, True)
-            s.gen = gen
-            s.reach_costs = costs
+        except BaseException:
+            self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)
             raise
         undo = self._undo
         undo.append(record)
@@ -484,19 +471,41 @@ class Game:
         length = len(log)
         try:
             self._engine.apply(s, action, self._append)
-        except BaseException:  # as it was, from what was kept before
-            del log[length:]
-            s.region_tokens = tokens
-            undone(s, record, True)
-            s.races = races
-            s.gen = gen
-            s.reach_costs = costs
+        except BaseException:
+            self._unmade(s, record, length, races, tokens, gen, costs, None)
             raise
         undo = self._undo
         undo.append(record)
         undo.append(length)
         undo.append(action)
         return True
+
+    def _unmade(
+        self,
+        s: State,
+        record: Record,
+        length: int,
+        races: dict[str, RaceState],
+        tokens: list[int],
+        gen: int,
+        costs: ListedCosts | None,
+        banner: RaceState | None,
+    ) -> None:
+        """A move made in place on ``s`` that the engine refused part-way, undone as ``undo``
+        would from its ``record`` and what was kept before the move: the log's ``length``,
+        the races table, the tokens list, the generation and the conquest costs. ``banner``:
+        the acting banner, when the move changed its hand on the banner itself (the record
+        then holds the hand it had)."""
+        del self._log[length:]
+        s.races = races
+        s.region_tokens = tokens
+        if banner is not None:
+            banner.hand = record[1]
+            record = (record[0], banner, *record[2:])
+        undone(s, record, True)
+        s.races = races  # (an EndTurn's record puts back a copy of its table)
+        s.gen = gen
+        s.reach_costs = costs
 
     def undo(self) -> None:
         """Restore the state before the last :meth:`apply` or set-up call, exactly.
