@@ -22,6 +22,7 @@ from test_fast_paths_perf_state4 import (
     history,
     in_place_move,
     made_in_place,
+    play_alongside,
     position,
 )
 
@@ -118,57 +119,17 @@ def test_turn_ends_and_conquests_made_in_place_are_those_made_on_a_fork(
     bonuses) and the next player's turn (rule 1.6: troops readied, every token but one per
     region back into hand), or the game's end after the last round (rule 1.14), and rule
     1.8 (a conquered region takes the tokens it cost from hand) are carried out alike in
-    place and on a fork. Two games play the same seeded moves, one as ``apply`` plays
-    them, the other forced down the forking path: after every move both positions and logs
-    are equal, and every EndTurn and Conquer of the first that may be made in place (see
-    ``made_here``) was, none of the second. Each one is taken back (the position and log
-    before, exactly, on the same position object) and played again. At
-    the end both games have the same history, action stack, save and record, and taking
-    every move back brings both through the same positions and logs to the start."""
-    rules, players = rules_and_players(how)
-    in_place = ended = conquests = 0
-    for seed in range(3):
-        count = players[seed % len(players)]
-        fast = sw.Game.new(players=count, seed=seed, rules=rules)
-        slow = sw.Game.new(players=count, seed=seed, rules=rules)
-        choose = random.Random(seed)
-        while not fast.is_over:
-            options = list(fast.legal_actions())
-            action = options[choose.randrange(len(options))]
-            ends = made_here(fast, action)
-            expected = ends or in_place_move(fast, action)
-            before, log = position(fast), fast.log
-            fast.apply(action)
-            with forking():
-                slow.apply(action)
-            after = position(fast)
-            assert after == position(slow) and fast.log == slow.log
-            assert made_in_place(fast) is expected and not made_in_place(slow)
-            if ends:
-                in_place += 1
-                ended += fast.is_over
-                conquests += type(action) is sw.Conquer
-                same = id(fast._state)
-                fast.undo()
-                assert id(fast._state) == same  # taken back in place: nothing else holds it
-                assert position(fast) == before and fast.log == log
-                fast.apply(action)
-                assert made_in_place(fast) and position(fast) == after and fast.log == slow.log
-        assert history(fast) == history(slow)
-        assert fast.action_stack == slow.action_stack and fast.to_json() == slow.to_json()
-        if fast.map_name in ("2p", "3p", "4p", "5p"):
-            record = fast.to_record()
-            with forking():
-                assert record == slow.to_record()
-            replayed = sw.Game.from_record(record, rules=rules)
-            assert replayed.to_json() == fast.to_json()
-        while fast._undo:
-            fast.undo()
-            with forking():
-                slow.undo()
-            assert position(fast) == position(slow) and fast.log == slow.log
+    place and on a fork (``play_alongside``): every EndTurn and Conquer that may be made
+    in place (see ``made_here``) was, and each is taken back and played again."""
+
+    def made(game: sw.Game, action: sw.Action) -> bool:  # Deploys too (state4)
+        return made_here(game, action) or in_place_move(game, action)
+
+    taken = play_alongside(how, made, made_here)
+    ended = sum(over for _, _, over in taken)
+    conquests = sum(type(action) is sw.Conquer for action, _, _ in taken)
     if how == {}:  # the official rules: most turns end this way, the last one too, and
-        assert in_place - conquests > 40 and ended >= 1  # most conquests are of regions
+        assert len(taken) - conquests > 40 and ended >= 1  # most conquests are of regions
         assert conquests > 20  # nobody defends
 
 

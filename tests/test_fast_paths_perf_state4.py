@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -79,22 +79,22 @@ def in_place_move(game: sw.Game, action: sw.Action) -> bool:
     )
 
 
-@RULE_SETS
-def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) -> None:
-    """Rule 1.10 (the conquests end: every token beyond one per region goes back to hand,
-    and the active race redeploys the tokens in hand onto its regions) is carried out alike
-    in place and on a fork. Two games play the same seeded moves, one as ``apply`` plays
-    them, the other forced down the forking path: after every move both positions and logs
-    are equal, and every Deploy of the first that may be made in place (see
-    ``in_place_move``) was, none of the second. Each move made in place
-    is taken back (the position and log before, exactly, on the same position object: nothing
-    else holds it) and played again. At the end both
-    games have the same history, action stack, save and record, and taking every move back
-    brings both through the same positions and logs to the start."""
-    from test_fast_paths_perf_gc6 import made_here  # (it imports this module's helpers)
+Predicate = Callable[[sw.Game, sw.Action], bool]
 
+
+def play_alongside(
+    how: dict[str, object], made: Predicate, taken_back: Predicate
+) -> list[tuple[sw.Action, Any, bool]]:
+    """Three seeded games of the rule set ``how``, each played twice: as ``apply`` plays
+    them, and forced down the forking path. After every move both positions and logs are
+    equal, and the move was made in place in the first game exactly when ``made`` says it
+    may be, never in the second. Each move ``taken_back`` picks is taken back (the position
+    and log before, exactly, on the same position object: nothing else holds it) and played
+    again. At the end both games have the same history, action stack, save and record, and
+    taking every move back brings both through the same positions and logs to the start.
+    Returns each move taken back, with its undo record and whether the game was then over."""
     rules, players = rules_and_players(how)
-    in_place = lifted = 0
+    taken: list[tuple[sw.Action, Any, bool]] = []
     for seed in range(3):
         count = players[seed % len(players)]
         fast = sw.Game.new(players=count, seed=seed, rules=rules)
@@ -103,18 +103,16 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
         while not fast.is_over:
             options = list(fast.legal_actions())
             action = options[choose.randrange(len(options))]
-            expected = in_place_move(fast, action)
-            ends = made_here(fast, action)  # EndTurns, Conquers (test_fast_paths_perf_gc6)
+            expected, again = made(fast, action), taken_back(fast, action)
             before, log = position(fast), fast.log
             fast.apply(action)
             with forking():
                 slow.apply(action)
             after = position(fast)
             assert after == position(slow) and fast.log == slow.log
-            assert made_in_place(fast) is (expected or ends) and not made_in_place(slow)
-            if expected:
-                in_place += 1
-                lifted += len(fast._undo[-3]) == 6  # the first Deploy of a turn
+            assert made_in_place(fast) is expected and not made_in_place(slow)
+            if again:
+                taken.append((action, fast._undo[-3], fast.is_over))
                 same = id(fast._state)
                 fast.undo()
                 assert id(fast._state) == same  # taken back in place: nothing else holds it
@@ -134,8 +132,24 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
             with forking():
                 slow.undo()
             assert position(fast) == position(slow) and fast.log == slow.log
+    return taken
+
+
+@RULE_SETS
+def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) -> None:
+    """Rule 1.10 (the conquests end: every token beyond one per region goes back to hand,
+    and the active race redeploys the tokens in hand onto its regions) is carried out alike
+    in place and on a fork (``play_alongside``): every Deploy that may be made in place
+    (see ``in_place_move``) was, and each is taken back and played again."""
+    from test_fast_paths_perf_gc6 import made_here  # (it imports this module's helpers)
+
+    def made(game: sw.Game, action: sw.Action) -> bool:  # EndTurns, Conquers too (gc6)
+        return in_place_move(game, action) or made_here(game, action)
+
+    taken = play_alongside(how, made, in_place_move)
+    lifted = sum(len(record) == 6 for _, record, _ in taken)  # the first Deploy of a turn
     if how == {}:  # the official rules: redeployment is most of a game
-        assert in_place > 60 and lifted > 20
+        assert len(taken) > 60 and lifted > 20
 
 
 @RULE_SETS
