@@ -18,6 +18,7 @@ from helpers import budget, rule_sets, rules_and_players
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_fast_paths_perf_state4 import (
+    counting_forks,
     forking,
     history,
     in_place_move,
@@ -28,7 +29,7 @@ from test_fast_paths_perf_state4 import (
 
 import smallworld_rules as sw
 from smallworld_rules.events import Conquered, GameOver, TurnEnded, TurnStarted, build_log
-from smallworld_rules.state import LOST_TRIBE, RaceState, State, state_to_dict
+from smallworld_rules.state import LOST_TRIBE, RaceState, state_to_dict
 
 #: official, every tests/rules* folder, each expansion alone and every expansion together
 RULE_SETS = rule_sets(each_box=True)
@@ -155,13 +156,6 @@ def test_a_refused_turn_end_leaves_the_position_as_it_was(
     position object with the same banners, races table, token list, players, generation
     and conquest costs, the same save, log and history, and no fork made."""
     rules, players = rules_and_players(how)
-    forks: list[int] = []
-    fork = State.fork
-
-    def counted(s: State) -> State:
-        forks.append(1)
-        return fork(s)
-
     tried = 0
     for seed in range(2):
         game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
@@ -174,9 +168,7 @@ def test_a_refused_turn_end_leaves_the_position_as_it_was(
                     saved, log, undo = game.to_json(), game.log, list(game._undo)
                     game._append = _refusing(kind)
                     try:
-                        with monkeypatch.context() as patch:
-                            patch.setattr(State, "fork", counted)
-                            del forks[:]
+                        with counting_forks(monkeypatch) as forks:
                             with pytest.raises(sw.IllegalAction, match="stopped"):
                                 game.apply(sw.EndTurn())
                             assert not forks  # tried in place
@@ -200,13 +192,6 @@ def test_a_refused_conquest_leaves_the_position_as_it_was(
     generation, save, log and history. So does a legal one whose log refuses its event
     after every change the move made."""
     rules, players = rules_and_players(how)
-    forks: list[int] = []
-    fork = State.fork
-
-    def counted(s: State) -> State:
-        forks.append(1)
-        return fork(s)
-
     tried = stopped = 0
     for seed in range(2):
         game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
@@ -233,9 +218,7 @@ def test_a_refused_conquest_leaves_the_position_as_it_was(
                     message = "stopped"
                     game._append = _refusing(Conquered)
                 try:
-                    with monkeypatch.context() as patch:
-                        patch.setattr(State, "fork", counted)
-                        del forks[:]
+                    with counting_forks(monkeypatch) as forks:
                         with pytest.raises(sw.IllegalAction) as refused:
                             game.apply(probe)
                         assert not forks or not quiet_conquest(game, probe)

@@ -44,6 +44,21 @@ def forking() -> Iterator[None]:
         game_module.ALONE = kept
 
 
+@contextlib.contextmanager
+def counting_forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """``State.fork`` counted while the block runs: one entry in the list per fork."""
+    forks: list[int] = []
+    fork = State.fork
+
+    def counted(s: State) -> State:
+        forks.append(1)
+        return fork(s)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(State, "fork", counted)
+        yield forks
+
+
 def position(game: sw.Game) -> dict[str, Any]:
     """The game's current position as data (read without keeping a reference to it)."""
     return state_to_dict(game._state)
@@ -164,13 +179,6 @@ def test_a_refused_deploy_leaves_the_position_as_it_was(
     history, and the same refusal as on a fork. So does a Deploy refused after it made every
     change (the log refusing its event)."""
     rules, players = rules_and_players(how)
-    forks: list[int] = []
-    fork = State.fork
-
-    def counted(s: State) -> State:
-        forks.append(1)
-        return fork(s)
-
     tried = interrupted = 0
     for seed in range(2):
         game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
@@ -198,9 +206,7 @@ def test_a_refused_deploy_leaves_the_position_as_it_was(
                     del refused  # its traceback holds the position
                     identity = _identity(game)
                     saved, log, undo = game.to_json(), game.log, list(game._undo)
-                    with monkeypatch.context() as patch:
-                        patch.setattr(State, "fork", counted)
-                        del forks[:]
+                    with counting_forks(monkeypatch) as forks:
                         with pytest.raises(sw.IllegalAction) as refused:
                             game.apply(action)
                         # tried in place, unless the region is off the board (redeploying)
