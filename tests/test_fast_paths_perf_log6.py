@@ -17,12 +17,12 @@ import random
 from collections import Counter
 from typing import Any
 
-import attrs
 import pytest
 from helpers import rule_sets, rules_and_players
+from test_fast_paths_perf_log5 import _general, _same_events
 
 import smallworld_rules as sw
-from smallworld_rules.events import EVENT_CLASSES, EVENT_TYPES, Event
+from smallworld_rules.events import EVENT_CLASSES
 
 RULE_SETS = rule_sets(each_box=True)
 
@@ -31,25 +31,6 @@ RARER = {
     "PieceMoved", "DieRolled", "TokensGained", "GameOver", "RaceRemoved", "RaceActs",
     "PowerSwapped", "PieceRevealed", "Exchanged", "TokenBought", "PowerChosen", "TokensToZone",
 }
-
-
-def _general(entry: Any) -> Event:
-    """The event of a raw log entry made by its class's constructor (the general way)."""
-    if type(entry) is tuple:
-        made: Event = EVENT_CLASSES[entry[0]](*entry[1:])
-        return made
-    assert isinstance(entry, Event)  # Game.new's first TurnStarted
-    return entry
-
-
-def _same(got: tuple[Event, ...] | list[Event], want: list[Event]) -> None:
-    """Every event read is the one the general way gives, in every public respect."""
-    assert len(got) == len(want)
-    for a, b in zip(got, want, strict=True):
-        assert type(a) is type(b) and type(a) in EVENT_TYPES.values()
-        assert attrs.astuple(a) == attrs.astuple(b)
-        assert a == b and hash(a) == hash(b) and repr(a) == repr(b)
-        assert a.to_dict() == b.to_dict()
 
 
 def _logged(game: sw.Game, before: int, seen: Counter[str]) -> list[Any]:
@@ -87,10 +68,10 @@ def _play(rules: sw.Rules, players: int, seed: int, chance: str, seen: Counter[s
                 game.apply(sw.Conquer(-1))
         if roll > 0.9 or game.is_over:
             want = [_general(e) for e in raw]
-            _same(game.log, want)
-            _same(copy.deepcopy(game).log, want)
+            _same_events(game.log, want)
+            _same_events(copy.deepcopy(game).log, want)
             saved = sw.Game.from_json(game.to_json(), rules=rules)
-            _same(saved.log, want)
+            _same_events(saved.log, want)
             assert saved.to_json() == game.to_json()
             if not game.is_over:  # a clone plays on alone: both logs stay right
                 twin = game.clone()
@@ -101,12 +82,12 @@ def _play(rules: sw.Rules, players: int, seed: int, chance: str, seen: Counter[s
                     length = len(twin._log)
                     twin.apply(_random_move(twin, choose))
                     twin_raw[length:] = _logged(twin, length, seen)
-                _same(twin.log, [_general(e) for e in twin_raw])
-                _same(game.log, want)
+                _same_events(twin.log, [_general(e) for e in twin_raw])
+                _same_events(game.log, want)
     want = [_general(e) for e in raw]
-    _same(game.log, want)
+    _same_events(game.log, want)
     if chance == "seeded":
-        _same(sw.Game.from_record(game.to_record(), rules=rules).log, want)
+        _same_events(sw.Game.from_record(game.to_record(), rules=rules).log, want)
 
 
 @RULE_SETS
@@ -141,5 +122,5 @@ def test_the_rarer_events_are_logged_as_tuples_read_as_their_events() -> None:
                 before = len(game._log)
                 game.apply(_random_move(game, choose))
                 raw += _logged(game, before, seen)
-            _same(game.log, [_general(e) for e in raw])
+            _same_events(game.log, [_general(e) for e in raw])
     assert set(seen) >= RARER, RARER - set(seen)
