@@ -230,6 +230,23 @@ def test_a_picked_combo_may_swap_its_badge(rules: sw.Rules) -> None:
     assert "swap" not in state.get("lang", {})
 
 
+def test_no_second_pick_while_the_badge_is_chosen(rules: sw.Rules) -> None:
+    """swaps_power_when_picked: a player picks one combo a turn; while the badge of the combo
+    just picked is being chosen, picking another is refused (as ``legal_actions``, which
+    lists only the badges) and changes nothing."""
+    game = new_game(rules, [("turncoats", "plain"), ("crowd", "commando"), ("humans", "bulky")])
+    game.apply(sw.PickCombo(0))
+    before = _snapshot(game)
+    assert all(type(a) is sw.ChoosePower for a in game.legal_actions())
+    for i in range(len(game.market)):
+        assert not game.is_legal(sw.PickCombo(i))
+        with pytest.raises(sw.IllegalAction, match="choose its badge first"):
+            game.apply(sw.PickCombo(i))
+    assert _snapshot(game) == before
+    game.apply(sw.ChoosePower("bulky"))
+    assert game.phase is sw.Phase.CONQUEST
+
+
 def test_the_action_space_has_the_badge_choices(rules: sw.Rules) -> None:
     """swaps_power_when_picked: the fixed action space of the rules lists ChoosePower for
     every power, so a learning agent can make the choice."""

@@ -9,7 +9,7 @@ from smallworld_rules.actions import PickCombo
 from smallworld_rules.engine.basics import _CONQUEST, _PICK, MARKET_SIZE, Log
 from smallworld_rules.errors import IllegalAction
 from smallworld_rules.events import COMBO_PICKED
-from smallworld_rules.language import banners, borrowing, events, swaps
+from smallworld_rules.language import banners, borrowing, events, memory, swaps
 from smallworld_rules.language import tokens as tokens_of
 from smallworld_rules.state import RaceState, State
 
@@ -40,6 +40,10 @@ def _pick(self: Engine, s: State, action: PickCombo, log: Log) -> None:
         self._need_phase(s, action, _PICK)
     if s.active == self.role_seat:
         raise IllegalAction("a role takes no combo: choose one of its drafted powers", action)
+    if self._swapping and memory.get(s, "swap"):  # (legal_actions lists the badges alone)
+        raise IllegalAction(
+            "a combo is already picked this turn: choose its badge first (ChoosePower)", action
+        )
     player = s.own_player(s.active)
     i = action.index
     if not 0 <= i < len(s.market):
