@@ -22,6 +22,7 @@ import attrs
 
 from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import (
+    Abandon,
     Action,
     Conquer,
     Deploy,
@@ -271,6 +272,9 @@ class Game:
         elif type(action) is EndTurn:
             if refcount(old) == ALONE and not old.lang and self._end_turn_in_place(old, action):
                 return
+        elif type(action) is Abandon:
+            if refcount(old) == ALONE and not old.lang and self._abandon_in_place(old, action):
+                return
         elif (
             type(action) is Conquer
             and refcount(old) == ALONE
@@ -395,6 +399,53 @@ class Game:
             s.conquered_nonempty,
             s.acted,
             s.die_bonus,
+        )
+        costs = s.reach_costs
+        if not owned:
+            s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:
+            self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _abandon_in_place(self, s: State, action: Abandon) -> bool:
+        """``apply`` of an Abandon on ``s``, the game's position, which nothing else holds,
+        where no rule file has ``abandon`` triggers or keeps a race out of the regions it
+        abandons (that memory is the rule language's) and the race is not a role's. The
+        move changes the acting banner's hand (the banner itself, as a Deploy's, or a
+        copy), the region's occupant and tokens, the piece tables and supply (the pieces
+        in the region go back) and ``acted``; the record keeps them as they were. Returns
+        False, changing nothing, where the general path must."""
+        region = action.region
+        tokens = s.region_tokens
+        acting = s.acting
+        if acting is None or type(region) is not int or not 0 <= region < len(tokens):
+            return False
+        engine = self._engine
+        if engine.keeps_out or "abandon" in engine.trigger_events or acting == engine.role_race:
+            return False
+        races = s.races
+        rs = races[acting]
+        gen = s.gen
+        owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
+        record: Record = (
+            acting,
+            rs.hand if owned else rs,
+            region,
+            tokens[region],
+            s.region_race,
+            s.race_masks,
+            s.pieces,
+            s.piece_supply,
+            s.acted,
         )
         costs = s.reach_costs
         if not owned:

@@ -114,6 +114,18 @@ def undone(s: State, record: Record, alone: bool) -> State:
     elif size == 6:
         _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
         s.phase = _CONQUEST
+    elif size == 9:  # an Abandon
+        (
+            _,
+            _,
+            region,
+            s.region_tokens[region],
+            s.region_race,
+            s.race_masks,
+            s.pieces,
+            s.piece_supply,
+            s.acted,
+        ) = record
     elif size == 10:  # a Conquer
         (
             _,
