@@ -419,8 +419,8 @@ class Game:
     def _abandon_in_place(self, s: State, action: Abandon) -> bool:
         """``apply`` of an Abandon on ``s``, the game's position, which nothing else holds,
         where no rule file has ``abandon`` triggers or keeps a race out of the regions it
-        abandons (that memory is the rule language's) and the race is not a role's. The
-        move changes the acting banner's hand (the banner itself, as a Deploy's, or a
+        abandons (that memory is the rule language's); a role's race abandons as any other
+        race does. The move changes the acting banner's hand (the banner itself, as a Deploy's, or a
         copy), the region's occupant and tokens, the piece tables and supply (the pieces
         in the region go back) and ``acted``; the record keeps them as they were. Returns
         False, changing nothing, where the general path must."""
@@ -430,7 +430,7 @@ class Game:
         if acting is None or type(region) is not int or not 0 <= region < len(tokens):
             return False
         engine = self._engine
-        if engine.keeps_out or "abandon" in engine.trigger_events or acting == engine.role_race:
+        if engine.keeps_out or "abandon" in engine.trigger_events:
             return False
         races = s.races
         rs = races[acting]
