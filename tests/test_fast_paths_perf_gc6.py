@@ -123,8 +123,14 @@ def test_turn_ends_and_conquests_made_in_place_are_those_made_on_a_fork(
     place and on a fork (``play_alongside``): every EndTurn and Conquer that may be made
     in place (see ``made_here``) was, and each is taken back and played again."""
 
-    def made(game: sw.Game, action: sw.Action) -> bool:  # Deploys too (state4)
-        return made_here(game, action) or in_place_move(game, action)
+    from test_fast_paths_perf_pick7 import abandon_in_place  # (it imports this module)
+
+    def made(game: sw.Game, action: sw.Action) -> bool:  # Deploys (state4), Abandons too
+        return (
+            made_here(game, action)
+            or in_place_move(game, action)
+            or abandon_in_place(game, action)
+        )
 
     taken = play_alongside(how, made, made_here)
     ended = sum(over for _, _, over in taken)
