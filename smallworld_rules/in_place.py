@@ -52,7 +52,12 @@ from smallworld_rules.state import Phase, State
 #: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
 #: banner is the banner's hand (an int) where the move changed the banner itself. For an
 #: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
-#: token count and the turn's fields, in ``undone``'s order (19 values).
+#: token count and the turn's fields, in ``undone``'s order (19 values). For an Abandon,
+#: the race's id, its banner (or hand), the region and its tokens, the occupants and their
+#: masks, the piece tables, the supply and ``acted`` (9 values). For a PickCombo (see
+#: ``Game._pick_in_place``), the players, the market, the stacks, the discards, the
+#: generator, the box, the race picked (its banner is taken out of the table again),
+#: ``picked``, the acting race and the fields of a race's run of conquests (15 values).
 Record = tuple[Any, ...]
 
 
@@ -85,6 +90,7 @@ def _calibrated() -> tuple[Callable[[Any], int], int]:
 refcount, ALONE = _calibrated()
 _CONQUEST = Phase.CONQUEST
 _REDEPLOY = Phase.REDEPLOY
+_PICK = Phase.PICK
 
 
 def undone(s: State, record: Record, alone: bool) -> State:
@@ -98,7 +104,7 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s = s.fork()
     s.reach_costs = None
     size = len(record)
-    if size < 19:  # a Deploy or a Conquer: the banner, or the hand of one changed in place
+    if size < 14:  # a Deploy, Conquer or Abandon: the banner, or the hand of one changed in place
         race, banner = record[0], record[1]
         if banner.__class__ is int:
             rs = s.races[race]
@@ -139,6 +145,26 @@ def undone(s: State, record: Record, alone: bool) -> State:
             s.acted,
             s.die_bonus,
         ) = record
+    elif size == 15:  # a PickCombo: its new banner taken out again
+        (
+            s.players,
+            s.market,
+            s.race_stack,
+            s.power_stack,
+            s.power_discard,
+            s.rng,
+            s.box,
+            race,
+            s.picked,
+            s.acting,
+            s.conquered,
+            s.conquered_nonempty,
+            s.readied,
+            s.die_target,
+            s.die_bonus,
+        ) = record
+        s.races.pop(race, None)  # (a refusal may come before the banner is made)
+        s.phase = _PICK
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
         (
             races,
