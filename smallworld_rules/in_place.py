@@ -18,16 +18,19 @@ generation of its own) and the record keeps it. An EndTurn that ends the turn at
 readying alone) changes the player's coins, two banners, the readied tokens and the turn's
 fields: its record keeps those fields and the races table of before (the position gets a
 copy), three tracked objects where a fork makes three larger ones (the position with its 39
-fields, its token list and its table). When nothing but the game holds its
-current position, ``apply`` carries such a move out on that position and keeps what it
-changed instead (a :data:`Record`, made from the values read before the move: it assumes
-nothing about what the move will write beyond them, and the tests compare every such move
-with the forking path, taken back and played again): no fork, and three objects fewer for
-the cyclic collector to walk for as long as the history keeps the move. A refused move is
-changed back from the same values; so is ``undo``, on the position itself or, if something
-else holds it by then, on a fork of it. The position's conquest costs (``reach_costs``,
-whose token list is the position's own) are dropped by the move and by ``undo``, as for a
-forked move.
+fields, its token list and its table). An Abandon (no ``abandon`` trigger, no race kept out
+of what it abandoned) changes the banner's hand as a Conquer does, the region, the piece
+tables and ``acted``; a PickCombo that only takes its combo changes the player, the market
+and stacks, the tray, the races table (one new banner) and the turn's fields of a run of
+conquests. When nothing but the game holds its current position, ``apply`` carries such a
+move out on that position and keeps what it changed instead (a :data:`Record`, made from
+the values read before the move: it assumes nothing about what the move will write beyond
+them, and the tests compare every such move with the forking path, taken back and played
+again): no fork, and three objects fewer for the cyclic collector to walk for as long as
+the history keeps the move. A refused move is changed back from the same values; so is
+``undo``, on the position itself or, if something else holds it by then, on a fork of it.
+The position's conquest costs (``reach_costs``, whose token list is the position's own) are
+dropped by the move and by ``undo``, as for a forked move.
 
 *Nothing but the game holds it* is asked of the interpreter: the position's reference count.
 A clone (which shares the position), a :class:`~smallworld_rules.game.LegalActions` view
