@@ -22,11 +22,13 @@ import attrs
 
 from smallworld_rules.action_space import action_space
 from smallworld_rules.actions import (
+    Abandon,
     Action,
     Conquer,
     Deploy,
     DrawPiece,
     EndTurn,
+    PickCombo,
     RollDie,
     action_problem,
 )
@@ -98,6 +100,7 @@ class RegionView:
 _OVER = Phase.OVER
 _REDEPLOY = Phase.REDEPLOY
 _CONQUEST = Phase.CONQUEST
+_PICK = Phase.PICK
 #: the keys a saved game must hold, in the order a missing one is named, and the type of
 #: its names (of expansions and packs)
 _SAVED_KEY_ORDER = (
@@ -271,6 +274,12 @@ class Game:
         elif type(action) is EndTurn:
             if refcount(old) == ALONE and not old.lang and self._end_turn_in_place(old, action):
                 return
+        elif type(action) is Abandon:
+            if refcount(old) == ALONE and not old.lang and self._abandon_in_place(old, action):
+                return
+        elif type(action) is PickCombo:
+            if refcount(old) == ALONE and not old.lang and self._pick_in_place(old, action):
+                return
         elif (
             type(action) is Conquer
             and refcount(old) == ALONE
@@ -405,6 +414,114 @@ class Game:
             engine.apply(s, action, self._append)
         except BaseException:
             self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _abandon_in_place(self, s: State, action: Abandon) -> bool:
+        """``apply`` of an Abandon on ``s``, the game's position, which nothing else holds,
+        where no rule file has ``abandon`` triggers or keeps a race out of the regions it
+        abandons (that memory is the rule language's); a role's race abandons as any other
+        race does. The move changes the acting banner's hand (the banner itself, as a Deploy's, or a
+        copy), the region's occupant and tokens, the piece tables and supply (the pieces
+        in the region go back) and ``acted``; the record keeps them as they were. Returns
+        False, changing nothing, where the general path must."""
+        region = action.region
+        tokens = s.region_tokens
+        acting = s.acting
+        if acting is None or type(region) is not int or not 0 <= region < len(tokens):
+            return False
+        engine = self._engine
+        if engine.keeps_out or "abandon" in engine.trigger_events:
+            return False
+        races = s.races
+        rs = races[acting]
+        gen = s.gen
+        owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
+        record: Record = (
+            acting,
+            rs.hand if owned else rs,
+            region,
+            tokens[region],
+            s.region_race,
+            s.race_masks,
+            s.pieces,
+            s.piece_supply,
+            s.acted,
+        )
+        costs = s.reach_costs
+        if not owned:
+            s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:
+            self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _pick_in_place(self, s: State, action: PickCombo) -> bool:
+        """``apply`` of a PickCombo on ``s``, the game's position in the pick phase, which
+        nothing else holds, where picking does nothing but take the combo: no rule file puts
+        tokens on skipped banners, brings a power's own tokens, swaps or borrows a badge or
+        has ``pick`` triggers, and none of the player's races in decline may act before the
+        new one (``acts_in_decline``: its troops would be readied). The move changes the
+        player (a copy: the position takes a generation of its own), the market and the
+        stacks (and the discards and the generator, if the badges are shuffled again), the
+        box, the races table (the new banner: taken out again), ``picked``, the acting race
+        and the fields of a race's run of conquests; the record keeps them as they were.
+        Returns False, changing nothing, where the general path must."""
+        if s.phase is not _PICK:
+            return False
+        engine = self._engine
+        i = action.index
+        market = s.market
+        if not engine._plain_picks or type(i) is not int or not 0 <= i < len(market):
+            return False
+        races = s.races
+        race = market[i][0]
+        if race in races:
+            return False
+        acts = engine._raising.get("acts_in_decline")
+        if acts is not None:
+            for old in s.players[s.active].declined:
+                banner = races.get(old)
+                if old in acts or banner is None or banner.power in acts:
+                    return False
+        record: Record = (
+            s.players,
+            market,
+            s.race_stack,
+            s.power_stack,
+            s.power_discard,
+            s.rng,
+            s.box,
+            race,
+            s.picked,
+            s.acting,
+            s.conquered,
+            s.conquered_nonempty,
+            s.readied,
+            s.die_target,
+            s.die_bonus,
+        )
+        costs = s.reach_costs
+        gen = s.gen
+        s.gen = gen + 1  # the player is copied before it changes: the record keeps it
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:
+            self._unmade(s, record, length, races, s.region_tokens, gen, costs, None)
             raise
         undo = self._undo
         undo.append(record)

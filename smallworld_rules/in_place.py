@@ -18,16 +18,19 @@ generation of its own) and the record keeps it. An EndTurn that ends the turn at
 readying alone) changes the player's coins, two banners, the readied tokens and the turn's
 fields: its record keeps those fields and the races table of before (the position gets a
 copy), three tracked objects where a fork makes three larger ones (the position with its 39
-fields, its token list and its table). When nothing but the game holds its
-current position, ``apply`` carries such a move out on that position and keeps what it
-changed instead (a :data:`Record`, made from the values read before the move: it assumes
-nothing about what the move will write beyond them, and the tests compare every such move
-with the forking path, taken back and played again): no fork, and three objects fewer for
-the cyclic collector to walk for as long as the history keeps the move. A refused move is
-changed back from the same values; so is ``undo``, on the position itself or, if something
-else holds it by then, on a fork of it. The position's conquest costs (``reach_costs``,
-whose token list is the position's own) are dropped by the move and by ``undo``, as for a
-forked move.
+fields, its token list and its table). An Abandon (no ``abandon`` trigger, no race kept out
+of what it abandoned) changes the banner's hand as a Conquer does, the region, the piece
+tables and ``acted``; a PickCombo that only takes its combo changes the player, the market
+and stacks, the tray, the races table (one new banner) and the turn's fields of a run of
+conquests. When nothing but the game holds its current position, ``apply`` carries such a
+move out on that position and keeps what it changed instead (a :data:`Record`, made from
+the values read before the move: it assumes nothing about what the move will write beyond
+them, and the tests compare every such move with the forking path, taken back and played
+again): no fork, and three objects fewer for the cyclic collector to walk for as long as
+the history keeps the move. A refused move is changed back from the same values; so is
+``undo``, on the position itself or, if something else holds it by then, on a fork of it.
+The position's conquest costs (``reach_costs``, whose token list is the position's own) are
+dropped by the move and by ``undo``, as for a forked move.
 
 *Nothing but the game holds it* is asked of the interpreter: the position's reference count.
 A clone (which shares the position), a :class:`~smallworld_rules.game.LegalActions` view
@@ -52,7 +55,12 @@ from smallworld_rules.state import Phase, State
 #: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
 #: banner is the banner's hand (an int) where the move changed the banner itself. For an
 #: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
-#: token count and the turn's fields, in ``undone``'s order (19 values).
+#: token count and the turn's fields, in ``undone``'s order (19 values). For an Abandon,
+#: the race's id, its banner (or hand), the region and its tokens, the occupants and their
+#: masks, the piece tables, the supply and ``acted`` (9 values). For a PickCombo (see
+#: ``Game._pick_in_place``), the players, the market, the stacks, the discards, the
+#: generator, the box, the race picked (its banner is taken out of the table again),
+#: ``picked``, the acting race and the fields of a race's run of conquests (15 values).
 Record = tuple[Any, ...]
 
 
@@ -85,6 +93,7 @@ def _calibrated() -> tuple[Callable[[Any], int], int]:
 refcount, ALONE = _calibrated()
 _CONQUEST = Phase.CONQUEST
 _REDEPLOY = Phase.REDEPLOY
+_PICK = Phase.PICK
 
 
 def undone(s: State, record: Record, alone: bool) -> State:
@@ -98,7 +107,7 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s = s.fork()
     s.reach_costs = None
     size = len(record)
-    if size < 19:  # a Deploy or a Conquer: the banner, or the hand of one changed in place
+    if size < 14:  # a Deploy, Conquer or Abandon: the banner, or the hand of one changed in place
         race, banner = record[0], record[1]
         if banner.__class__ is int:
             rs = s.races[race]
@@ -114,6 +123,18 @@ def undone(s: State, record: Record, alone: bool) -> State:
     elif size == 6:
         _, _, s.region_tokens[:], s.pieces, s.piece_supply, s.die_bonus = record
         s.phase = _CONQUEST
+    elif size == 9:  # an Abandon
+        (
+            _,
+            _,
+            region,
+            s.region_tokens[region],
+            s.region_race,
+            s.race_masks,
+            s.pieces,
+            s.piece_supply,
+            s.acted,
+        ) = record
     elif size == 10:  # a Conquer
         (
             _,
@@ -127,6 +148,26 @@ def undone(s: State, record: Record, alone: bool) -> State:
             s.acted,
             s.die_bonus,
         ) = record
+    elif size == 15:  # a PickCombo: its new banner taken out again
+        (
+            s.players,
+            s.market,
+            s.race_stack,
+            s.power_stack,
+            s.power_discard,
+            s.rng,
+            s.box,
+            race,
+            s.picked,
+            s.acting,
+            s.conquered,
+            s.conquered_nonempty,
+            s.readied,
+            s.die_target,
+            s.die_bonus,
+        ) = record
+        s.races.pop(race, None)  # (a refusal may come before the banner is made)
+        s.phase = _PICK
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
         (
             races,

@@ -123,8 +123,10 @@ def test_turn_ends_and_conquests_made_in_place_are_those_made_on_a_fork(
     place and on a fork (``play_alongside``): every EndTurn and Conquer that may be made
     in place (see ``made_here``) was, and each is taken back and played again."""
 
-    def made(game: sw.Game, action: sw.Action) -> bool:  # Deploys too (state4)
-        return made_here(game, action) or in_place_move(game, action)
+    from test_fast_paths_perf_pick7 import made_by_pick7  # (it imports this module)
+
+    def made(game: sw.Game, action: sw.Action) -> bool:  # Deploys (state4), pick7's too
+        return made_here(game, action) or in_place_move(game, action) or made_by_pick7(game, action)
 
     taken = play_alongside(how, made, made_here)
     ended = sum(over for _, _, over in taken)
@@ -345,9 +347,7 @@ def test_a_banner_held_elsewhere_is_copied_before_it_changes(
         s = game._state
         race = s.acting
         assert race is not None
-        deploy = next(
-            a for a in game.legal_actions() if isinstance(a, sw.Deploy) and a.count == 1
-        )
+        deploy = next(a for a in game.legal_actions() if isinstance(a, sw.Deploy) and a.count == 1)
         banner = id(s.races[race])
         del s
         with forking():

@@ -157,9 +157,10 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
     in place and on a fork (``play_alongside``): every Deploy that may be made in place
     (see ``in_place_move``) was, and each is taken back and played again."""
     from test_fast_paths_perf_gc6 import made_here  # (it imports this module's helpers)
+    from test_fast_paths_perf_pick7 import made_by_pick7
 
-    def made(game: sw.Game, action: sw.Action) -> bool:  # EndTurns, Conquers too (gc6)
-        return in_place_move(game, action) or made_here(game, action)
+    def made(game: sw.Game, action: sw.Action) -> bool:  # EndTurns, Conquers (gc6), pick7's
+        return in_place_move(game, action) or made_here(game, action) or made_by_pick7(game, action)
 
     taken = play_alongside(how, made, in_place_move)
     lifted = sum(len(record) == 6 for _, record, _ in taken)  # the first Deploy of a turn

@@ -117,6 +117,7 @@ class Engine:
         "_own_tokens",
         "_parts",
         "_penniless",
+        "_plain_picks",
         "_plain_turns",
         "_plans",
         "_quick_seize",
@@ -450,6 +451,16 @@ class Engine:
         #: whose race and badge are most often none of them
         self._declining = frozenset().union(
             *(self._raising.get(flag, ()) for flag in decline.DECLINE_FLAGS)
+        )
+        #: picking a combo takes it and nothing more: no tokens on skipped banners, no
+        #: power's own tokens, no badge swapped or borrowed, no ``pick`` trigger (see
+        #: Game._pick_in_place)
+        self._plain_picks = not (
+            self._banner_tokens
+            or self._own_tokens
+            or self._swapping
+            or self._borrowers
+            or "pick" in self.trigger_events
         )
 
     def _lend_to_borrowers(self) -> None:
