@@ -52,7 +52,10 @@ from smallworld_rules.state import Phase, State
 #: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
 #: banner is the banner's hand (an int) where the move changed the banner itself. For an
 #: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
-#: token count and the turn's fields, in ``undone``'s order (19 values).
+#: token count and the turn's fields, in ``undone``'s order (19 values). For a Conquer of a
+#: defended region, a Conquer's 10 values and the defender's side: its banner (its hand
+#: where the move changed the banner itself; None for a Lost Tribe), the box, the zones,
+#: ``attacked`` and the withdrawals to come (11 values).
 Record = tuple[Any, ...]
 
 
@@ -127,6 +130,31 @@ def undone(s: State, record: Record, alone: bool) -> State:
             s.acted,
             s.die_bonus,
         ) = record
+    elif size == 11:  # a Conquer of a defended region: the 10 values, then the defender's side
+        (
+            _,
+            _,
+            region,
+            s.region_tokens[region],
+            occupants,
+            s.race_masks,
+            s.conquered,
+            s.conquered_nonempty,
+            s.acted,
+            s.die_bonus,
+            (banner, s.box, s.zones, s.attacked, s.withdrawals),
+        ) = record
+        s.region_race = occupants
+        if banner.__class__ is int:  # as the acting banner's hand above
+            race = occupants[region]
+            rs = s.races[race]
+            if rs.gen != s.gen or refcount(rs) != ALONE:
+                if rs.gen == s.gen:
+                    s.gen += 1
+                rs = s.own_race(race)
+            rs.hand = banner
+        elif banner is not None:  # (None: a Lost Tribe)
+            s.races[occupants[region]] = banner
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
         (
             races,
