@@ -389,25 +389,12 @@ class Game:
         hand = rs.hand
         owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
         drs: RaceState | None = None  # the defender's banner, if it changes itself
-        side: Record = ()  # what the record keeps of the defender's side
-        record: Record
-        if occupant is None or (occupant == LOST_TRIBE and engine._lost_to_box):
-            record = (
-                acting,
-                hand if owned else rs,
-                region,
-                tokens[region],
-                occupants,
-                s.race_masks,
-                s.conquered,
-                s.conquered_nonempty,
-                s.acted,
-                s.die_bonus,
-            )
-        else:
+        side: Record | None = None  # what the record keeps of the defender's side
+        if occupant is not None and (occupant != LOST_TRIBE or not engine._lost_to_box):
             # _seize's path, where it writes only the defender's side below: lost tokens go
-            # to the box, or to a zone (not a race's pile); no trigger on a loss; no role
-            # defending; no race retiring (declined, on its last region)
+            # to the box, or to a zone (not a race's pile: a Lost Tribe's go there when
+            # not to the box); no trigger on a loss; no role defending; no race retiring
+            # (declined, on its last region)
             if engine.defender_events or engine._collectors:
                 return False
             defender: RaceState | int | None = None  # its banner, or the hand of it
@@ -427,22 +414,21 @@ class Game:
                 else:  # held elsewhere: the position takes a generation of its own
                     owned = False
                     defender, drs = drs, None
-            elif engine.lost_zone is None:
-                return False
             side = (defender, s.box, s.zones, s.attacked, s.withdrawals)
-            record = (
-                acting,
-                hand if owned else rs,
-                region,
-                tokens[region],
-                occupants,
-                s.race_masks,
-                s.conquered,
-                s.conquered_nonempty,
-                s.acted,
-                s.die_bonus,
-                side,
-            )
+        record: Record = (
+            acting,
+            hand if owned else rs,
+            region,
+            tokens[region],
+            occupants,
+            s.race_masks,
+            s.conquered,
+            s.conquered_nonempty,
+            s.acted,
+            s.die_bonus,
+        )
+        if side is not None:
+            record += (side,)
         costs = s.reach_costs
         if not owned:
             s.gen = gen + 1
@@ -451,7 +437,7 @@ class Game:
         try:
             engine.apply(s, action, self._append)
         except BaseException:
-            if drs is not None:  # its hand put back on the banner itself (see _unmade)
+            if drs is not None and side is not None:  # its hand back on it, as _unmade's
                 drs.hand = side[0]
                 record = (*record[:10], (drs, *side[1:]))
             self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)

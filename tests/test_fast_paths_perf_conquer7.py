@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 from helpers import rule_sets, rules_and_players
-from test_fast_paths_perf_gc6 import made_here
+from test_fast_paths_perf_gc6 import _identity as gc6_identity
+from test_fast_paths_perf_gc6 import _refusing, made_here
 from test_fast_paths_perf_state4 import (
     counting_forks,
     forking,
@@ -27,7 +28,7 @@ from test_fast_paths_perf_state4 import (
 )
 
 import smallworld_rules as sw
-from smallworld_rules.events import Conquered, TokensToZone, build_log
+from smallworld_rules.events import Conquered, TokensToZone
 from smallworld_rules.state import LOST_TRIBE, RaceState, state_to_dict
 
 #: official, every tests/rules* folder, each expansion alone and every expansion together
@@ -101,34 +102,11 @@ def test_defended_conquests_made_in_place_are_those_made_on_a_fork(
         assert any(record[10][0] is None for _, record, _ in taken)
 
 
-def _refusing(kinds: Any) -> Any:
-    """A log that refuses events of ``kinds`` (a class or a tuple of them), after the move
-    made the changes before it."""
-
-    def log(entry: Any) -> None:
-        if isinstance(build_log([entry])[0], kinds):  # the engine may log it as a tuple
-            raise sw.IllegalAction("stopped")
-
-    return log
-
-
 def _identity(game: sw.Game) -> tuple[Any, ...]:
-    """The objects of the game's position (by id), its generation and its data."""
+    """The objects of the game's position (by id: the banners, the defender's too), its
+    generation and its data (gc6's), and the occupants, masks, box and zones it holds."""
     s = game._state
-    return (
-        id(s),
-        s.gen,
-        id(s.races),
-        {race: (id(rs), rs.hand) for race, rs in s.races.items()},
-        id(s.region_tokens),
-        id(s.region_race),
-        id(s.race_masks),
-        id(s.box),
-        id(s.zones),
-        id(s.players),
-        s.reach_costs,
-        state_to_dict(s),
-    )
+    return (*gc6_identity(game), id(s.region_race), id(s.race_masks), id(s.box), id(s.zones))
 
 
 @RULE_SETS
