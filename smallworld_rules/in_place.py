@@ -9,7 +9,10 @@ die's bonus and the phase, unless the race's rule files have triggers (those of 
 redeployment may change anything) or it is a role's. A Conquer of a region nobody defends
 (``conquest._conquer``'s quick path, for a race without triggers, not a role's) changes the
 banner's hand, the region's occupant and tokens, the turn's conquests, ``acted`` and the
-die's bonus. A Deploy's or Conquer's banner is changed itself when it is the position's own
+die's bonus; one of a region a race defends (``conquest._seize``, where no trigger runs on
+the loss and the defender neither is the role's nor retires) also the defender's side: its
+banner's hand, the box or zone its lost tokens go to, ``attacked`` and the withdrawals to
+come. A Deploy's or Conquer's banner is changed itself when it is the position's own
 (its generation) and nothing else holds it (its reference count): the record then keeps its
 hand, so that it holds only ints, strings and tuples of them, which the collector stops
 walking after its first pass; any other banner is copied first (the position takes a
