@@ -362,14 +362,19 @@ class Game:
 
     def _conquer_in_place(self, s: State, action: Conquer) -> bool:
         """``apply`` of a Conquer on ``s``, the game's position in the conquest phase, which
-        nothing else holds, where ``_conquer`` takes its quick path and fires nothing: no
-        race defends the region (or a Lost Tribe whose tokens go to the box), no piece holds
-        it, the engine records no facts and keeps no discounts of conquests (its
-        ``_quick_seize``), and the race's rule files have no triggers and it is not a role's.
-        The move changes the acting banner's hand (the banner itself, as a Deploy's, or a
-        copy), the region's occupant and tokens, the turn's conquests, ``acted`` and the
-        die's bonus; the record keeps them as they were. Returns False, changing nothing,
-        where the general path must."""
+        nothing else holds, where the conquest fires nothing: the engine records no facts
+        and keeps no discounts of conquests (its ``_quick_seize``), no piece holds the
+        region, and the race's rule files have no triggers and it is not a role's.
+        Where no race defends the region (or a Lost Tribe whose tokens go to the box),
+        ``_conquer`` takes its quick path: the move changes the acting banner's hand (the
+        banner itself, as a Deploy's, or a copy), the region's occupant and tokens, the
+        turn's conquests, ``acted`` and the die's bonus. Where a race defends it (not the
+        role's, not in decline on its last region, in a game without triggers on a loss)
+        or a Lost Tribe whose tokens go to a zone, ``_seize`` also changes the defender's
+        side: its banner's hand (the tokens it takes back), the box or the zone its lost
+        tokens go to, ``attacked`` and the withdrawals to come. The record keeps them as
+        they were (``in_place.Record``). Returns False, changing nothing, where the general
+        path must."""
         region = action.region
         tokens = s.region_tokens
         acting = s.acting
@@ -382,8 +387,7 @@ class Game:
         rs = races[acting]
         triggering = engine._triggering
         if (
-            (occupant is not None and (occupant != LOST_TRIBE or not engine._lost_to_box))
-            or not engine._quick_seize
+            not engine._quick_seize
             or s.pieces.get(region)
             or acting in triggering
             or rs.power in triggering
@@ -393,6 +397,33 @@ class Game:
         gen = s.gen
         hand = rs.hand
         owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
+        drs: RaceState | None = None  # the defender's banner, if it changes itself
+        side: Record | None = None  # what the record keeps of the defender's side
+        if occupant is not None and (occupant != LOST_TRIBE or not engine._lost_to_box):
+            # _seize's path, where it writes only the defender's side below: lost tokens go
+            # to the box, or to a zone (not a race's pile: a Lost Tribe's go there when
+            # not to the box); no trigger on a loss; no role defending; no race retiring
+            # (declined, on its last region)
+            if engine.defender_events or engine._collectors:
+                return False
+            defender: RaceState | int | None = None  # its banner, or the hand of it
+            if occupant != LOST_TRIBE:
+                drs = races.get(occupant)
+                if (
+                    drs is None
+                    or occupant == acting
+                    or occupant == engine.role_race
+                    or (drs.declined and s.race_masks[occupant] == 1 << region)
+                ):
+                    return False
+                if drs.gen != gen:
+                    defender, drs = drs, None  # own_race copies it, if it changes
+                elif owned and refcount(drs) == ALONE:
+                    defender = drs.hand  # changed itself, as the acting banner
+                else:  # held elsewhere: the position takes a generation of its own
+                    owned = False
+                    defender, drs = drs, None
+            side = (defender, s.box, s.zones, s.attacked, s.withdrawals)
         record: Record = (
             acting,
             hand if owned else rs,
@@ -405,6 +436,8 @@ class Game:
             s.acted,
             s.die_bonus,
         )
+        if side is not None:
+            record += (side,)
         costs = s.reach_costs
         if not owned:
             s.gen = gen + 1
@@ -413,6 +446,9 @@ class Game:
         try:
             engine.apply(s, action, self._append)
         except BaseException:
+            if drs is not None and side is not None:  # its hand back on it, as _unmade's
+                drs.hand = side[0]
+                record = (*record[:10], (drs, *side[1:]))
             self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)
             raise
         undo = self._undo

@@ -9,7 +9,10 @@ die's bonus and the phase, unless the race's rule files have triggers (those of 
 redeployment may change anything) or it is a role's. A Conquer of a region nobody defends
 (``conquest._conquer``'s quick path, for a race without triggers, not a role's) changes the
 banner's hand, the region's occupant and tokens, the turn's conquests, ``acted`` and the
-die's bonus. A Deploy's or Conquer's banner is changed itself when it is the position's own
+die's bonus; one of a region a race defends (``conquest._seize``, where no trigger runs on
+the loss and the defender neither is the role's nor retires) also the defender's side: its
+banner's hand, the box or zone its lost tokens go to, ``attacked`` and the withdrawals to
+come. A Deploy's or Conquer's banner is changed itself when it is the position's own
 (its generation) and nothing else holds it (its reference count): the record then keeps its
 hand, so that it holds only ints, strings and tuples of them, which the collector stops
 walking after its first pass; any other banner is copied first (the position takes a
@@ -60,7 +63,10 @@ from smallworld_rules.state import Phase, State
 #: masks, the piece tables, the supply and ``acted`` (9 values). For a PickCombo (see
 #: ``Game._pick_in_place``), the players, the market, the stacks, the discards, the
 #: generator, the box, the race picked (its banner is taken out of the table again),
-#: ``picked``, the acting race and the fields of a race's run of conquests (15 values).
+#: ``picked``, the acting race and the fields of a race's run of conquests (15 values). For
+#: a Conquer of a defended region, a Conquer's 10 values and the defender's side: its banner
+#: (its hand where the move changed the banner itself; None for a Lost Tribe), the box, the
+#: zones, ``attacked`` and the withdrawals to come (11 values).
 Record = tuple[Any, ...]
 
 
@@ -148,6 +154,31 @@ def undone(s: State, record: Record, alone: bool) -> State:
             s.acted,
             s.die_bonus,
         ) = record
+    elif size == 11:  # a Conquer of a defended region: the 10 values, then the defender's side
+        (
+            _,
+            _,
+            region,
+            s.region_tokens[region],
+            occupants,
+            s.race_masks,
+            s.conquered,
+            s.conquered_nonempty,
+            s.acted,
+            s.die_bonus,
+            (banner, s.box, s.zones, s.attacked, s.withdrawals),
+        ) = record
+        s.region_race = occupants
+        if banner.__class__ is int:  # as the acting banner's hand above
+            race = occupants[region]
+            rs = s.races[race]
+            if rs.gen != s.gen or refcount(rs) != ALONE:
+                if rs.gen == s.gen:
+                    s.gen += 1
+                rs = s.own_race(race)
+            rs.hand = banner
+        elif banner is not None:  # (None: a Lost Tribe)
+            s.races[occupants[region]] = banner
     elif size == 15:  # a PickCombo: its new banner taken out again
         (
             s.players,

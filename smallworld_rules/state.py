@@ -38,7 +38,8 @@ objects above. A change made past these rules would also change the states kept 
 ``undo``; the tests check that every state kept in the history is left as it was.
 
 In place: ``Game.apply`` carries a Deploy (of the redeployment phase, or the first of a turn
-by a race without triggers), a Conquer of a region nobody defends and an EndTurn that ends
+by a race without triggers), a Conquer (of a region nobody defends, or of one a race
+defends where no trigger runs on the loss) and an EndTurn that ends
 the turn at once out on the game's current position itself when nothing else holds that
 position (no clone, view, history or caller), keeping a record of what changed for ``undo``
 (``smallworld_rules.in_place``). The acting banner of a Deploy or Conquer is changed itself
