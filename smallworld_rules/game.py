@@ -414,33 +414,31 @@ class Game:
 
     def _end_turn_in_place(self, s: State, action: EndTurn) -> bool:
         """``apply`` of an EndTurn on ``s``, the game's position, which nothing else holds,
-        where the turn ends at once: a redeployed race with an empty hand, the player's
-        active race, no withdrawal to come, no decline at the end, in a game whose turns end
-        and start with scoring and readying alone (no ``turn_end`` or ``turn_start``
-        trigger, no role, no cap on a region's tokens, no race holding tokens back). Then
-        the move changes the player's coins and the banners (the players and the races
-        table: new ones), the readied tokens, the turn's fields and the game's end; the
-        record keeps all of them as they were (``in_place.Record``). Returns False,
-        changing nothing, where the general path must."""
+        where the turn ends at once: the player's active race in the redeployment phase, no
+        withdrawal to come, no decline at the end, in a game whose turns end and start with
+        scoring and readying alone (no ``turn_end`` or ``turn_start`` trigger, no cap on a
+        region's tokens). Then the move changes the player's coins and the banners (the
+        players and the races table: new ones; the tokens left in hand, held back or kept
+        in a role's hand zone are the banner's), the readied tokens, the turn's fields and
+        the game's end, and in a game with a role what its turn end changes after every
+        turn besides its banner: the piles (harvest, exchange) and the tray. The record
+        keeps all of them as they were (``in_place.Record``). Returns False, changing
+        nothing, where the general path must (a refusal, such as tokens left in hand, is
+        undone from the record)."""
         if s.phase is not _REDEPLOY:
             return False
         acting = s.acting
         if acting is None or s.withdrawals or s.decline_at_end:
             return False
         engine = self._engine
-        if not engine._plain_turns or engine._capping or engine.role is not None:
-            return False
-        races = s.races
-        rs = races[acting]
-        holding = engine._holding
         if (
-            rs.hand
-            or acting in holding
-            or rs.power in holding
+            not engine._plain_turns
+            or engine._capping
             or s.players[s.active].active != acting
             or "turn_end" in engine.trigger_events
         ):
             return False
+        races = s.races
         tokens = s.region_tokens
         record: Record = (
             races,
@@ -463,6 +461,8 @@ class Game:
             s.round,
             s.winners,
         )
+        if engine.role is not None:  # its turn end after every turn: the piles and the tray
+            record += (s.zones, s.box)
         costs = s.reach_costs
         gen = s.gen
         s.gen = gen + 1  # (as _deploy_in_place: the banners are copied before they change)

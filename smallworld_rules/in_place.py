@@ -16,7 +16,8 @@ walking after its first pass; any other banner is copied first (the position tak
 generation of its own) and the record keeps it. An EndTurn that ends the turn at once
 (a redeployed race with an empty hand, in a game whose turns end with scoring and start with
 readying alone) changes the player's coins, two banners, the readied tokens and the turn's
-fields: its record keeps those fields and the races table of before (the position gets a
+fields (in a game with a role, also the piles and the tray its turn end replaces after
+every turn): its record keeps those fields and the races table of before (the position gets a
 copy), three tracked objects where a fork makes three larger ones (the position with its 39
 fields, its token list and its table). When nothing but the game holds its
 current position, ``apply`` carries such a move out on that position and keeps what it
@@ -52,7 +53,8 @@ from smallworld_rules.state import Phase, State
 #: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
 #: banner is the banner's hand (an int) where the move changed the banner itself. For an
 #: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
-#: token count and the turn's fields, in ``undone``'s order (19 values).
+#: token count and the turn's fields, in ``undone``'s order (19 values), and in a game with
+#: a role the piles and the tray its turn end may replace (21 values).
 Record = tuple[Any, ...]
 
 
@@ -128,6 +130,9 @@ def undone(s: State, record: Record, alone: bool) -> State:
             s.die_bonus,
         ) = record
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
+        if size != 19:  # in a game with a role, its piles and tray too
+            s.zones, s.box = record[19], record[20]
+            record = record[:19]
         (
             races,
             s.players,

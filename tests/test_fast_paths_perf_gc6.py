@@ -40,28 +40,23 @@ BUDGETS = {"dev": {"examples": 10}, "ci": {"examples": 60}, "thorough": {"exampl
 
 def turn_end_in_place(game: sw.Game, action: sw.Action) -> bool:
     """Whether ``apply`` may carry ``action`` out in place (nothing else holding the
-    position): an EndTurn of the redeployment phase by the player's active race with an
-    empty hand, nothing in the rule language's memory, no withdrawal to come and no
-    decline at the end, in a game without ``turn_end`` or ``turn_start`` triggers, roles,
-    caps on a region's tokens or anything else a turn's start does beyond readying, and by
-    a race that holds no tokens back."""
+    position): an EndTurn of the redeployment phase by the player's active race, nothing
+    in the rule language's memory, no withdrawal to come and no decline at the end, in a
+    game without ``turn_end`` or ``turn_start`` triggers, caps on a region's tokens or
+    anything else a turn's start does beyond readying (a race's hand, the tokens it holds
+    back and a role's turn end are in the record since pass 12b)."""
     s = game._state
     engine = game._engine
     if type(action) is not sw.EndTurn or s.lang or s.phase is not sw.Phase.REDEPLOY:
         return False
     if s.acting is None:
         return False
-    rs = s.races[s.acting]
     return (
-        rs.hand == 0
-        and not s.withdrawals
+        not s.withdrawals
         and not s.decline_at_end
         and engine._plain_turns
         and not engine._capping
-        and engine.role is None
         and "turn_end" not in engine.trigger_events
-        and s.acting not in engine._holding
-        and rs.power not in engine._holding
         and s.players[s.active].active == s.acting
     )
 
