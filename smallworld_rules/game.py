@@ -28,6 +28,7 @@ from smallworld_rules.actions import (
     DrawPiece,
     EndTurn,
     RollDie,
+    UseAbility,
     action_problem,
 )
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
@@ -44,7 +45,14 @@ from smallworld_rules.events import (
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
-from smallworld_rules.in_place import ALONE, Record, history_states, refcount, undone
+from smallworld_rules.in_place import (
+    ABILITY_TAIL,
+    ALONE,
+    Record,
+    history_states,
+    refcount,
+    undone,
+)
 from smallworld_rules.language import hidden_pieces
 from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
@@ -271,6 +279,9 @@ class Game:
         elif type(action) is EndTurn:
             if refcount(old) == ALONE and not old.lang and self._end_turn_in_place(old, action):
                 return
+        elif type(action) is UseAbility:
+            if refcount(old) == ALONE and not old.lang and self._use_ability_in_place(old, action):
+                return
         elif (
             type(action) is Conquer
             and refcount(old) == ALONE
@@ -473,6 +484,56 @@ class Game:
             self._engine.apply(s, action, self._append)
         except BaseException:
             self._unmade(s, record, length, races, tokens, gen, costs, None)
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _use_ability_in_place(self, s: State, action: UseAbility) -> bool:
+        """``apply`` of a UseAbility on ``s``, the game's position, which nothing else
+        holds, in the conquests or the redeployment, of an ability that only places or
+        moves pieces or makes a truce (``Engine._quiet_abilities``: no rule language, price
+        or count of uses, and no race in decline uses abilities in this game). The move
+        changes the piece tables and supply, the abilities used this turn, ``acted`` and
+        the truces, and of the acting banner nothing but, where it is not the position's
+        alone, which banner the races table holds (a copy): the record keeps them as they
+        were. Returns False, changing nothing, where the general path must."""
+        acting = s.acting
+        phase = s.phase
+        engine = self._engine
+        name = action.name
+        if (
+            acting is None
+            or (phase is not _CONQUEST and phase is not _REDEPLOY)
+            or type(name) is not str
+            or name not in engine._quiet_abilities
+        ):
+            return False
+        races = s.races
+        rs = races[acting]
+        gen = s.gen
+        owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
+        # (a concatenation, not *ABILITY_TAIL: no list made on the way)
+        record: Record = (  # noqa: RUF005
+            acting,
+            None if owned else rs,
+            s.pieces,
+            s.piece_supply,
+            s.used,
+            s.acted,
+            s.truces,
+        ) + ABILITY_TAIL
+        costs = s.reach_costs
+        if not owned:
+            s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:
+            self._unmade(s, record, length, races, s.region_tokens, gen, costs, None)
             raise
         undo = self._undo
         undo.append(record)

@@ -54,8 +54,14 @@ from smallworld_rules.state import Phase, State
 #: banner is the banner's hand (an int) where the move changed the banner itself. For an
 #: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
 #: token count and the turn's fields, in ``undone``'s order (19 values), and in a game with
-#: a role the piles and the tray its turn end may replace (21 values).
+#: a role the piles and the tray its turn end may replace (21 values). For a UseAbility
+#: that places pieces or makes a truce (``Game._use_ability_in_place``), the acting race's
+#: id, its banner where the move copied it (else None), the piece tables and supply, the
+#: abilities used this turn, ``acted`` and the truces, then ``ABILITY_TAIL`` (20 values).
 Record = tuple[Any, ...]
+
+#: the end of a UseAbility's record: ``undone`` tells records apart by their length alone
+ABILITY_TAIL: tuple[None, ...] = (None,) * 13
 
 
 class _Holder:
@@ -100,6 +106,15 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s = s.fork()
     s.reach_costs = None
     size = len(record)
+    if size == 20:  # a UseAbility (first: most of a turn's records where it has some)
+        s.pieces = record[2]
+        s.piece_supply = record[3]
+        s.used = record[4]
+        s.acted = record[5]
+        s.truces = record[6]
+        if record[1] is not None:  # the banner the move copied
+            s.races[record[0]] = record[1]
+        return s
     if size < 19:  # a Deploy or a Conquer: the banner, or the hand of one changed in place
         race, banner = record[0], record[1]
         if banner.__class__ is int:

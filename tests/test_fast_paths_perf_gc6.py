@@ -87,8 +87,15 @@ def quiet_conquest(game: sw.Game, action: sw.Action) -> bool:
 
 def made_here(game: sw.Game, action: sw.Action) -> bool:
     """Whether ``apply`` may carry ``action`` out in place by this pass's paths: an
-    EndTurn (``turn_end_in_place``) or a Conquer (``quiet_conquest``)."""
-    return turn_end_in_place(game, action) or quiet_conquest(game, action)
+    EndTurn (``turn_end_in_place``) or a Conquer (``quiet_conquest``), or by pass 12b's:
+    a UseAbility (``ability_in_place``)."""
+    from test_fast_paths_perf_roles7 import ability_in_place  # (it imports this module)
+
+    return (
+        turn_end_in_place(game, action)
+        or quiet_conquest(game, action)
+        or ability_in_place(game, action)
+    )
 
 
 def _identity(game: sw.Game) -> tuple[Any, ...]:

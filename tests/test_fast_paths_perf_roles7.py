@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 import pytest
 import test_fast_paths_perf_state4 as state4
+from helpers import rule_sets
 from test_fast_paths_perf_gc6 import _refusing, made_here, turn_end_in_place
 from test_fast_paths_perf_state4 import (
     counting_forks,
@@ -32,8 +33,10 @@ from test_fast_paths_perf_state4 import (
 import smallworld_rules as sw
 from smallworld_rules.engine.core import Engine
 from smallworld_rules.events import (
+    AbilityUsed,
     Exchanged,
     GameOver,
+    PieceMoved,
     TokensToZone,
     TurnEnded,
     TurnStarted,
@@ -42,6 +45,38 @@ from smallworld_rules.events import (
 from smallworld_rules.state import State, state_to_dict
 
 NECROMANCER = {"expansions": ["necromancer_island"]}
+#: official, every tests/rules* folder, each expansion alone and every expansion together
+RULE_SETS = rule_sets(each_box=True)
+#: the effects of an ability made in place: pieces placed or moved, a truce
+QUIET = {"place", "move", "truce"}
+
+
+def ability_in_place(game: sw.Game, action: sw.Action) -> bool:
+    """Whether ``apply`` may carry ``action`` out in place (nothing else holding the
+    position): a UseAbility in the conquests or the redeployment with a race acting and
+    nothing in the rule language's memory, in a game where no race in decline uses
+    abilities, of an ability that every rule file naming it makes only place or move
+    pieces or make a truce, without the rule language, a price or a count of uses."""
+    s = game._state
+    if type(action) is not sw.UseAbility or s.lang or s.acting is None:
+        return False
+    if s.phase not in (sw.Phase.CONQUEST, sw.Phase.REDEPLOY) or game._engine.declined_abilities:
+        return False
+    rules = game.rules
+    files = [*rules.races.values(), *rules.powers.values(), *rules.expansions.values()]
+    named = [
+        a
+        for d in files + [role.race for role in rules.roles.values()]
+        for a in d.abilities
+        if a.name == action.name
+    ]
+    return bool(named) and all(
+        not a.language
+        and a.price is None
+        and a.limit != "times"
+        and all(e.verb in QUIET for e in a.effects)
+        for a in named
+    )
 #: the player counts play_alongside plays a role's rule set at (helpers.players_for)
 COUNTS = (3, 4, 5)
 
@@ -284,3 +319,123 @@ def test_a_held_role_turn_end_is_undone_on_a_fork(necromancer: sw.Rules) -> None
         game.undo()  # (the position _turn_ends plays on from)
         checked += 1
     assert checked == 4
+
+
+@RULE_SETS
+def test_abilities_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) -> None:
+    """An ability's effects (a Hero, a Fortress or an Encampment placed on one of the race's
+    regions, a truce with the player chosen) and its limits (once a turn) are carried out
+    alike in place and on a fork: every UseAbility that may be made in place (see
+    ``ability_in_place``) was, and each is taken back and played again
+    (``play_alongside``)."""
+    taken = play_alongside(how, _made, ability_in_place)
+    assert all(len(record) == 20 for _, record, _ in taken)
+    if how == {} or how == NECROMANCER:  # Heroes, Fortresses, Encampments, truces
+        assert len(taken) > 10
+        names = {action.name for action, _, _ in taken}
+        assert names >= ({"encamp"} if how == {} else {"place_hero", "fortify", "choose_ally"})
+
+
+def test_an_ability_copies_a_banner_held_elsewhere(necromancer: sw.Rules) -> None:
+    """The acting banner, where the position is not all that holds it (here a fork of the
+    position kept aside, which shares its banners), is copied before the ability is used
+    and the record keeps it: the fork is left as it was, the move is the forking path's,
+    and ``undo`` puts the banner back. Where nothing else holds it, the banner itself is
+    the position's still after the move (no copy; the record keeps none)."""
+    checked: Counter[bool] = Counter()
+    for game, options in _abilities(necromancer, 6):
+        use = next(a for a in options if ability_in_place(game, a))
+        for held in (False, True):
+            aside = game._state.fork() if held else None
+            kept = None if aside is None else state_to_dict(aside)
+            before = position(game)
+            acting = game._state.acting
+            assert acting is not None
+            banner = id(game._state.races[acting])
+            with forking():
+                reference = game.clone()
+                reference.apply(use)
+            expected = position(reference)
+            del reference
+            game.apply(use)
+            assert made_in_place(game) and position(game) == expected
+            record = game._undo[-3]
+            assert (record[1] is not None) is held
+            assert (id(game._state.races[acting]) == banner) is not held
+            if aside is not None:
+                assert state_to_dict(aside) == kept
+            game.undo()
+            assert position(game) == before and id(game._state.races[acting]) == banner
+            del aside
+            checked[held] += 1
+        if checked[True] >= 6:
+            break
+    assert checked[True] >= 6
+
+
+def _abilities(rules: sw.Rules, games: int) -> Iterator[tuple[sw.Game, list[sw.Action]]]:
+    """Seeded games of ``rules``, each yielded at every position where an ability that may
+    be made in place is listed, with the legal actions, then played on by a random move."""
+    for seed in range(games):
+        count = (3, 4, 5)[seed % 3] if rules.roles else 2 + seed % 2
+        game = sw.Game.new(players=count, seed=seed, rules=rules)
+        choose = random.Random(seed)
+        while not game.is_over:
+            options = list(game.legal_actions())
+            if any(ability_in_place(game, a) for a in options):
+                yield game, options
+            game.apply(options[choose.randrange(len(options))])
+
+
+@pytest.mark.parametrize("how", [{}, NECROMANCER], ids=["official", "necromancer_island"])
+def test_a_refused_ability_leaves_the_position_as_it_was(
+    how: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An ability used where its rule does not allow it (a region that is not the race's,
+    one off the board, no target, a target that already holds the piece) is refused with
+    the reason the forking path gives, and one refused after it made its changes (the log
+    refusing AbilityUsed, or PieceMoved after the piece was put down) is undone: tried in
+    place on the game's own position, either leaves the same position object, banners,
+    races table, piece tables, generation, save, log and history, and makes no fork."""
+    rules = sw.load_rules(**how)
+    tried: Counter[str] = Counter()
+    for game, options in _abilities(rules, 4):
+        listed = [a for a in options if ability_in_place(game, a)]
+        use = listed[0]
+        assert isinstance(use, sw.UseAbility)
+        n = len(game._state.region_tokens)
+        wrong = [
+            sw.UseAbility(use.name, r)
+            for r in (-1, n + 3, None, *range(n))
+            if sw.UseAbility(use.name, r) not in options
+        ][:4]
+        reference = game._state.fork()  # the forking path, on the side: what it logs
+        logged: list[object] = []
+        game._engine.apply(reference, use, logged.append)
+        del reference
+        events = build_log(logged)
+        kinds = [k for k in (AbilityUsed, PieceMoved) if any(isinstance(e, k) for e in events)]
+        for probe, kind in [(p, None) for p in wrong] + [(use, k) for k in kinds]:
+            if kind is not None:
+                message = "stopped"
+                game._append = _refusing(kind)
+            else:
+                with forking(), pytest.raises(sw.IllegalAction) as forked:
+                    game.apply(probe)
+                message = str(forked.value)
+                del forked  # (its traceback's frames hold the position)
+            identity = _identity(game)
+            saved, log, undo = game.to_json(), game.log, list(game._undo)
+            try:
+                with counting_forks(monkeypatch) as forks:
+                    with pytest.raises(sw.IllegalAction) as raised:
+                        game.apply(probe)
+                    assert not forks  # tried in place
+            finally:
+                game._append = game._log.append
+            assert str(raised.value) == message
+            del raised
+            assert _identity(game) == identity
+            assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+            tried["refused" if kind is None else kind.__name__] += 1
+    assert min(tried.values()) > 5 and len(tried) == 3, tried
