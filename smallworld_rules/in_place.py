@@ -19,7 +19,10 @@ readying alone) changes the player's coins, two banners, the readied tokens and 
 fields (in a game with a role, also the piles and the tray its turn end replaces after
 every turn): its record keeps those fields and the races table of before (the position gets a
 copy), three tracked objects where a fork makes three larger ones (the position with its 39
-fields, its token list and its table). When nothing but the game holds its
+fields, its token list and its table). A UseAbility of an ability that only places or moves
+pieces or makes a truce changes the piece tables and supply, the abilities used, ``acted``
+and the truces, and the banner only as a Deploy's (a copy where it is not the position's
+alone). When nothing but the game holds its
 current position, ``apply`` carries such a move out on that position and keeps what it
 changed instead (a :data:`Record`, made from the values read before the move: it assumes
 nothing about what the move will write beyond them, and the tests compare every such move
