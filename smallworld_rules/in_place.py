@@ -14,10 +14,10 @@ die's bonus. A Deploy's or Conquer's banner is changed itself when it is the pos
 hand, so that it holds only ints, strings and tuples of them, which the collector stops
 walking after its first pass; any other banner is copied first (the position takes a
 generation of its own) and the record keeps it. An EndTurn that ends the turn at once
-(a redeployed race with an empty hand, in a game whose turns end with scoring and start with
-readying alone) changes the player's coins, two banners, the readied tokens and the turn's
-fields (in a game with a role, also the piles and the tray its turn end replaces after
-every turn): its record keeps those fields and the races table of before (the position gets a
+(the player's active race in the redeployment, in a game whose turns end with scoring and
+start with readying alone) changes the player's coins, two banners, the readied tokens and
+the turn's fields (in a game with a role, also the piles and the tray its turn end replaces
+after every turn): its record keeps those fields and the races table of before (the position gets a
 copy), three tracked objects where a fork makes three larger ones (the position with its 39
 fields, its token list and its table). A UseAbility of an ability that only places or moves
 pieces or makes a truce changes the piece tables and supply, the abilities used, ``acted``
@@ -109,7 +109,7 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s = s.fork()
     s.reach_costs = None
     size = len(record)
-    if size == 20:  # a UseAbility (first: most of a turn's records where it has some)
+    if size == 20:  # a UseAbility (tested first: undo's cheapest restore, kept so)
         s.pieces = record[2]
         s.piece_supply = record[3]
         s.used = record[4]
