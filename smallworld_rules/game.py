@@ -30,6 +30,7 @@ from smallworld_rules.actions import (
     EndTurn,
     PickCombo,
     RollDie,
+    UseAbility,
     action_problem,
 )
 from smallworld_rules.engine import DIE_FACES, LOST_TRIBE_TOKENS, Engine
@@ -46,7 +47,13 @@ from smallworld_rules.events import (
 )
 from smallworld_rules.hidden import observe
 from smallworld_rules.hooks import Breakdown
-from smallworld_rules.in_place import ALONE, Record, history_states, refcount, undone
+from smallworld_rules.in_place import (
+    ALONE,
+    Record,
+    history_states,
+    refcount,
+    undone,
+)
 from smallworld_rules.language import hidden_pieces
 from smallworld_rules.maps import MAP_NAMES, GameMap, load_map, map_for_players
 from smallworld_rules.options import resolve_options
@@ -279,6 +286,9 @@ class Game:
                 return
         elif type(action) is PickCombo:
             if refcount(old) == ALONE and not old.lang and self._pick_in_place(old, action):
+                return
+        elif type(action) is UseAbility:
+            if refcount(old) == ALONE and not old.lang and self._use_ability_in_place(old, action):
                 return
         elif (
             type(action) is Conquer
@@ -567,33 +577,31 @@ class Game:
 
     def _end_turn_in_place(self, s: State, action: EndTurn) -> bool:
         """``apply`` of an EndTurn on ``s``, the game's position, which nothing else holds,
-        where the turn ends at once: a redeployed race with an empty hand, the player's
-        active race, no withdrawal to come, no decline at the end, in a game whose turns end
-        and start with scoring and readying alone (no ``turn_end`` or ``turn_start``
-        trigger, no role, no cap on a region's tokens, no race holding tokens back). Then
-        the move changes the player's coins and the banners (the players and the races
-        table: new ones), the readied tokens, the turn's fields and the game's end; the
-        record keeps all of them as they were (``in_place.Record``). Returns False,
-        changing nothing, where the general path must."""
+        where the turn ends at once: the player's active race in the redeployment phase, no
+        withdrawal to come, no decline at the end, in a game whose turns end and start with
+        scoring and readying alone (no ``turn_end`` or ``turn_start`` trigger, no cap on a
+        region's tokens). Then the move changes the player's coins and the banners (the
+        players and the races table: new ones; the tokens left in hand, held back or kept
+        in a role's hand zone are the banner's), the readied tokens, the turn's fields and
+        the game's end, and in a game with a role what its turn end changes after every
+        turn besides its banner: the piles (harvest, exchange) and the tray. The record
+        keeps all of them as they were (``in_place.Record``). Returns False, changing
+        nothing, where the general path must (a refusal, such as tokens left in hand, is
+        undone from the record)."""
         if s.phase is not _REDEPLOY:
             return False
         acting = s.acting
         if acting is None or s.withdrawals or s.decline_at_end:
             return False
         engine = self._engine
-        if not engine._plain_turns or engine._capping or engine.role is not None:
-            return False
-        races = s.races
-        rs = races[acting]
-        holding = engine._holding
         if (
-            rs.hand
-            or acting in holding
-            or rs.power in holding
+            not engine._plain_turns
+            or engine._capping
             or s.players[s.active].active != acting
             or "turn_end" in engine.trigger_events
         ):
             return False
+        races = s.races
         tokens = s.region_tokens
         record: Record = (
             races,
@@ -616,6 +624,8 @@ class Game:
             s.round,
             s.winners,
         )
+        if engine.role is not None:  # its turn end after every turn: the piles and the tray
+            record += (s.zones, s.box)
         costs = s.reach_costs
         gen = s.gen
         s.gen = gen + 1  # (as _deploy_in_place: the banners are copied before they change)
@@ -626,6 +636,55 @@ class Game:
             self._engine.apply(s, action, self._append)
         except BaseException:
             self._unmade(s, record, length, races, tokens, gen, costs, None)
+            raise
+        undo = self._undo
+        undo.append(record)
+        undo.append(length)
+        undo.append(action)
+        return True
+
+    def _use_ability_in_place(self, s: State, action: UseAbility) -> bool:
+        """``apply`` of a UseAbility on ``s``, the game's position, which nothing else
+        holds, in the conquests or the redeployment, of an ability that only places or
+        moves pieces or makes a truce (``Engine._quiet_abilities``: no rule language, price
+        or count of uses, and no race in decline uses abilities in this game). The move
+        changes the piece tables and supply, the abilities used this turn, ``acted`` and
+        the truces, and of the acting banner nothing but, where it is not the position's
+        alone, which banner the races table holds (a copy): the record keeps them as they
+        were. Returns False, changing nothing, where the general path must."""
+        acting = s.acting
+        phase = s.phase
+        engine = self._engine
+        name = action.name
+        if (
+            acting is None
+            or (phase is not _CONQUEST and phase is not _REDEPLOY)
+            or type(name) is not str
+            or name not in engine._quiet_abilities
+        ):
+            return False
+        races = s.races
+        rs = races[acting]
+        gen = s.gen
+        owned = rs.gen == gen and refcount(rs) == ALONE  # (as in _deploy_in_place)
+        record: Record = (
+            acting,
+            None if owned else rs,
+            s.pieces,
+            s.piece_supply,
+            s.used,
+            s.acted,
+            s.truces,
+        )
+        costs = s.reach_costs
+        if not owned:
+            s.gen = gen + 1
+        log = self._log
+        length = len(log)
+        try:
+            engine.apply(s, action, self._append)
+        except BaseException:
+            self._unmade(s, record, length, races, s.region_tokens, gen, costs, None)
             raise
         undo = self._undo
         undo.append(record)

@@ -17,15 +17,19 @@ come. A Deploy's or Conquer's banner is changed itself when it is the position's
 hand, so that it holds only ints, strings and tuples of them, which the collector stops
 walking after its first pass; any other banner is copied first (the position takes a
 generation of its own) and the record keeps it. An EndTurn that ends the turn at once
-(a redeployed race with an empty hand, in a game whose turns end with scoring and start with
-readying alone) changes the player's coins, two banners, the readied tokens and the turn's
-fields: its record keeps those fields and the races table of before (the position gets a
+(the player's active race in the redeployment, in a game whose turns end with scoring and
+start with readying alone) changes the player's coins, two banners, the readied tokens and
+the turn's fields (in a game with a role, also the piles and the tray its turn end replaces
+after every turn): its record keeps those fields and the races table of before (the position gets a
 copy), three tracked objects where a fork makes three larger ones (the position with its 39
 fields, its token list and its table). An Abandon (no ``abandon`` trigger, no race kept out
 of what it abandoned) changes the banner's hand as a Conquer does, the region, the piece
 tables and ``acted``; a PickCombo that only takes its combo changes the player, the market
 and stacks, the tray, the races table (one new banner) and the turn's fields of a run of
-conquests. When nothing but the game holds its current position, ``apply`` carries such a
+conquests. A UseAbility of an ability that only places or moves pieces or makes a truce
+changes the piece tables and supply, the abilities used, ``acted`` and the truces, and the
+banner only as a Deploy's (a copy where it is not the position's alone). When nothing but
+the game holds its current position, ``apply`` carries such a
 move out on that position and keeps what it changed instead (a :data:`Record`, made from
 the values read before the move: it assumes nothing about what the move will write beyond
 them, and the tests compare every such move with the forking path, taken back and played
@@ -58,7 +62,8 @@ from smallworld_rules.state import Phase, State
 #: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
 #: banner is the banner's hand (an int) where the move changed the banner itself. For an
 #: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
-#: token count and the turn's fields, in ``undone``'s order (19 values). For an Abandon,
+#: token count and the turn's fields, in ``undone``'s order (19 values), and in a game with
+#: a role the piles and the tray its turn end may replace (21 values). For an Abandon,
 #: the race's id, its banner (or hand), the region and its tokens, the occupants and their
 #: masks, the piece tables, the supply and ``acted`` (9 values). For a PickCombo (see
 #: ``Game._pick_in_place``), the players, the market, the stacks, the discards, the
@@ -66,7 +71,10 @@ from smallworld_rules.state import Phase, State
 #: ``picked``, the acting race and the fields of a race's run of conquests (15 values). For
 #: a Conquer of a defended region, a Conquer's 10 values and the defender's side: its banner
 #: (its hand where the move changed the banner itself; None for a Lost Tribe), the box, the
-#: zones, ``attacked`` and the withdrawals to come (11 values).
+#: zones, ``attacked`` and the withdrawals to come (11 values). For a UseAbility that places
+#: pieces or makes a truce (``Game._use_ability_in_place``), the acting race's id, its banner
+#: where the move copied it (else None), the piece tables and supply, the abilities used this
+#: turn, ``acted`` and the truces (7 values).
 Record = tuple[Any, ...]
 
 
@@ -113,6 +121,15 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s = s.fork()
     s.reach_costs = None
     size = len(record)
+    if size == 7:  # a UseAbility (tested first: undo's cheapest restore, kept so)
+        s.pieces = record[2]
+        s.piece_supply = record[3]
+        s.used = record[4]
+        s.acted = record[5]
+        s.truces = record[6]
+        if record[1] is not None:  # the banner the move copied
+            s.races[record[0]] = record[1]
+        return s
     if size < 14:  # a Deploy, Conquer or Abandon: the banner, or the hand of one changed in place
         race, banner = record[0], record[1]
         if banner.__class__ is int:
@@ -200,6 +217,9 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s.races.pop(race, None)  # (a refusal may come before the banner is made)
         s.phase = _PICK
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
+        if size != 19:  # in a game with a role, its piles and tray too
+            s.zones, s.box = record[19], record[20]
+            record = record[:19]
         (
             races,
             s.players,

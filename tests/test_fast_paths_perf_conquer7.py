@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from helpers import rule_sets, rules_and_players
 from test_fast_paths_perf_gc6 import _identity as gc6_identity
-from test_fast_paths_perf_gc6 import _refusing, made_here
+from test_fast_paths_perf_gc6 import _refusing
 from test_fast_paths_perf_state4 import (
     counting_forks,
     forking,
     history,
-    in_place_move,
+    made_by_any,
     made_in_place,
     play_alongside,
     position,
@@ -75,11 +75,6 @@ def defended_conquest(game: sw.Game, action: sw.Action) -> bool:
     )
 
 
-def _made(game: sw.Game, action: sw.Action) -> bool:
-    """Every move the game may make in place (passes 9a, 10a and this one's)."""
-    return in_place_move(game, action) or made_here(game, action)
-
-
 @RULE_SETS
 def test_defended_conquests_made_in_place_are_those_made_on_a_fork(
     how: dict[str, object],
@@ -91,7 +86,7 @@ def test_defended_conquests_made_in_place_are_those_made_on_a_fork(
     defended region that may be made in place (see ``defended_conquest``) was, and each
     is taken back and played again. Its record keeps the defender's side after the ten
     values of a Conquer of an undefended region."""
-    taken = play_alongside(how, _made, defended_conquest)
+    taken = play_alongside(how, made_by_any, defended_conquest)
     for action, record, _ in taken:
         assert type(action) is sw.Conquer and len(record) == 11
         assert type(record[1]) in (int, RaceState) and len(record[10]) == 5

@@ -22,6 +22,7 @@ from test_fast_paths_perf_state4 import (
     forking,
     history,
     in_place_move,
+    made_by_any,
     made_in_place,
     play_alongside,
     position,
@@ -40,28 +41,23 @@ BUDGETS = {"dev": {"examples": 10}, "ci": {"examples": 60}, "thorough": {"exampl
 
 def turn_end_in_place(game: sw.Game, action: sw.Action) -> bool:
     """Whether ``apply`` may carry ``action`` out in place (nothing else holding the
-    position): an EndTurn of the redeployment phase by the player's active race with an
-    empty hand, nothing in the rule language's memory, no withdrawal to come and no
-    decline at the end, in a game without ``turn_end`` or ``turn_start`` triggers, roles,
-    caps on a region's tokens or anything else a turn's start does beyond readying, and by
-    a race that holds no tokens back."""
+    position): an EndTurn of the redeployment phase by the player's active race, nothing
+    in the rule language's memory, no withdrawal to come and no decline at the end, in a
+    game without ``turn_end`` or ``turn_start`` triggers, caps on a region's tokens or
+    anything else a turn's start does beyond readying (a race's hand, the tokens it holds
+    back and a role's turn end are in the record since pass 12b)."""
     s = game._state
     engine = game._engine
     if type(action) is not sw.EndTurn or s.lang or s.phase is not sw.Phase.REDEPLOY:
         return False
     if s.acting is None:
         return False
-    rs = s.races[s.acting]
     return (
-        rs.hand == 0
-        and not s.withdrawals
+        not s.withdrawals
         and not s.decline_at_end
         and engine._plain_turns
         and not engine._capping
-        and engine.role is None
         and "turn_end" not in engine.trigger_events
-        and s.acting not in engine._holding
-        and rs.power not in engine._holding
         and s.players[s.active].active == s.acting
     )
 
@@ -92,15 +88,8 @@ def quiet_conquest(game: sw.Game, action: sw.Action) -> bool:
 
 def made_here(game: sw.Game, action: sw.Action) -> bool:
     """Whether ``apply`` may carry ``action`` out in place by this pass's paths: an
-    EndTurn (``turn_end_in_place``) or a Conquer (``quiet_conquest``, or of a defended
-    region: ``defended_conquest``, pass 12a's)."""
-    from test_fast_paths_perf_conquer7 import defended_conquest  # (it imports this module)
-
-    return (
-        turn_end_in_place(game, action)
-        or quiet_conquest(game, action)
-        or defended_conquest(game, action)
-    )
+    EndTurn (``turn_end_in_place``) or a Conquer (``quiet_conquest``)."""
+    return turn_end_in_place(game, action) or quiet_conquest(game, action)
 
 
 def _identity(game: sw.Game) -> tuple[Any, ...]:
@@ -130,12 +119,7 @@ def test_turn_ends_and_conquests_made_in_place_are_those_made_on_a_fork(
     place and on a fork (``play_alongside``): every EndTurn and Conquer that may be made
     in place (see ``made_here``) was, and each is taken back and played again."""
 
-    from test_fast_paths_perf_pick7 import made_by_pick7  # (it imports this module)
-
-    def made(game: sw.Game, action: sw.Action) -> bool:  # Deploys (state4), pick7's too
-        return made_here(game, action) or in_place_move(game, action) or made_by_pick7(game, action)
-
-    taken = play_alongside(how, made, made_here)
+    taken = play_alongside(how, made_by_any, made_here)
     ended = sum(over for _, _, over in taken)
     conquests = sum(type(action) is sw.Conquer for action, _, _ in taken)
     if how == {}:  # the official rules: most turns end this way, the last one too, and

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from helpers import rule_sets, rules_and_players
-from test_fast_paths_perf_gc6 import _identity, _refusing, made_here
+from test_fast_paths_perf_gc6 import _identity, _refusing
 from test_fast_paths_perf_state4 import (
     counting_forks,
     forking,
-    in_place_move,
+    made_by_any,
     made_in_place,
     play_alongside,
     position,
@@ -92,10 +92,7 @@ def test_abandons_made_in_place_are_those_made_on_a_fork(how: dict[str, object])
     (``play_alongside``): every Abandon that may be made in place (see
     ``abandon_in_place``) was, and each is taken back and played again."""
 
-    def made(game: sw.Game, action: sw.Action) -> bool:  # the other passes' moves too
-        return made_by_pick7(game, action) or in_place_move(game, action) or made_here(game, action)
-
-    taken = play_alongside(how, made, abandon_in_place)
+    taken = play_alongside(how, made_by_any, abandon_in_place)
     assert all(len(record) == 9 for _, record, _ in taken)
     owned = sum(type(record[1]) is int for _, record, _ in taken)
     if how == {}:  # the official rules: a few Abandons a game, most by a banner of its own
@@ -110,10 +107,7 @@ def test_picks_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) ->
     every PickCombo that may be made in place (see ``pick_in_place``) was, and each is
     taken back and played again."""
 
-    def made(game: sw.Game, action: sw.Action) -> bool:  # the other passes' moves too
-        return made_by_pick7(game, action) or in_place_move(game, action) or made_here(game, action)
-
-    taken = play_alongside(how, made, pick_in_place)
+    taken = play_alongside(how, made_by_any, pick_in_place)
     assert all(len(record) == 15 for _, record, _ in taken)
     after_decline = sum(
         bool(record[0][0].declined or record[0][1].declined) for _, record, _ in taken

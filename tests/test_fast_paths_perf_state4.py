@@ -97,6 +97,25 @@ def in_place_move(game: sw.Game, action: sw.Action) -> bool:
 Predicate = Callable[[sw.Game, sw.Action], bool]
 
 
+def made_by_any(game: sw.Game, action: sw.Action) -> bool:
+    """Whether ``apply`` may carry ``action`` out in place by any of its paths, each
+    pass's predicate in its own test module: Deploys (``in_place_move``), EndTurns and
+    Conquers of undefended regions (gc6), Conquers of defended ones (conquer7), quiet
+    abilities (roles7), Abandons and PickCombos (pick7)."""
+    from test_fast_paths_perf_conquer7 import defended_conquest  # (they import this module)
+    from test_fast_paths_perf_gc6 import made_here
+    from test_fast_paths_perf_pick7 import made_by_pick7
+    from test_fast_paths_perf_roles7 import ability_in_place
+
+    return (
+        in_place_move(game, action)
+        or made_here(game, action)
+        or defended_conquest(game, action)
+        or ability_in_place(game, action)
+        or made_by_pick7(game, action)
+    )
+
+
 def play_alongside(
     how: dict[str, object], made: Predicate, taken_back: Predicate
 ) -> list[tuple[sw.Action, Any, bool]]:
@@ -156,13 +175,7 @@ def test_deploys_made_in_place_are_those_made_on_a_fork(how: dict[str, object]) 
     and the active race redeploys the tokens in hand onto its regions) is carried out alike
     in place and on a fork (``play_alongside``): every Deploy that may be made in place
     (see ``in_place_move``) was, and each is taken back and played again."""
-    from test_fast_paths_perf_gc6 import made_here  # (it imports this module's helpers)
-    from test_fast_paths_perf_pick7 import made_by_pick7
-
-    def made(game: sw.Game, action: sw.Action) -> bool:  # EndTurns, Conquers (gc6), pick7's
-        return in_place_move(game, action) or made_here(game, action) or made_by_pick7(game, action)
-
-    taken = play_alongside(how, made, in_place_move)
+    taken = play_alongside(how, made_by_any, in_place_move)
     lifted = sum(len(record) == 6 for _, record, _ in taken)  # the first Deploy of a turn
     if how == {}:  # the official rules: redeployment is most of a game
         assert len(taken) > 60 and lifted > 20

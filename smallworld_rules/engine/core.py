@@ -72,6 +72,9 @@ from smallworld_rules.state import State
 #: Engines by what they are made of (see Engine.shared); the oldest is dropped past the limit.
 _ENGINES: dict[tuple[Any, ...], Engine] = {}
 _ENGINES_KEPT = 8
+#: the effects of an ability that change only the piece tables and supply, or the truces
+#: (outside the withdrawals: see effects._do_effect)
+_QUIET_VERBS = frozenset(("place", "move", "truce"))
 
 
 class Engine:
@@ -121,6 +124,7 @@ class Engine:
         "_plain_turns",
         "_plans",
         "_quick_seize",
+        "_quiet_abilities",
         "_raising",
         "_reach_barred",
         "_role_combos",
@@ -461,6 +465,21 @@ class Engine:
             or self._swapping
             or self._borrowers
             or "pick" in self.trigger_events
+        )
+        #: the abilities, by name, that only place or move pieces or make a truce, without
+        #: the rule language, a price or a count of uses, in every rule file naming them,
+        #: where no race in decline uses abilities (see Game._use_ability_in_place)
+        quiet: dict[str, bool] = {}
+        for d in every:
+            for a in d.abilities:
+                quiet[a.name] = quiet.get(a.name, True) and (
+                    not a.language
+                    and a.price is None
+                    and a.limit != "times"
+                    and all(e.verb in _QUIET_VERBS for e in a.effects)
+                )
+        self._quiet_abilities = frozenset(
+            () if self.declined_abilities else (n for n, q in quiet.items() if q)
         )
 
     def _lend_to_borrowers(self) -> None:
