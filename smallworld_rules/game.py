@@ -275,27 +275,32 @@ class Game:
             IllegalAction: with the reason; the game is left exactly as it was.
         """
         old = self._state
+        # the moves made in place (smallworld_rules.in_place), the commonest tested first
         if type(action) is Deploy:
             if refcount(old) == ALONE and not old.lang and self._deploy_in_place(old, action):
                 return  # made in place (smallworld_rules.in_place): no fork, a record kept
         elif type(action) is EndTurn:
             if refcount(old) == ALONE and not old.lang and self._end_turn_in_place(old, action):
                 return
-        elif type(action) is Abandon:
-            if refcount(old) == ALONE and not old.lang and self._abandon_in_place(old, action):
-                return
-        elif type(action) is PickCombo:
-            if refcount(old) == ALONE and not old.lang and self._pick_in_place(old, action):
+        elif type(action) is Conquer:
+            if (
+                refcount(old) == ALONE
+                and not old.lang
+                and old.phase is _CONQUEST
+                and self._conquer_in_place(old, action)
+            ):
                 return
         elif type(action) is UseAbility:
             if refcount(old) == ALONE and not old.lang and self._use_ability_in_place(old, action):
                 return
+        elif type(action) is PickCombo:
+            if refcount(old) == ALONE and not old.lang and self._pick_in_place(old, action):
+                return
         elif (
-            type(action) is Conquer
+            type(action) is Abandon
             and refcount(old) == ALONE
             and not old.lang
-            and old.phase is _CONQUEST
-            and self._conquer_in_place(old, action)
+            and self._abandon_in_place(old, action)
         ):
             return
         new = old.fork()  # shares what it does not change (copy on write)
