@@ -63,9 +63,8 @@ from smallworld_rules.saved_text import state_from_text
 from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, RaceState, State, state_json
 
 if TYPE_CHECKING:
-    import re
-
     from smallworld_rules.engine.conquest import ListedCosts
+    from smallworld_rules.saved import StateText
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
 CHANCE: Final = -1
@@ -1003,7 +1002,7 @@ class Game:
         doc: Any,
         log_text: str | None,
         rules: Rules | None,
-        state_text: re.Match[str] | None = None,
+        state_text: StateText | None = None,
     ) -> Game:
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")

@@ -86,13 +86,19 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
     return doc, log
 
 
-def parsed_state(state: re.Match[str]) -> Any:
-    """The value of a state :func:`load_save_text` left as text (sound JSON: its pattern
-    takes only such text)."""
-    return _parsed(state.group())
+#: a state :func:`load_save_text` left as text: the save's text, where the state starts and
+#: ends in it, and the groups of its fields (see :func:`_state_patterns`)
+StateText: TypeAlias = "tuple[str, int, int, tuple[Any, ...]]"
 
 
-def load_save_text(text: Any) -> tuple[Any, str | None, re.Match[str] | None]:
+def parsed_state(state: StateText) -> Any:
+    """The value of a state :func:`load_save_text` left as text (sound JSON: its patterns
+    take only such text)."""
+    text, at, end, _ = state
+    return _parsed(text[at:end])
+
+
+def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
     """:func:`load_json` for a saved game, with the text of its log and the match of its
     state left out when they are as the engine writes them.
 
@@ -105,10 +111,10 @@ def load_save_text(text: Any) -> tuple[Any, str | None, re.Match[str] | None]:
     message. When the log is left as text, so is the depth of the state: a caller asks
     :func:`check_state_depth` before any refusal.
 
-    A state as a version-3 save writes it, last but ``"version"`` (:func:`_state_pattern`:
+    A state as a version-3 save writes it, last but ``"version"`` (:func:`_state_patterns`:
     its fields in sorted order, every value of the shape the engine writes, names of plain
     characters), is sure to be sound JSON three levels deep: it is left out of the parse too
-    (the document's ``"state"`` is ``{}``), and its match given back, for
+    (the document's ``"state"`` is ``{}``), and its text given back, for
     :func:`~smallworld_rules.saved_text.state_from_text` to read or to parse.
 
     Raises:
@@ -125,7 +131,7 @@ def load_save_text(text: Any) -> tuple[Any, str | None, re.Match[str] | None]:
             if state is None:
                 doc = _parsed(text[:start] + "[]" + rest)
             else:  # (as the log: a value in its place is read as the same value alone)
-                at, to = state.span()
+                _, at, to, _ = state
                 doc = _parsed(text[:start] + "[]" + text[end:at] + "{}" + text[to:])
                 if type(doc) is dict and doc.get("state") != {}:
                     state, doc = None, _parsed(text[:start] + "[]" + rest)
@@ -148,10 +154,12 @@ _NAME = r'"[ !#-+\--9;-Z^-z|~]*+"'
 
 
 @functools.cache
-def _state_pattern() -> re.Pattern[str]:
+def _state_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A saved state's text as :func:`~smallworld_rules.state.state_json` writes it (no
     ``lang``, no ``uses``, ``regained``, ``truces`` or ``zones``), one group per field of
-    another shape: every other text takes the general way."""
+    another shape: every other text takes the general way. In two halves (power_discard
+    the last field of the first): sre copies the marks of the groups set so far at every
+    repetition of a list's entry, and the second half's long lists then find fewer."""
     name, number = _NAME, r"(?:0|[1-9][0-9]{0,29}+)"
 
     def listed(item: str) -> str:
@@ -186,19 +194,28 @@ def _state_pattern() -> re.Pattern[str]:
         ("truces", r"\[\]"), ("used", names), ("winners", rf"\[({listed(number)})\]"),
         ("withdrawals", names), ("zones", r"\{\}"),
     )
-    return re.compile(r"\{" + ",".join(f'"{key}":{value}' for key, value in fields) + r"\}")
+    texts = [f'"{key}":{value}' for key, value in fields]
+    return re.compile(r"\{" + ",".join(texts[:17])), re.compile("," + ",".join(texts[17:]) + r"\}")
 
 
-def _state_match(text: str, after: int) -> re.Match[str] | None:
-    """The match of :func:`_state_pattern` on a save's state, if it is its last value but
-    ``"version":3`` and the pattern takes it whole (the first ``"state":{"acted":`` after
-    the log: a value of the pattern holds no quote but around a name, nor any colon in one)."""
+def _state_match(text: str, after: int) -> StateText | None:
+    """A save's state left as text, if it is its last value but ``"version":3`` and the
+    patterns take it whole (the first ``"state":{"acted":`` after the log: a value of the
+    patterns holds no quote but around a name, nor any colon in one)."""
     if not text.endswith(_STATE_END):
         return None
     at = text.find(',"state":{"acted":', after)
     if at < 0:
         return None
-    return _state_pattern().fullmatch(text, at + 9, len(text) - len(_STATE_END))
+    first_half, second_half = _state_patterns()
+    end = len(text) - len(_STATE_END)
+    first = first_half.match(text, at + 9, end)
+    if first is None:
+        return None
+    second = second_half.fullmatch(text, first.end(), end)
+    if second is None:
+        return None
+    return text, at + 9, end, first.groups() + second.groups()
 
 
 #: json.loads's own scanner (the C one), without its wrapping

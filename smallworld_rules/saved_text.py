@@ -1,7 +1,7 @@
 """A saved state read from its text, as a save writes it: the quick way of a load.
 
 :func:`~smallworld_rules.saved.load_save_text` leaves a state of the engine's own shape out
-of the JSON parse and gives back the match of its text (one group per field). Here that
+of the JSON parse and gives back its text (with one group per field). Here that
 text is read with tables made once per engine: every name a look-up among the rules' own
 ids, every count a look-up among the texts of small numbers, every range tested as
 :func:`~smallworld_rules.saved.state_from_dict` tests it, and the position checked by the
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from smallworld_rules.saved import _PHASES, _check_consistency, _scan_once
+from smallworld_rules.saved import _PHASES, StateText, _check_consistency, _scan_once
 from smallworld_rules.state import (
     EFFECT_ROLL,
     LOST_TRIBE,
@@ -102,12 +102,12 @@ def _numbers(text: str) -> list[int]:
     return list(map(_NUMBERS.__getitem__, text.split(","))) if text else []
 
 
-def state_from_text(engine: Engine, match: re.Match[str]) -> State | None:
-    """The state ``state_from_dict`` makes of this text (``match``: of
-    ``saved._state_pattern``), or None where this way is not sure: the caller then parses
-    the text and takes the general way, which decides."""
+def state_from_text(engine: Engine, state: StateText) -> State | None:
+    """The state ``state_from_dict`` makes of this text (from ``saved.load_save_text``), or
+    None where this way is not sure: the caller then parses the text and takes the general
+    way, which decides."""
     try:
-        s = _read(engine, _tables(engine), match.groups())
+        s = _read(engine, _tables(engine), state[3])
     except (KeyError, ValueError):  # a name or number not in the tables, a repeated key
         return None
     if s is None:

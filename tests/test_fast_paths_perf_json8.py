@@ -60,12 +60,12 @@ def _loaded(text: str, rules: sw.Rules) -> tuple[str, str]:
 
 def _both_ways(engine: Any, text: str) -> tuple[State | None, State | None]:
     """The text way's state (or None) and the general way's (None: refused)."""
-    _, _, match = saved.load_save_text(text)
-    if match is None:
+    _, _, state = saved.load_save_text(text)
+    if state is None:
         return None, None
-    fast = saved_text.state_from_text(engine, match)
+    fast = saved_text.state_from_text(engine, state)
     try:
-        general = saved.state_from_dict(engine, saved.parsed_state(match))
+        general = saved.state_from_dict(engine, saved.parsed_state(state))
     except sw.RulesError:
         general = None
     return fast, general
@@ -229,8 +229,8 @@ def test_a_state_left_as_text_is_sound_json_of_the_state() -> None:
         if i % 25:
             continue
         text = game.to_json()
-        doc, _, match = saved.load_save_text(text)
-        assert match is not None and doc["state"] == {}
+        doc, _, state = saved.load_save_text(text)
+        assert state is not None and doc["state"] == {}
         whole = json.loads(text)
-        assert saved.parsed_state(match) == whole["state"]
+        assert saved.parsed_state(state) == whole["state"]
         assert saved.load_save_json(text)[0] == {**whole, "log": []}
