@@ -48,7 +48,7 @@ class _Tables:
 
     __slots__ = (
         "box", "box_keys", "engine", "occupants", "pieces", "powers", "races", "regions",
-        "supply", "supply_keys",
+        "single", "supply", "supply_keys",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -63,6 +63,15 @@ class _Tables:
         occupants: dict[str, str | None] = {"null": None, f'"{LOST_TRIBE}"': LOST_TRIBE}
         self.occupants = {**self.races, **occupants}
         self.regions = {str(r): r for r in range(engine.n)}
+        # Every region's table of one kind of piece, by its text in a save's pieces (the
+        # closing brace left out): a region holds one kind of piece, a few, most often.
+        self.single = {
+            f'"{r}":{{"{name}":{count}': (r, name, count)
+            for r in range(engine.n)
+            for name, piece in engine.rules.pieces.items()
+            if _PLAIN.fullmatch(name)
+            for count in range(1, min(piece.supply, 9) + 1)
+        }
         number = "(0|[1-9][0-9]{0,2})"  # (the tables' numbers: another takes the general way)
         self.box_keys = sorted(engine.race_defs)
         self.supply_keys = sorted(engine.rules.pieces)
@@ -149,12 +158,19 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     # is read as the parse reads it: its last value, at its first place).
     table_of: dict[int, dict[str, int]] = {}
     if pieces:
-        known, regions = engine.rules.pieces, t.regions
-        for key, counts in _scan_once("{" + pieces + "}", 0)[0].items():
-            for name, count in counts.items():
-                if not (name in known and count >= 1):
-                    return None
-            table_of[regions[key]] = counts
+        single = t.single
+        for entry in pieces[:-1].split("},"):
+            found = single.get(entry)
+            if found is None:  # (several kinds, or a count past the table's: parsed)
+                known, regions = engine.rules.pieces, t.regions
+                for key, counts in _scan_once("{" + entry + "}}", 0)[0].items():
+                    for name, count in counts.items():
+                        if not (name in known and count >= 1):
+                            return None
+                    table_of[regions[key]] = counts
+            else:
+                region, name, count = found
+                table_of[region] = {name: count}
     s.pieces = table_of
     box_match = t.box.fullmatch(box) if t.box is not None else None
     supply_match = t.supply.fullmatch(supply) if t.supply is not None else None
