@@ -47,8 +47,8 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "box", "box_keys", "engine", "occupants", "pieces", "powers", "races", "regions",
-        "single", "supply", "supply_keys",
+        "box", "engine", "occupants", "pieces", "powers", "races", "regions", "single",
+        "supply",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -72,19 +72,15 @@ class _Tables:
             if _PLAIN.fullmatch(name)
             for count in range(1, min(piece.supply, 9) + 1)
         }
-        number = "(0|[1-9][0-9]{0,2})"  # (the tables' numbers: another takes the general way)
-        self.box_keys = sorted(engine.race_defs)
-        self.supply_keys = sorted(engine.rules.pieces)
-        self.box = _counts(self.box_keys, number)
-        self.supply = _counts(self.supply_keys, number)
+        self.box = _counted(engine.race_defs)
+        self.supply = _counted(engine.rules.pieces)
 
 
-def _counts(keys: list[str], number: str) -> re.Pattern[str] | None:
-    """The text of a table of counts with these keys in this order, one group a count (None
-    where a key needs an escape: such a table takes the general way)."""
-    if not all(_PLAIN.fullmatch(k) for k in keys):
-        return None
-    return re.compile(",".join(f'"{re.escape(k)}":{number}' for k in keys))
+def _counted(names: Any) -> dict[str, tuple[str, int]]:
+    """Every entry of a table of counts by these names (a count from 0 to 99), by its text
+    in a save: the name and the count (a few hundred)."""
+    return {f'"{name}":{count}': (name, count) for name in names if _PLAIN.fullmatch(name)
+            for count in range(100)}
 
 
 #: the tables of the engines last read for (a few; the oldest dropped)
@@ -172,14 +168,13 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
                 region, name, count = found
                 table_of[region] = {name: count}
     s.pieces = table_of
-    box_match = t.box.fullmatch(box) if t.box is not None else None
-    supply_match = t.supply.fullmatch(supply) if t.supply is not None else None
-    if box_match is None or supply_match is None:
+    # (a name twice leaves one missing: the general way; else the parse's last value)
+    s.box = box_table = dict(map(t.box.__getitem__, box.split(","))) if box else {}
+    s.piece_supply = supply_table = (
+        dict(map(t.supply.__getitem__, supply.split(","))) if supply else {}
+    )
+    if len(box_table) != len(engine.race_defs) or len(supply_table) != len(engine.rules.pieces):
         return None
-    # (a group per key: as many; zip's strict=True costs more than the rest of the line)
-    box_counts, supply_counts = box_match.groups(), supply_match.groups()
-    s.box = dict(zip(t.box_keys, map(numbers.__getitem__, box_counts)))  # noqa: B905
-    s.piece_supply = dict(zip(t.supply_keys, map(numbers.__getitem__, supply_counts)))  # noqa: B905
     in_play: dict[str, RaceState] = {}
     if races_text:
         top = players - 1
