@@ -14,6 +14,7 @@ and builds the same state where it answers (``tests/test_fast_paths_perf_json8.p
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -47,8 +48,8 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "box", "engine", "occupants", "pieces", "powers", "races", "regions", "single",
-        "supply",
+        "active", "box", "combos", "engine", "heads", "named", "occupants", "pieces",
+        "powers", "races", "regions", "single", "supply", "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -74,6 +75,28 @@ class _Tables:
         }
         self.box = _counted(engine.race_defs)
         self.supply = _counted(engine.rules.pieces)
+        # A race's, a player's and a combo's fields by their texts, key and all (no slice
+        # of the entry made, nor its hash worked out, to look the value up)
+        races = self.races.items()
+        self.heads = {
+            f'{text}:{{"declined":{flag}': (race, flag == "true")
+            for text, race in races for flag in ("false", "true")
+        }
+        self.named = {f'"race":{text}': race for text, race in races}
+        wearing: dict[str, str | None] = {f'"power":{t}': p for t, p in self.powers.items()}
+        active: dict[str, str | None] = {f'"active":{text}': race for text, race in races}
+        self.wearing = {**wearing, '"power":null': None}
+        self.active = {**active, '"active":null': None}
+        self.combos = {
+            f"{race_text},{power_text}": (race, power)
+            for race_text, race in races for power_text, power in self.powers.items()
+        }
+
+
+@functools.cache
+def _field(key: str) -> dict[str, int]:
+    """A number field's texts, key and all (``"hand":4``), to its number (0 to 999)."""
+    return {f'"{key}":{text}': number for text, number in _NUMBERS.items()}
 
 
 def _counted(names: Any) -> dict[str, tuple[str, int]]:
@@ -178,23 +201,18 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     in_play: dict[str, RaceState] = {}
     if races_text:
         top = players - 1
+        heads, named, wearing = t.heads, t.named, t.wearing
+        hands, helds, owners, turns_of = map(_field, ("hand", "held", "owner", "turns"))
         for entry in races_text[:-2].split("}},"):
             # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
             # '"race":…', '"turns":…', '"uses":{'
             head, hand, held, owner, power, race, turns, _ = entry.split(",")
-            key, declined = head.split(':{"declined":')
-            race_id = races[key]
-            if race[7:] != key:
+            race_id, declined = heads[head]
+            if named[race] != race_id:
                 return None
             rs = RaceState(
-                race_id,
-                None if power == '"power":null' else powers[power[8:]],
-                numbers[owner[8:]],
-                declined == "true",
-                numbers[hand[7:]],
-                numbers[turns[8:]],
-                numbers[held[7:]],
-                {},
+                race_id, wearing[power], owners[owner], declined, hands[hand], turns_of[turns],
+                helds[held], {},
             )
             if rs.owner > top:
                 return None
@@ -202,22 +220,23 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.races = in_play
     seats: list[PlayerState] = []
     if players_text:
+        coins_of, active_of = _field("coins"), t.active
         for entry in players_text[1:-2].split("]},{"):
             # '"active":…', '"coins":…', '"declined":[…'
             active_text, coins, declined_text = entry.split(",", 2)
             seats.append(PlayerState(
-                numbers[coins[8:]],
-                None if active_text == '"active":null' else races[active_text[9:]],
-                _names(declined_text[12:], races),
+                coins_of[coins], active_of[active_text], _names(declined_text[12:], races)
             ))
     if len(seats) != players:
         return None
     s.players = tuple(seats)
     combos = []
     if market:
+        pair_of = t.combos
         for entry in market[1:-1].split("],["):
-            race, power, coins = entry.split(",")
-            combos.append((races[race], powers[power], numbers[coins]))
+            pair, _, coins = entry.rpartition(",")
+            race, power = pair_of[pair]
+            combos.append((race, power, numbers[coins]))
     s.market = tuple(combos)
     s.race_stack = _names(race_stack, races)
     s.power_stack = _names(power_stack, powers)
