@@ -225,7 +225,9 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
             # '"active":…', '"coins":…', '"declined":[…'
             active_text, coins, declined_text = entry.split(",", 2)
             seats.append(PlayerState(
-                coins_of[coins], active_of[active_text], _names(declined_text[12:], races)
+                coins_of[coins],
+                active_of[active_text],
+                _names(declined_text[12:], races) if len(declined_text) > 12 else (),
             ))
     if len(seats) != players:
         return None
@@ -240,8 +242,8 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.market = tuple(combos)
     s.race_stack = _names(race_stack, races)
     s.power_stack = _names(power_stack, powers)
-    s.power_discard = _names(power_discard, powers)
-    s.round = round_ = int(round_)
+    s.power_discard = _names(power_discard, powers) if power_discard else ()
+    s.round = round_ = numbers[round_]  # (past 999: past the last round too)
     s.active = active = numbers[active]
     s.phase = _PHASE_TEXT[phase]
     s.conquered = conquered_regions = tuple(_numbers(conquered))
@@ -252,10 +254,13 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if readied:
         for entry in readied[1:-1].split("],["):
             region, taken = entry.split(",")
-            pairs.append((numbers[region], numbers[taken]))
+            pair = numbers[region], numbers[taken]
+            if pair[0] >= n or pair[1] < 1:
+                return None
+            pairs.append(pair)
     s.readied = tuple(pairs)
     s.die_target = die_target = _SIGNED[die_target]
-    s.withdrawals = _names(withdrawals, races)
+    s.withdrawals = _names(withdrawals, races) if withdrawals else ()
     s.rng = rng = int(rng)
     s.winners = seated = tuple(_numbers(winners))
     s.acting = None if acting == "null" else races[acting]
@@ -266,8 +271,8 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.decline_at_end = decline_at_end == "true"
     s.regained = {}
     s.zones = {}
-    s.role_powers = _names(role_powers, powers)
-    s.role_reserve = _names(role_reserve, powers)
+    s.role_powers = _names(role_powers, powers) if role_powers else ()
+    s.role_reserve = _names(role_reserve, powers) if role_reserve else ()
     s.purchases = numbers[purchases]
     s.lang = {}
     if not (
@@ -280,7 +285,6 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
         and attacked < 1 << players
         and (not conquered_regions or max(conquered_regions) < n)
         and (not seated or max(seated) < players)
-        and all(region < n and taken >= 1 for region, taken in pairs)
         and "" not in s.used
     ):
         return None
