@@ -148,6 +148,8 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
 
 #: how a version-3 save ends, after its state
 _STATE_END = ',"version":3}'
+#: and how it ends when the state keeps no zones
+_STATE_ZONES = '"zones":{}}' + _STATE_END
 #: a name of plain characters: printable ASCII but quotes, backslashes, commas, colons,
 #: brackets and braces (so that a state's text splits at them unambiguously)
 _NAME = r'"[ !#-+\--9;-Z^-z|~]*+"'
@@ -202,7 +204,7 @@ def _state_match(text: str, after: int) -> StateText | None:
     """A save's state left as text, if it is its last value but ``"version":3`` and the
     patterns take it whole (the first ``"state":{"acted":`` after the log: a value of the
     patterns holds no quote but around a name, nor any colon in one)."""
-    if not text.endswith(_STATE_END):
+    if not text.endswith(_STATE_ZONES):  # (a role's zones: the state's last field, tested first)
         return None
     at = text.find(',"state":{"acted":', after)
     if at < 0:
