@@ -136,7 +136,7 @@ def state_from_text(engine: Engine, state: StateText) -> State | None:
     way, which decides."""
     try:
         s = _read(engine, _tables(engine), state[3])
-    except (KeyError, ValueError):  # a name or number not in the tables, a repeated key
+    except Exception:  # a name or number not in the tables (KeyError), another shape, …
         return None
     if s is None:
         return None
