@@ -18,7 +18,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any
 
-from smallworld_rules.saved import _PHASES, StateText, _check_consistency, _scan_once
+from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency, _scan_once
 from smallworld_rules.state import (
     EFFECT_ROLL,
     LOST_TRIBE,
@@ -41,15 +41,15 @@ _DIGITS = bytes.maketrans(b"0123456789", bytes(range(10)))
 #: the phases by their text in a save
 _PHASE_TEXT: dict[str, Phase] = {f'"{name}"': phase for name, phase in _PHASES.items()}
 #: a name as the state's pattern takes it (``saved._NAME``), without its quotes
-_PLAIN = re.compile(r"[ !#-+\--9;-Z^-z|~]*")
+_PLAIN = re.compile(_NAME[1:-3] + "*")
 
 
 class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "active", "box", "combos", "engine", "heads", "named", "occupants", "pieces",
-        "powers", "races", "regions", "single", "supply", "wearing",
+        "active", "box", "combos", "engine", "heads", "named", "occupants", "powers",
+        "races", "regions", "single", "supply", "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -60,7 +60,6 @@ class _Tables:
 
         self.races = quoted(engine.race_defs)
         self.powers = quoted(engine.rules.powers)
-        self.pieces = quoted(engine.rules.pieces)
         occupants: dict[str, str | None] = {"null": None, f'"{LOST_TRIBE}"': LOST_TRIBE}
         self.occupants = {**self.races, **occupants}
         self.regions = {str(r): r for r in range(engine.n)}
@@ -149,8 +148,8 @@ def state_from_text(engine: Engine, state: StateText) -> State | None:
 
 
 def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
-    """The fields of the state, tested as ``state_from_dict`` tests them (None, a KeyError
-    or a ValueError: not sure)."""
+    """The fields of the state, tested as ``state_from_dict`` tests them (None, or anything
+    raised, a KeyError most often: not sure)."""
     (
         acted, acting, active, attacked, box, conquered, nonempty, decline_at_end, die_bonus,
         die_target, market, phase, picked, supply, pieces, players_text, power_discard,
