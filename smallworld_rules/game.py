@@ -63,14 +63,17 @@ from smallworld_rules.saved import (
     FORMAT,
     VERSION,
     check_state_depth,
-    load_save_json,
+    load_save_text,
+    parsed_state,
     saved_map,
     state_from_dict,
 )
+from smallworld_rules.saved_text import state_from_text
 from smallworld_rules.state import LOST_TRIBE, RESERVE, Phase, RaceState, State, state_json
 
 if TYPE_CHECKING:
     from smallworld_rules.engine.conquest import ListedCosts
+    from smallworld_rules.saved import StateText
 
 #: ``game.to_move`` at a chance node (a pending die roll with ``chance="explicit"``).
 CHANCE: Final = -1
@@ -1203,15 +1206,21 @@ class Game:
         Raises:
             RulesError: the text is not a valid saved game; the message says what is wrong.
         """
-        doc, log_text = load_save_json(text)
+        doc, log_text, state_text = load_save_text(text)
         try:
-            return cls._from_saved(doc, log_text, rules)
+            return cls._from_saved(doc, log_text, rules, state_text)
         except Exception:
             check_state_depth(doc)  # a state nested too deeply: that is the refusal
             raise
 
     @classmethod
-    def _from_saved(cls, doc: Any, log_text: str | None, rules: Rules | None) -> Game:
+    def _from_saved(
+        cls,
+        doc: Any,
+        log_text: str | None,
+        rules: Rules | None,
+        state_text: StateText | None = None,
+    ) -> Game:
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise RulesError(f"not a saved game: 'format' must be {FORMAT!r}")
         if doc.get("version") not in (2, VERSION):
@@ -1248,7 +1257,13 @@ class Game:
             resolve_options(rules.options, doc["options"], rules.option_defaults),
             doc["chance"] == "explicit",
         )
-        state = state_from_dict(engine, doc["state"], doc["version"])
+        # A state left as text (saved.load_save_text) is read from it where that is sure;
+        # otherwise parsed, and checked field by field, which decides.
+        state = None if state_text is None else state_from_text(engine, state_text)
+        if state is None:
+            if state_text is not None:
+                doc["state"] = parsed_state(state_text)
+            state = state_from_dict(engine, doc["state"], doc["version"])
         if not isinstance(doc["log"], list):
             raise RulesError("saved game: 'log' must be a list")
         if log_text is None:

@@ -74,7 +74,33 @@ def _save_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 def load_save_json(text: Any) -> tuple[Any, str | None]:
-    """:func:`load_json` for a saved game, and the text of its log when the log is left out.
+    """:func:`load_json` for a saved game, and the text of its log when the log is left out
+    (:func:`load_save_text`, with the state parsed).
+
+    Raises:
+        RulesError: as :func:`load_json`.
+    """
+    doc, log, state = load_save_text(text)
+    if state is not None:
+        doc["state"] = parsed_state(state)
+    return doc, log
+
+
+#: a state :func:`load_save_text` left as text: the save's text, where the state starts and
+#: ends in it, and the groups of its fields (see :func:`_state_patterns`)
+StateText: TypeAlias = "tuple[str, int, int, tuple[Any, ...]]"
+
+
+def parsed_state(state: StateText) -> Any:
+    """The value of a state :func:`load_save_text` left as text (sound JSON: its patterns
+    take only such text)."""
+    text, at, end, _ = state
+    return _parsed(text[at:end])
+
+
+def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
+    """:func:`load_json` for a saved game, with the text of its log and the match of its
+    state left out when they are as the engine writes them.
 
     A log as the engine writes it (:data:`~smallworld_rules.events.LOG_TEXT`) is sure to be
     a list of events, within :data:`MAX_JSON_DEPTH`: the rest of the save is then parsed and
@@ -84,6 +110,12 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
     backslash after the log), is loaded whole by :func:`load_json`: same outcome, same
     message. When the log is left as text, so is the depth of the state: a caller asks
     :func:`check_state_depth` before any refusal.
+
+    A state as a version-3 save writes it, last but ``"version"`` (:func:`_state_patterns`:
+    its fields in sorted order, every value of the shape the engine writes, names of plain
+    characters), is sure to be sound JSON three levels deep: it is left out of the parse too
+    (the document's ``"state"`` is ``{}``), and its text given back, for
+    :func:`~smallworld_rules.saved_text.state_from_text` to read or to parse.
 
     Raises:
         RulesError: as :func:`load_json`.
@@ -95,7 +127,14 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
         start, end = log.span()
         rest = text[end:]
         if '"log"' not in rest and "\\" not in rest:
-            doc = _parsed(text[:start] + "[]" + rest)
+            state = _state_match(text, end)
+            if state is None:
+                doc = _parsed(text[:start] + "[]" + rest)
+            else:  # (as the log: a value in its place is read as the same value alone)
+                _, at, to, _ = state
+                doc = _parsed(text[:start] + "[]" + text[end:at] + "{}" + text[to:])
+                if type(doc) is dict and doc.get("state") != {}:
+                    state, doc = None, _parsed(text[:start] + "[]" + rest)
             if type(doc) is dict:
                 try:  # the state's depth is left to its checks (see check_state_depth)
                     if not _flat_but_state(doc):
@@ -103,8 +142,82 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
                 except RulesError:
                     pass
                 else:
-                    return doc, text[start:end]
-    return load_json(text, "not a saved game"), None
+                    return doc, text[start:end], state
+    return load_json(text, "not a saved game"), None, None
+
+
+#: how a version-3 save ends, after its state
+_STATE_END = ',"version":3}'
+#: and how it ends when the state keeps no zones
+_STATE_ZONES = '"zones":{}}' + _STATE_END
+#: a name of plain characters: printable ASCII but quotes, backslashes, commas, colons,
+#: brackets and braces (so that a state's text splits at them unambiguously)
+_NAME = r'"[ !#-+\--9;-Z^-z|~]*+"'
+
+
+@functools.cache
+def _state_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A saved state's text as :func:`~smallworld_rules.state.state_json` writes it (no
+    ``lang``, no ``uses``, ``regained``, ``truces`` or ``zones``), one group per field of
+    another shape: every other text takes the general way. In two halves (power_discard
+    the last field of the first): sre copies the marks of the groups set so far at every
+    repetition of a list's entry, and the second half's long lists then find fewer."""
+    name, number = _NAME, r"(?:0|[1-9][0-9]{0,29}+)"
+
+    def listed(item: str) -> str:
+        return rf"(?:{item}(?:,{item})*+)?"
+
+    names, flag, some = rf"\[({listed(name)})\]", "(true|false)", f"(?:null|{name})"
+    table = listed(f"{name}:{number}")  # a table of counts, by name
+    counts = rf"\{{({table})\}}"
+    race = (
+        rf'{name}:\{{"declined":(?:true|false),"hand":{number},"held":{number},'
+        rf'"owner":{number},"power":{some},"race":{name},"turns":{number},"uses":\{{\}}\}}'
+    )
+    player = rf'\{{"active":{some},"coins":{number},"declined":\[{listed(name)}\]\}}'
+    combo, pair = rf"\[{name},{name},{number}\]", rf"\[{number},{number}\]"
+    region = rf"{name}:\{{{table}\}}"
+    fields = (
+        ("acted", flag), ("acting", f"({some})"), ("active", f"({number})"),
+        ("attacked", f"({number})"), ("box", counts),
+        ("conquered", rf"\[({listed(number)})\]"), ("conquered_nonempty", f"({number})"),
+        ("decline_at_end", flag), ("die_bonus", f"(-?{number})"),
+        ("die_target", f"(-?{number})"),
+        ("market", rf"\[({listed(combo)})\]"),
+        ("phase", f"({name})"), ("picked", flag), ("piece_supply", counts),
+        ("pieces", rf"\{{({listed(region)})\}}"),
+        ("players", rf"\[({listed(player)})\]"), ("power_discard", names),
+        ("power_stack", names), ("purchases", f"({number})"), ("race_stack", names),
+        ("races", rf"\{{({listed(race)})\}}"),
+        ("readied", rf"\[({listed(pair)})\]"),
+        ("regained", r"\{\}"), ("region_race", rf"\[({listed(some)})\]"),
+        ("region_tokens", rf"\[({listed(number)})\]"), ("rng", f"({number})"),
+        ("role_powers", names), ("role_reserve", names), ("round", f"({number})"),
+        ("truces", r"\[\]"), ("used", names), ("winners", rf"\[({listed(number)})\]"),
+        ("withdrawals", names), ("zones", r"\{\}"),
+    )
+    texts = [f'"{key}":{value}' for key, value in fields]
+    return re.compile(r"\{" + ",".join(texts[:17])), re.compile("," + ",".join(texts[17:]) + r"\}")
+
+
+def _state_match(text: str, after: int) -> StateText | None:
+    """A save's state left as text, if it is its last value but ``"version":3`` and the
+    patterns take it whole (the first ``"state":{"acted":`` after the log: a value of the
+    patterns holds no quote but around a name, nor any colon in one)."""
+    if not text.endswith(_STATE_ZONES):  # (a role's zones: the state's last field, tested first)
+        return None
+    at = text.find(',"state":{"acted":', after)
+    if at < 0:
+        return None
+    first_half, second_half = _state_patterns()
+    end = len(text) - len(_STATE_END)
+    first = first_half.match(text, at + 9, end)
+    if first is None:
+        return None
+    second = second_half.fullmatch(text, first.end(), end)
+    if second is None:
+        return None
+    return text, at + 9, end, first.groups() + second.groups()
 
 
 #: json.loads's own scanner (the C one), without its wrapping

@@ -1,0 +1,290 @@
+"""A saved state read from its text, as a save writes it: the quick way of a load.
+
+:func:`~smallworld_rules.saved.load_save_text` leaves a state of the engine's own shape out
+of the JSON parse and gives back its text (with one group per field). Here that
+text is read with tables made once per engine: every name a look-up among the rules' own
+ids, every count a look-up among the texts of small numbers, every range tested as
+:func:`~smallworld_rules.saved.state_from_dict` tests it, and the position checked by the
+same cross-field checks. Whatever is not exactly as expected — an unknown name, a number
+past the tables, a range, a repeated key, a position the checks refuse — gives ``None``,
+and the caller parses the text and takes the general way, which decides (the same state,
+or the refusal with its message). So this way never accepts what the general way refuses,
+and builds the same state where it answers (``tests/test_fast_paths_perf_json8.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING, Any
+
+from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency, _scan_once
+from smallworld_rules.state import (
+    EFFECT_ROLL,
+    LOST_TRIBE,
+    Phase,
+    PlayerState,
+    RaceState,
+    State,
+    new_generation,
+)
+
+if TYPE_CHECKING:
+    from smallworld_rules.engine import Engine
+
+#: the numbers a state holds, by their text (a count of tokens, coins, a region, a seat)
+_NUMBERS = {str(i): i for i in range(1000)}
+#: and those of the die's fields (-3 … 99: a rule file's roll, an ability's, none)
+_SIGNED = {str(i): i for i in range(EFFECT_ROLL, 100)}
+#: a digit's byte to its number
+_DIGITS = bytes.maketrans(b"0123456789", bytes(range(10)))
+#: the phases by their text in a save
+_PHASE_TEXT: dict[str, Phase] = {f'"{name}"': phase for name, phase in _PHASES.items()}
+#: a name as the state's pattern takes it (``saved._NAME``), without its quotes
+_PLAIN = re.compile(_NAME[1:-3] + "*")
+
+
+class _Tables:
+    """What reading a state's text needs of an engine, worked out once."""
+
+    __slots__ = (
+        "active", "box", "combos", "engine", "heads", "named", "occupants", "powers",
+        "races", "regions", "single", "supply", "wearing",
+    )
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+        def quoted(ids: Any) -> dict[str, str]:  # (a name the pattern cannot take: left out)
+            return {f'"{i}"': i for i in ids if _PLAIN.fullmatch(i)}
+
+        self.races = quoted(engine.race_defs)
+        self.powers = quoted(engine.rules.powers)
+        occupants: dict[str, str | None] = {"null": None, f'"{LOST_TRIBE}"': LOST_TRIBE}
+        self.occupants = {**self.races, **occupants}
+        self.regions = {str(r): r for r in range(engine.n)}
+        # Every region's table of one kind of piece, by its text in a save's pieces (the
+        # closing brace left out): a region holds one kind of piece, a few, most often.
+        self.single = {
+            f'"{r}":{{"{name}":{count}': (r, name, count)
+            for r in range(engine.n)
+            for name, piece in engine.rules.pieces.items()
+            if _PLAIN.fullmatch(name)
+            for count in range(1, min(piece.supply, 9) + 1)
+        }
+        self.box = _counted(engine.race_defs)
+        self.supply = _counted(engine.rules.pieces)
+        # A race's, a player's and a combo's fields by their texts, key and all (no slice
+        # of the entry made, nor its hash worked out, to look the value up)
+        races = self.races.items()
+        self.heads = {
+            f'{text}:{{"declined":{flag}': (race, flag == "true")
+            for text, race in races for flag in ("false", "true")
+        }
+        self.named = {f'"race":{text}': race for text, race in races}
+        wearing: dict[str, str | None] = {f'"power":{t}': p for t, p in self.powers.items()}
+        active: dict[str, str | None] = {f'"active":{text}': race for text, race in races}
+        self.wearing = {**wearing, '"power":null': None}
+        self.active = {**active, '"active":null': None}
+        self.combos = {
+            f"{race_text},{power_text}": (race, power)
+            for race_text, race in races for power_text, power in self.powers.items()
+        }
+
+
+@functools.cache
+def _field(key: str) -> dict[str, int]:
+    """A number field's texts, key and all (``"hand":4``), to its number (0 to 999)."""
+    return {f'"{key}":{text}': number for text, number in _NUMBERS.items()}
+
+
+def _counted(names: Any) -> dict[str, tuple[str, int]]:
+    """Every entry of a table of counts by these names (a count from 0 to 99), by its text
+    in a save: the name and the count (a few hundred)."""
+    return {f'"{name}":{count}': (name, count) for name in names if _PLAIN.fullmatch(name)
+            for count in range(100)}
+
+
+#: the tables of the engines last read for (a few; the oldest dropped)
+_TABLES: dict[int, _Tables] = {}
+_TABLES_KEPT = 16
+
+
+def _tables(engine: Engine) -> _Tables:
+    tables = _TABLES.get(id(engine))
+    if tables is None or tables.engine is not engine:  # (the kept one holds its engine)
+        if len(_TABLES) >= _TABLES_KEPT:
+            del _TABLES[next(iter(_TABLES))]
+        tables = _TABLES[id(engine)] = _Tables(engine)
+    return tables
+
+
+def _names(text: str, table: dict[str, str]) -> tuple[str, ...]:
+    """A list's names (its text between the brackets) as the table's ids: a KeyError for
+    anything else."""
+    return tuple(map(table.__getitem__, text.split(","))) if text else ()
+
+
+def _numbers(text: str) -> list[int]:
+    return list(map(_NUMBERS.__getitem__, text.split(","))) if text else []
+
+
+def state_from_text(engine: Engine, state: StateText) -> State | None:
+    """The state ``state_from_dict`` makes of this text (from ``saved.load_save_text``), or
+    None where this way is not sure: the caller then parses the text and takes the general
+    way, which decides."""
+    try:
+        s = _read(engine, _tables(engine), state[3])
+    except Exception:  # a name or number not in the tables (KeyError), another shape, …
+        return None
+    if s is None:
+        return None
+    try:
+        _check_consistency(engine, s)
+    except Exception:  # refused (or anything else): the general way decides, with its message
+        return None
+    s.gen = new_generation()
+    return s
+
+
+def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
+    """The fields of the state, tested as ``state_from_dict`` tests them (None, or anything
+    raised, a KeyError most often: not sure)."""
+    (
+        acted, acting, active, attacked, box, conquered, nonempty, decline_at_end, die_bonus,
+        die_target, market, phase, picked, supply, pieces, players_text, power_discard,
+        power_stack, purchases, race_stack, races_text, readied, region_race, region_tokens,
+        rng, role_powers, role_reserve, round_, used, winners, withdrawals,
+    ) = fields
+    n, players = engine.n, engine.players
+    numbers, races, powers = _NUMBERS, t.races, t.powers
+    if engine.pile_zones:  # a game with a role's zones saves them: the general way
+        return None
+    s = State.__new__(State)
+    occupants = tuple(map(t.occupants.__getitem__, region_race.split(",")))
+    if len(region_tokens) == 2 * n - 1 and region_tokens[1::2] == "," * (n - 1):
+        # one digit each (most boards): the digits' bytes made numbers at once
+        tokens = list(region_tokens[::2].encode().translate(_DIGITS))
+    else:
+        tokens = _numbers(region_tokens)
+    if len(occupants) != n or len(tokens) != n:
+        return None
+    s.set_occupants(occupants)
+    s.reach_costs = None
+    s.region_tokens = tokens
+    # The pieces: "region":{"name":count,...} entries, in the save's order (a repeated key
+    # is read as the parse reads it: its last value, at its first place).
+    table_of: dict[int, dict[str, int]] = {}
+    if pieces:
+        single = t.single
+        for entry in pieces[:-1].split("},"):
+            found = single.get(entry)
+            if found is None:  # (several kinds, or a count past the table's: parsed)
+                known, regions = engine.rules.pieces, t.regions
+                for key, counts in _scan_once("{" + entry + "}}", 0)[0].items():
+                    for name, count in counts.items():
+                        if not (name in known and count >= 1):
+                            return None
+                    table_of[regions[key]] = counts
+            else:
+                region, name, count = found
+                table_of[region] = {name: count}
+    s.pieces = table_of
+    # (a name twice leaves one missing: the general way; else the parse's last value)
+    s.box = box_table = dict(map(t.box.__getitem__, box.split(","))) if box else {}
+    s.piece_supply = supply_table = (
+        dict(map(t.supply.__getitem__, supply.split(","))) if supply else {}
+    )
+    if len(box_table) != len(engine.race_defs) or len(supply_table) != len(engine.rules.pieces):
+        return None
+    in_play: dict[str, RaceState] = {}
+    if races_text:
+        top = players - 1
+        heads, named, wearing = t.heads, t.named, t.wearing
+        hands, helds, owners, turns_of = map(_field, ("hand", "held", "owner", "turns"))
+        for entry in races_text[:-2].split("}},"):
+            # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
+            # '"race":…', '"turns":…', '"uses":{'
+            head, hand, held, owner, power, race, turns, _ = entry.split(",")
+            race_id, declined = heads[head]
+            if named[race] != race_id:
+                return None
+            rs = RaceState(
+                race_id, wearing[power], owners[owner], declined, hands[hand], turns_of[turns],
+                helds[held], {},
+            )
+            if rs.owner > top:
+                return None
+            in_play[race_id] = rs
+    s.races = in_play
+    seats: list[PlayerState] = []
+    if players_text:
+        coins_of, active_of = _field("coins"), t.active
+        for entry in players_text[1:-2].split("]},{"):
+            # '"active":…', '"coins":…', '"declined":[…'
+            active_text, coins, declined_text = entry.split(",", 2)
+            seats.append(PlayerState(
+                coins_of[coins],
+                active_of[active_text],
+                _names(declined_text[12:], races) if len(declined_text) > 12 else (),
+            ))
+    if len(seats) != players:
+        return None
+    s.players = tuple(seats)
+    combos = []
+    if market:
+        pair_of = t.combos
+        for entry in market[1:-1].split("],["):
+            pair, _, coins = entry.rpartition(",")
+            race, power = pair_of[pair]
+            combos.append((race, power, numbers[coins]))
+    s.market = tuple(combos)
+    s.race_stack = _names(race_stack, races)
+    s.power_stack = _names(power_stack, powers)
+    s.power_discard = _names(power_discard, powers) if power_discard else ()
+    s.round = round_ = numbers[round_]  # (past 999: past the last round too)
+    s.active = active = numbers[active]
+    s.phase = _PHASE_TEXT[phase]
+    s.conquered = conquered_regions = tuple(_numbers(conquered))
+    s.conquered_nonempty = nonempty = int(nonempty)
+    s.acted = acted == "true"
+    s.picked = picked == "true"
+    pairs = []
+    if readied:
+        for entry in readied[1:-1].split("],["):
+            region, taken = entry.split(",")
+            pair = numbers[region], numbers[taken]
+            if pair[0] >= n or pair[1] < 1:
+                return None
+            pairs.append(pair)
+    s.readied = tuple(pairs)
+    s.die_target = die_target = _SIGNED[die_target]
+    s.withdrawals = _names(withdrawals, races) if withdrawals else ()
+    s.rng = rng = int(rng)
+    s.winners = seated = tuple(_numbers(winners))
+    s.acting = None if acting == "null" else races[acting]
+    s.used = tuple(name[1:-1] for name in used.split(",")) if used else ()
+    s.attacked = attacked = numbers[attacked]
+    s.truces = ()
+    s.die_bonus = die_bonus = _SIGNED[die_bonus]
+    s.decline_at_end = decline_at_end == "true"
+    s.regained = {}
+    s.zones = {}
+    s.role_powers = _names(role_powers, powers) if role_powers else ()
+    s.role_reserve = _names(role_reserve, powers) if role_reserve else ()
+    s.purchases = numbers[purchases]
+    s.lang = {}
+    if not (
+        1 <= round_ <= engine.map.turns + 1
+        and active < players
+        and nonempty < 1 << n
+        and die_target < n
+        and die_bonus >= -1
+        and rng < 1 << 64
+        and attacked < 1 << players
+        and (not conquered_regions or max(conquered_regions) < n)
+        and (not seated or max(seated) < players)
+        and "" not in s.used
+    ):
+        return None
+    return s
