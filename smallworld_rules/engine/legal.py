@@ -178,6 +178,8 @@ def legal_actions(self: Engine, s: State) -> list[Action]:
             and self._may_decline_at_end(s, rs)
         ):
             acts.append(_DECLINE)
+    elif self.second_rounds and flow.in_first_round(self, s, race):
+        acts.append(_END_TURN)  # the end of a first round of conquests, tokens in hand or not
     return acts
 
 
