@@ -101,6 +101,8 @@ def _general_listing(engine: Engine, s: State) -> tuple[list[sw.Action], dict[in
         acts.append(sw.EndTurn())
         if not may_decline and engine._may_decline_at_end(s, rs):
             acts.append(sw.Decline())
+    elif engine.second_rounds and flow.in_first_round(engine, s, race):
+        acts.append(sw.EndTurn())  # the end of a first round of conquests
     return acts, costs
 
 
