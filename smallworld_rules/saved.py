@@ -69,8 +69,73 @@ def _save_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     ``"log"`` in sorted order, names as in :data:`~smallworld_rules.events.LOG_TEXT`), and
     the log (compiled when a save is first loaded: a few milliseconds)."""
     name = PLAIN_TEXT
-    start = rf'\{{"chance":"(?:seeded|explicit)","expansions":\[(?:{name}(?:,{name})*)?\],'
+    start = rf'\{{"chance":"(seeded|explicit)","expansions":\[((?:{name}(?:,{name})*)?)\],'
     return re.compile(start + rf'"format":"{FORMAT}","log":'), re.compile(LOG_TEXT)
+
+
+@functools.cache
+def _middle_pattern() -> re.Pattern[str]:
+    """What a save holds between its log and its state as ``Game.to_json`` writes it for a
+    board by name (``map_data`` null) and options of flags and whole numbers, one group per
+    value (names as in the start's pattern; an option's name as a state's, without commas
+    or colons, so that the options split at them unambiguously)."""
+    name, number = PLAIN_TEXT, r"-?(?:0|[1-9][0-9]{0,29}+)"
+    option = rf"{_NAME}:(?:true|false|{number})"
+    return re.compile(
+        rf',"map":({name}),"map_data":null,"options":\{{((?:{option}(?:,{option})*+)?)\}},'
+        rf'"packs":\[((?:{name}(?:,{name})*+)?)\],"players":({number}),"seed":({number}),'
+        '"state":'
+    )
+
+
+#: an option's value as the middle's pattern takes it, but a number
+_FLAGS = {"true": True, "false": False}
+#: options' entries by their text (``"name":true``): their name and value, as first met
+_OPTION_ENTRIES: dict[str, tuple[str, Any]] = {}
+_OPTION_ENTRIES_KEPT = 4096
+
+
+def _options(text: str) -> dict[str, Any]:
+    """The options of a save from their text between the braces (the middle's pattern took
+    it): what json makes of it (a key twice: its last value at its first place)."""
+    entries = text.split(",")
+    known = _OPTION_ENTRIES
+    try:  # (each entry's name and value looked up whole: no slice made and hashed)
+        return dict(map(known.__getitem__, entries))
+    except KeyError:
+        options = {}
+        for entry in entries:
+            key, _, value = entry.partition(":")
+            found = key[1:-1], _FLAGS[value] if value in _FLAGS else int(value)
+            if len(known) < _OPTION_ENTRIES_KEPT:
+                known[entry] = found
+            options[found[0]] = found[1]
+        return options
+
+
+def _plain_names(text: str) -> list[str]:
+    """A list of names of plain characters (no quote, no backslash) from its text between
+    the brackets: what json makes of it."""
+    return text[1:-1].split('","') if text else []
+
+
+def _save_around(head: re.Match[str], text: str, end: int, at: int) -> dict[str, Any] | None:
+    """The document a save parses into without its log and its state (``[]`` and ``{}``),
+    read from the text between them (its log ending at ``end``, its state starting at ``at``),
+    or None if the middle's pattern does not take it. The rest is known: the start's pattern
+    took the head, and :func:`_state_match` the state up to ``,"version":3}``."""
+    middle = _middle_pattern().fullmatch(text, end, at)
+    if middle is None:
+        return None
+    map_name, options_text, packs, players, seed = middle.groups()
+    options = _options(options_text) if options_text else {}
+    chance, expansions = head.groups()
+    return {
+        "chance": chance, "expansions": _plain_names(expansions), "format": FORMAT, "log": [],
+        "map": map_name[1:-1], "map_data": None, "options": options,
+        "packs": _plain_names(packs), "players": int(players), "seed": int(seed), "state": {},
+        "version": VERSION,
+    }
 
 
 def load_save_json(text: Any) -> tuple[Any, str | None]:
@@ -115,7 +180,9 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
     its fields in sorted order, every value of the shape the engine writes, names of plain
     characters), is sure to be sound JSON three levels deep: it is left out of the parse too
     (the document's ``"state"`` is ``{}``), and its text given back, for
-    :func:`~smallworld_rules.saved_text.state_from_text` to read or to parse.
+    :func:`~smallworld_rules.saved_text.state_from_text` to read or to parse. The rest of
+    such a save is then read by a pattern too where it is as the engine writes it
+    (:func:`_save_around`): the document json would make of it, without a parse.
 
     Raises:
         RulesError: as :func:`load_json`.
@@ -123,11 +190,15 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
     start_pattern, log_pattern = _save_patterns()
     head = start_pattern.match(text) if type(text) is str else None
     log = None if head is None else log_pattern.match(text, head.end())
-    if log is not None and text.startswith(',"', log.end()):
+    if log is not None and head is not None and text.startswith(',"', log.end()):
         start, end = log.span()
+        state = _state_match(text, end)
+        if state is not None:  # (the save's middle read by a pattern too, where it takes it)
+            doc = _save_around(head, text, end, state[1])
+            if doc is not None:
+                return doc, text[start:end], state
         rest = text[end:]
         if '"log"' not in rest and "\\" not in rest:
-            state = _state_match(text, end)
             if state is None:
                 doc = _parsed(text[:start] + "[]" + rest)
             else:  # (as the log: a value in its place is read as the same value alone)
