@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency, _scan_once
@@ -122,7 +123,11 @@ def _tables(engine: Engine) -> _Tables:
 def _names(text: str, table: dict[str, str]) -> tuple[str, ...]:
     """A list's names (its text between the brackets) as the table's ids: a KeyError for
     anything else."""
-    return tuple(map(table.__getitem__, text.split(","))) if text else ()
+    if not text:
+        return ()
+    names = text.split(",")
+    # (one C call for them all; an itemgetter of one key gives the value, not a tuple)
+    return itemgetter(*names)(table) if len(names) > 1 else (table[text],)
 
 
 def _numbers(text: str) -> list[int]:
@@ -161,13 +166,16 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if engine.pile_zones:  # a game with a role's zones saves them: the general way
         return None
     s = State.__new__(State)
-    occupants = tuple(map(t.occupants.__getitem__, region_race.split(",")))
+    entries = region_race.split(",")
+    if len(entries) != n or n < 2:
+        return None
+    occupants = itemgetter(*entries)(t.occupants)  # (a tuple: two keys or more)
     if len(region_tokens) == 2 * n - 1 and region_tokens[1::2] == "," * (n - 1):
         # one digit each (most boards): the digits' bytes made numbers at once
         tokens = list(region_tokens[::2].encode().translate(_DIGITS))
     else:
         tokens = _numbers(region_tokens)
-    if len(occupants) != n or len(tokens) != n:
+    if len(tokens) != n:
         return None
     s.set_occupants(occupants)
     s.reach_costs = None

@@ -14,13 +14,15 @@ whose rest is spelled otherwise or holds odd values.
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
+import pytest
 from helpers import playing_positions, rule_sets, rules_and_players
 
 import smallworld_rules as sw
-from smallworld_rules import saved
+from smallworld_rules import saved, saved_text
 
 
 def _typed(v: Any) -> Any:
@@ -168,3 +170,25 @@ def test_a_save_spelled_otherwise_between_its_log_and_state_loads_as_the_general
                 assert _typed(doc) == _typed(_json_doc(variant))
             assert _loaded(variant, rules) == _general(variant, rules), variant[-2200:]
     assert tried > 100 and taken > 30
+
+
+def test_a_list_of_names_is_read_as_one_name_at_a_time() -> None:
+    """A list of names in a state's text (its stacks, discards, withdrawals) is read into the
+    same ids, in the same order, as one look-up per name; an unknown name is a KeyError
+    either way (the general way then decides)."""
+    rules = sw.load_rules()
+    engine = sw.Game.new(rules=rules, seed=1)._engine
+    table = saved_text._tables(engine).races
+    quoted = sorted(table)
+    rng = random.Random(7)
+    for size in (0, 1, 1, 2, 3, 5, 14, 14):
+        for _ in range(4):
+            names = rng.sample(quoted, size) if size <= len(quoted) else quoted
+            text = ",".join(names)
+            expected = tuple(map(table.__getitem__, text.split(","))) if text else ()
+            assert saved_text._names(text, table) == expected
+            assert type(saved_text._names(text, table)) is tuple
+            if names:
+                for bad in (text + ',"zz"', '"zz",' + text, text.replace('"', "", 1)):
+                    with pytest.raises(KeyError):
+                        saved_text._names(bad, table)
