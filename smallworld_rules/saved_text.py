@@ -28,6 +28,7 @@ from smallworld_rules.state import (
     RaceState,
     State,
     new_generation,
+    occupant_masks,
 )
 
 if TYPE_CHECKING:
@@ -49,8 +50,9 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "active", "box", "combos", "engine", "heads", "named", "occupants", "powers",
-        "races", "regions", "single", "supply", "wearing",
+        "active", "box", "coins", "combos", "engine", "hands", "heads", "helds", "named",
+        "occupants", "owners", "powers", "races", "regions", "single", "supply", "turns",
+        "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -87,6 +89,9 @@ class _Tables:
         active: dict[str, str | None] = {f'"active":{text}': race for text, race in races}
         self.wearing = {**wearing, '"power":null': None}
         self.active = {**active, '"active":null': None}
+        self.hands, self.helds, self.owners, self.turns, self.coins = map(
+            _field, ("hand", "held", "owner", "turns", "coins")
+        )
         self.combos = {
             f"{race_text},{power_text}": (race, power)
             for race_text, race in races for power_text, power in self.powers.items()
@@ -128,6 +133,16 @@ def _names(text: str, table: dict[str, str]) -> tuple[str, ...]:
     names = text.split(",")
     # (one C call for them all; an itemgetter of one key gives the value, not a tuple)
     return itemgetter(*names)(table) if len(names) > 1 else (table[text],)
+
+
+def _table(text: str, entries: dict[str, tuple[str, int]]) -> dict[str, int]:
+    """A table of counts (its text between the braces) from its entries' texts: a KeyError
+    for any other entry (an entry twice: its last count at its first place, as json)."""
+    if not text:
+        return {}
+    found = text.split(",")
+    # (one C call for them all; an itemgetter of one key gives the value, not a tuple)
+    return dict(itemgetter(*found)(entries) if len(found) > 1 else (entries[text],))
 
 
 def _numbers(text: str) -> list[int]:
@@ -177,7 +192,8 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
         tokens = _numbers(region_tokens)
     if len(tokens) != n:
         return None
-    s.set_occupants(occupants)
+    s.region_race = occupants  # (State.set_occupants, without its call)
+    s.race_masks = occupant_masks(occupants)
     s.reach_costs = None
     s.region_tokens = tokens
     # The pieces: "region":{"name":count,...} entries, in the save's order (a repeated key
@@ -199,17 +215,15 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
                 table_of[region] = {name: count}
     s.pieces = table_of
     # (a name twice leaves one missing: the general way; else the parse's last value)
-    s.box = box_table = dict(map(t.box.__getitem__, box.split(","))) if box else {}
-    s.piece_supply = supply_table = (
-        dict(map(t.supply.__getitem__, supply.split(","))) if supply else {}
-    )
+    s.box = box_table = _table(box, t.box)
+    s.piece_supply = supply_table = _table(supply, t.supply)
     if len(box_table) != len(engine.race_defs) or len(supply_table) != len(engine.rules.pieces):
         return None
     in_play: dict[str, RaceState] = {}
     if races_text:
         top = players - 1
         heads, named, wearing = t.heads, t.named, t.wearing
-        hands, helds, owners, turns_of = map(_field, ("hand", "held", "owner", "turns"))
+        hands, helds, owners, turns_of = t.hands, t.helds, t.owners, t.turns
         for entry in races_text[:-2].split("}},"):
             # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
             # '"race":…', '"turns":…', '"uses":{'
@@ -227,7 +241,7 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.races = in_play
     seats: list[PlayerState] = []
     if players_text:
-        coins_of, active_of = _field("coins"), t.active
+        coins_of, active_of = t.coins, t.active
         for entry in players_text[1:-2].split("]},{"):
             # '"active":…', '"coins":…', '"declined":[…'
             active_text, coins, declined_text = entry.split(",", 2)
@@ -253,7 +267,7 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.round = round_ = numbers[round_]  # (past 999: past the last round too)
     s.active = active = numbers[active]
     s.phase = _PHASE_TEXT[phase]
-    s.conquered = conquered_regions = tuple(_numbers(conquered))
+    s.conquered = conquered_regions = tuple(_numbers(conquered)) if conquered else ()
     s.conquered_nonempty = nonempty = int(nonempty)
     s.acted = acted == "true"
     s.picked = picked == "true"
@@ -269,7 +283,7 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.die_target = die_target = _SIGNED[die_target]
     s.withdrawals = _names(withdrawals, races) if withdrawals else ()
     s.rng = rng = int(rng)
-    s.winners = seated = tuple(_numbers(winners))
+    s.winners = seated = tuple(_numbers(winners)) if winners else ()
     s.acting = None if acting == "null" else races[acting]
     s.used = tuple(name[1:-1] for name in used.split(",")) if used else ()
     s.attacked = attacked = numbers[attacked]

@@ -192,3 +192,25 @@ def test_a_list_of_names_is_read_as_one_name_at_a_time() -> None:
                 for bad in (text + ',"zz"', '"zz",' + text, text.replace('"', "", 1)):
                     with pytest.raises(KeyError):
                         saved_text._names(bad, table)
+
+
+def test_a_table_of_counts_is_read_as_one_entry_at_a_time() -> None:
+    """A table of counts in a state's text (the box, the supply of pieces) is read into the
+    same dict, keys in the same order, as one look-up per entry (an entry twice: its last
+    count at its first place); an unknown entry is a KeyError either way."""
+    rules = sw.load_rules()
+    engine = sw.Game.new(rules=rules, seed=1)._engine
+    rng = random.Random(11)
+    for entries in (saved_text._tables(engine).box, saved_text._tables(engine).supply):
+        texts = sorted(entries)
+        for size in (0, 1, 1, 2, 3, 6, 14, 20):
+            for _ in range(4):
+                chosen = [rng.choice(texts) for _ in range(size)]
+                text = ",".join(chosen)
+                expected = dict(map(entries.__getitem__, text.split(","))) if text else {}
+                got = saved_text._table(text, entries)
+                assert list(got.items()) == list(expected.items())
+                if chosen:
+                    for bad in (text + ',"zz":1', text + ":", text.replace(":", ":0", 1)):
+                        with pytest.raises(KeyError):
+                            saved_text._table(bad, entries)
