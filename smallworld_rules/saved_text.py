@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency, _scan_once
 from smallworld_rules.state import (
@@ -34,6 +35,7 @@ from smallworld_rules.state import (
 if TYPE_CHECKING:
     from smallworld_rules.engine import Engine
 
+T = TypeVar("T")
 #: the numbers a state holds, by their text (a count of tokens, coins, a region, a seat)
 _NUMBERS = {str(i): i for i in range(1000)}
 #: and those of the die's fields (-3 … 99: a rule file's roll, an ability's, none)
@@ -50,9 +52,9 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "active", "box", "coins", "combos", "engine", "hands", "heads", "helds", "named",
-        "occupants", "owners", "powers", "races", "regions", "single", "supply", "turns",
-        "wearing",
+        "active", "box", "coins", "combos", "engine", "hands", "heads", "helds", "market",
+        "named", "occupants", "owners", "pairs", "powers", "races", "regions", "single",
+        "supply", "turns", "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -92,10 +94,44 @@ class _Tables:
         self.hands, self.helds, self.owners, self.turns, self.coins = map(
             _field, ("hand", "held", "owner", "turns", "coins")
         )
+        # a market's entries and readied pairs by their texts, as first met (see _looked_up)
+        self.market: dict[str, tuple[str, str, int]] = {}
+        self.pairs: dict[str, tuple[int, int]] = {}
         self.combos = {
             f"{race_text},{power_text}": (race, power)
             for race_text, race in races for power_text, power in self.powers.items()
         }
+
+
+    def combo(self, entry: str) -> tuple[str, str, int]:
+        """A market's entry from its text between the brackets (a KeyError if unknown)."""
+        pair, _, coins = entry.rpartition(",")
+        race, power = self.combos[pair]
+        return race, power, _NUMBERS[coins]
+
+    def pair(self, entry: str) -> tuple[int, int]:
+        """A readied pair from its text between the brackets (a region, tokens taken)."""
+        region, taken = entry.split(",")
+        pair = _NUMBERS[region], _NUMBERS[taken]
+        if pair[0] >= self.engine.n or pair[1] < 1:
+            raise ValueError(entry)
+        return pair
+
+
+#: how many entries of each kind a table keeps as first met (the rest are made each time)
+_ENTRIES_KEPT = 4096
+
+
+def _looked_up(entries: list[str], known: dict[str, T], make: Callable[[str], T]) -> tuple[T, ...]:
+    """Entries by their texts: those met before looked up (one C call for them all), else
+    made, and kept (a KeyError or ValueError for an entry ``make`` refuses)."""
+    try:  # (an itemgetter of one key gives the value, not a tuple)
+        return itemgetter(*entries)(known) if len(entries) > 1 else (known[entries[0]],)
+    except KeyError:
+        made = tuple(map(make, entries))
+        if len(known) < _ENTRIES_KEPT:
+            known.update(zip(entries, made, strict=True))
+        return made
 
 
 @functools.cache
@@ -253,14 +289,7 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if len(seats) != players:
         return None
     s.players = tuple(seats)
-    combos = []
-    if market:
-        pair_of = t.combos
-        for entry in market[1:-1].split("],["):
-            pair, _, coins = entry.rpartition(",")
-            race, power = pair_of[pair]
-            combos.append((race, power, numbers[coins]))
-    s.market = tuple(combos)
+    s.market = _looked_up(market[1:-1].split("],["), t.market, t.combo) if market else ()
     s.race_stack = _names(race_stack, races)
     s.power_stack = _names(power_stack, powers)
     s.power_discard = _names(power_discard, powers) if power_discard else ()
@@ -271,15 +300,7 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.conquered_nonempty = nonempty = int(nonempty)
     s.acted = acted == "true"
     s.picked = picked == "true"
-    pairs = []
-    if readied:
-        for entry in readied[1:-1].split("],["):
-            region, taken = entry.split(",")
-            pair = numbers[region], numbers[taken]
-            if pair[0] >= n or pair[1] < 1:
-                return None
-            pairs.append(pair)
-    s.readied = tuple(pairs)
+    s.readied = _looked_up(readied[1:-1].split("],["), t.pairs, t.pair) if readied else ()
     s.die_target = die_target = _SIGNED[die_target]
     s.withdrawals = _names(withdrawals, races) if withdrawals else ()
     s.rng = rng = int(rng)

@@ -214,3 +214,68 @@ def test_a_table_of_counts_is_read_as_one_entry_at_a_time() -> None:
                     for bad in (text + ',"zz":1', text + ":", text.replace(":", ":0", 1)):
                         with pytest.raises(KeyError):
                             saved_text._table(bad, entries)
+
+
+def _old_market(t: Any, text: str) -> tuple[Any, ...]:
+    """A market's entries as the reader read them before (one at a time)."""
+    combos = []
+    for entry in text.split("],["):
+        pair, _, coins = entry.rpartition(",")
+        race, power = t.combos[pair]
+        combos.append((race, power, saved_text._NUMBERS[coins]))
+    return tuple(combos)
+
+
+def _old_pairs(t: Any, text: str, n: int) -> tuple[Any, ...] | None:
+    """The readied pairs as the reader read them before (None: not sure)."""
+    pairs = []
+    for entry in text.split("],["):
+        region, taken = entry.split(",")
+        pair = saved_text._NUMBERS[region], saved_text._NUMBERS[taken]
+        if pair[0] >= n or pair[1] < 1:
+            return None
+        pairs.append(pair)
+    return tuple(pairs)
+
+
+def _outcome(read: Any, *args: Any) -> Any:
+    try:
+        return read(*args)
+    except (KeyError, ValueError):
+        return "not sure"
+
+
+def test_market_entries_and_readied_pairs_kept_as_first_met_are_read_as_before() -> None:
+    """A market's entries and the readied pairs of a state's text, looked up among those
+    met before or made and kept, are what reading them one at a time gives; an entry the
+    reader refuses is refused every time (never kept)."""
+    rules = sw.load_rules()
+    engine = sw.Game.new(rules=rules, seed=1)._engine
+    t = saved_text._Tables(engine)  # (fresh tables: nothing met yet)
+    n = engine.n
+    rng = random.Random(5)
+    pairs = sorted(t.combos)
+    for _ in range(60):
+        entries = [
+            f"{rng.choice(pairs)},{rng.choice(['0', '1', '5', '99', '999', '1000', '01', '-1'])}"
+            for _ in range(rng.choice((1, 1, 2, 6)))
+        ]
+        if rng.random() < 0.2:
+            entries[rng.randrange(len(entries))] = rng.choice(('"zz","forest",0', '"a",1', ""))
+        text = "],[".join(entries)
+        for _ in range(2):  # (first met, then looked up)
+            old = _outcome(_old_market, t, text)
+            new = _outcome(saved_text._looked_up, text.split("],["), t.market, t.combo)
+            assert new == old
+    for _ in range(60):
+        entries = [
+            f"{rng.choice(['0', '5', str(n - 1), str(n), '99', '01'])},"
+            f"{rng.choice(['0', '1', '3', '999', '-1', ''])}"
+            for _ in range(rng.choice((1, 1, 2, 3)))
+        ]
+        text = "],[".join(entries)
+        for _ in range(2):
+            old = _outcome(_old_pairs, t, text, n)
+            new = _outcome(saved_text._looked_up, text.split("],["), t.pairs, t.pair)
+            assert new == ("not sure" if old is None else old)
+    assert t.market and t.pairs  # (some were kept: the second reading looked them up)
