@@ -17,8 +17,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from itertools import starmap
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency, _scan_once
 from smallworld_rules.state import (
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from smallworld_rules.engine import Engine
 
 T = TypeVar("T")
+#: a race's fields in play but its uses: race, power, owner, declined, hand, turns, held
+_RaceFields: TypeAlias = "tuple[str, str | None, int, bool, int, int, int]"
 #: the numbers a state holds, by their text (a count of tokens, coins, a region, a seat)
 _NUMBERS = {str(i): i for i in range(1000)}
 #: and those of the die's fields (-3 … 99: a rule file's roll, an ability's, none)
@@ -53,8 +56,8 @@ class _Tables:
 
     __slots__ = (
         "active", "box", "coins", "combos", "engine", "hands", "heads", "helds", "market",
-        "named", "occupants", "owners", "pairs", "powers", "races", "regions", "single",
-        "supply", "turns", "wearing",
+        "named", "occupants", "owners", "pairs", "players", "powers", "race_entries", "races",
+        "regions", "seats", "single", "supply", "turns", "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -97,6 +100,9 @@ class _Tables:
         # a market's entries and readied pairs by their texts, as first met (see _looked_up)
         self.market: dict[str, tuple[str, str, int]] = {}
         self.pairs: dict[str, tuple[int, int]] = {}
+        self.race_entries: dict[str, _RaceFields] = {}
+        self.seats: dict[str, tuple[int, str | None, tuple[str, ...]]] = {}
+        self.players = engine.players
         self.combos = {
             f"{race_text},{power_text}": (race, power)
             for race_text, race in races for power_text, power in self.powers.items()
@@ -108,6 +114,28 @@ class _Tables:
         pair, _, coins = entry.rpartition(",")
         race, power = self.combos[pair]
         return race, power, _NUMBERS[coins]
+
+    def race(self, entry: str) -> _RaceFields:
+        """A race's fields in play (``RaceState``'s but its uses, none) from its entry's
+        text up to its uses' brace."""
+        # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
+        # '"race":…', '"turns":…', '"uses":{'
+        head, hand, held, owner, power, race, turns, _ = entry.split(",")
+        race_id, declined = self.heads[head]
+        fields = (
+            race_id, self.wearing[power], self.owners[owner], declined, self.hands[hand],
+            self.turns[turns], self.helds[held],
+        )
+        if self.named[race] != race_id or fields[2] >= self.players:
+            raise ValueError(entry)
+        return fields
+
+    def seat(self, entry: str) -> tuple[int, str | None, tuple[str, ...]]:
+        """A player's fields from its entry's text up to its declined list's bracket."""
+        # '"active":…', '"coins":…', '"declined":[…'
+        active_text, coins, declined_text = entry.split(",", 2)
+        declined = _names(declined_text[12:], self.races) if len(declined_text) > 12 else ()
+        return self.coins[coins], self.active[active_text], declined
 
     def pair(self, entry: str) -> tuple[int, int]:
         """A readied pair from its text between the brackets (a region, tokens taken)."""
@@ -256,39 +284,16 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if len(box_table) != len(engine.race_defs) or len(supply_table) != len(engine.rules.pieces):
         return None
     in_play: dict[str, RaceState] = {}
-    if races_text:
-        top = players - 1
-        heads, named, wearing = t.heads, t.named, t.wearing
-        hands, helds, owners, turns_of = t.hands, t.helds, t.owners, t.turns
-        for entry in races_text[:-2].split("}},"):
-            # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
-            # '"race":…', '"turns":…', '"uses":{'
-            head, hand, held, owner, power, race, turns, _ = entry.split(",")
-            race_id, declined = heads[head]
-            if named[race] != race_id:
-                return None
-            rs = RaceState(
-                race_id, wearing[power], owners[owner], declined, hands[hand], turns_of[turns],
-                helds[held], {},
-            )
-            if rs.owner > top:
-                return None
-            in_play[race_id] = rs
+    if races_text:  # (a key twice: its last entry at its first place, as json reads it)
+        for fields in _looked_up(races_text[:-2].split("}},"), t.race_entries, t.race):
+            in_play[fields[0]] = RaceState(*fields, {})
     s.races = in_play
-    seats: list[PlayerState] = []
-    if players_text:
-        coins_of, active_of = t.coins, t.active
-        for entry in players_text[1:-2].split("]},{"):
-            # '"active":…', '"coins":…', '"declined":[…'
-            active_text, coins, declined_text = entry.split(",", 2)
-            seats.append(PlayerState(
-                coins_of[coins],
-                active_of[active_text],
-                _names(declined_text[12:], races) if len(declined_text) > 12 else (),
-            ))
+    seats = (
+        _looked_up(players_text[1:-2].split("]},{"), t.seats, t.seat) if players_text else ()
+    )
     if len(seats) != players:
         return None
-    s.players = tuple(seats)
+    s.players = tuple(starmap(PlayerState, seats))
     s.market = _looked_up(market[1:-1].split("],["), t.market, t.combo) if market else ()
     s.race_stack = _names(race_stack, races)
     s.power_stack = _names(power_stack, powers)

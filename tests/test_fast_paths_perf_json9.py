@@ -279,3 +279,35 @@ def test_market_entries_and_readied_pairs_kept_as_first_met_are_read_as_before()
             new = _outcome(saved_text._looked_up, text.split("],["), t.pairs, t.pair)
             assert new == ("not sure" if old is None else old)
     assert t.market and t.pairs  # (some were kept: the second reading looked them up)
+
+
+@rule_sets(each_box=True)
+def test_a_state_read_with_entries_met_before_is_the_state_the_general_way_makes(
+    how: dict[str, Any],
+) -> None:
+    """A position saved and loaded is the same position whether its races, players, market
+    and readied pairs are first met by the reader (fresh tables) or looked up among those
+    met before."""
+    from test_fast_paths_perf_json8 import _fields
+
+    rules, _ = rules_and_players(how)
+    read = 0
+    for i, game in enumerate(playing_positions(rules, 2)):
+        if i % 7:
+            continue
+        engine = game._engine
+        _, _, state = saved.load_save_text(game.to_json())
+        if state is None:
+            continue
+        saved_text._TABLES.pop(id(engine), None)  # (fresh tables: nothing met yet)
+        first = saved_text.state_from_text(engine, state)
+        again = saved_text.state_from_text(engine, state)
+        if first is None:
+            assert again is None
+            continue
+        read += 1
+        assert again is not None
+        general = saved.state_from_dict(engine, saved.parsed_state(state))
+        assert _fields(first) == _fields(general) == _fields(again)
+    if not how:
+        assert read >= 5
