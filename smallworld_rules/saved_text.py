@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from smallworld_rules.engine import Engine
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 #: a race's fields in play but its uses: race, power, owner, declined, hand, turns, held
 _RaceFields: TypeAlias = "tuple[str, str | None, int, bool, int, int, int]"
 #: the numbers a state holds, by their text (a count of tokens, coins, a region, a seat)
@@ -73,8 +75,9 @@ class _Tables:
         self.regions = {str(r): r for r in range(engine.n)}
         # Every region's table of one kind of piece, by its text in a save's pieces (the
         # closing brace left out): a region holds one kind of piece, a few, most often.
+        # (the tables are shared by the states loaded, as by forks: replaced, never changed)
         self.single = {
-            f'"{r}":{{"{name}":{count}': (r, name, count)
+            f'"{r}":{{"{name}":{count}': (r, {name: count})
             for r in range(engine.n)
             for name, piece in engine.rules.pieces.items()
             if _PLAIN.fullmatch(name)
@@ -199,14 +202,15 @@ def _names(text: str, table: dict[str, str]) -> tuple[str, ...]:
     return itemgetter(*names)(table) if len(names) > 1 else (table[text],)
 
 
-def _table(text: str, entries: dict[str, tuple[str, int]]) -> dict[str, int]:
-    """A table of counts (its text between the braces) from its entries' texts: a KeyError
-    for any other entry (an entry twice: its last count at its first place, as json)."""
+def _table(text: str, entries: dict[str, tuple[K, V]], between: str = ",") -> dict[K, V]:
+    """A table (its text between the braces; its entries split at ``between``) from its
+    entries' texts: a KeyError for any other entry (an entry twice: its last value at its
+    first place, as json reads it)."""
     if not text:
         return {}
-    found = text.split(",")
+    found = text.split(between)
     # (one C call for them all; an itemgetter of one key gives the value, not a tuple)
-    return dict(itemgetter(*found)(entries) if len(found) > 1 else (entries[text],))
+    return dict(itemgetter(*found)(entries) if len(found) > 1 else (entries[found[0]],))
 
 
 def _numbers(text: str) -> list[int]:
@@ -262,8 +266,10 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.region_tokens = tokens
     # The pieces: "region":{"name":count,...} entries, in the save's order (a repeated key
     # is read as the parse reads it: its last value, at its first place).
-    table_of: dict[int, dict[str, int]] = {}
-    if pieces:
+    try:  # (each region holding one kind of piece, a few, most often)
+        table_of = _table(pieces[:-1], t.single, "},")
+    except KeyError:
+        table_of = {}
         single = t.single
         for entry in pieces[:-1].split("},"):
             found = single.get(entry)
@@ -275,8 +281,8 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
                             return None
                     table_of[regions[key]] = counts
             else:
-                region, name, count = found
-                table_of[region] = {name: count}
+                region, table = found
+                table_of[region] = table
     s.pieces = table_of
     # (a name twice leaves one missing: the general way; else the parse's last value)
     s.box = box_table = _table(box, t.box)
