@@ -873,9 +873,14 @@ def _check_consistency(engine: Engine, s: State) -> None:
     rules = engine.rules
     # Every banner (badge) exactly once: as many as the rules' ids, which are unique, and
     # the same ones (the market's, the stack's and those in play, counted and joined in C).
-    in_play = s.races.keys() - {engine.role_race}
-    banners = in_play.union(map(_FIRST, s.market), s.race_stack)
-    if len(s.market) + len(s.race_stack) + len(in_play) != len(rules.races) or (
+    if engine.role_race is None:  # (every race in play a banner: one set made)
+        playing = len(s.races)
+        banners = {*s.races, *map(_FIRST, s.market), *s.race_stack}
+    else:
+        in_play = s.races.keys() - {engine.role_race}
+        playing = len(in_play)
+        banners = in_play.union(map(_FIRST, s.market), s.race_stack)
+    if len(s.market) + len(s.race_stack) + playing != len(rules.races) or (
         rules.races.keys() != banners
     ):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
@@ -946,14 +951,16 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("winners", "are set before the game is over, or twice")
     if phase is _OVER:
         return
-    picked = s.picked and not memory.get(s, "swap")  # a pick may wait for a badge swapped
-    if phase is _PICK and (acting is not None or s.acted or picked or s.conquered):
+    if phase is _PICK and (
+        acting is not None or s.acted or s.conquered
+        or (s.picked and not memory.get(s, "swap"))  # a pick may wait for a badge swapped
+    ):
         raise _bad("phase", "is pick, but the turn already has an acting race or actions")
     acting_race = None if acting is None else s.races.get(acting)
     if acting is not None and (acting_race is None or acting_race.owner != s.active):
         raise _bad("acting", f"names {acting!r}, not a race of the active player")
     regions = list(map(_FIRST, s.readied))
-    if len(set(regions)) != len(regions):
+    if regions and len(set(regions)) != len(regions):
         raise _bad("readied", "names a region twice")
     if s.readied and phase is _CONQUEST and not s.acted:
         # Before anything is done a decline turn puts them back: they must fit.
@@ -966,7 +973,7 @@ def _check_turn(engine: Engine, s: State) -> None:
     conquered = 0
     for r in s.conquered:
         conquered |= 1 << r
-    if s.conquered_nonempty & ~conquered:
+    if s.conquered_nonempty and s.conquered_nonempty & ~conquered:
         raise _bad("conquered_nonempty", "names a region that was not conquered")
     if s.conquered and not s.acted:
         raise _bad("conquered", "lists conquests, but nothing was done this turn")
@@ -995,11 +1002,11 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("drawing", "is set, but no chance node of a draw is pending")
     if s.withdrawals and phase is _PICK:
         raise _bad("withdrawals", "are pending in the pick phase")
-    if len(set(s.withdrawals)) != len(s.withdrawals):
+    if s.withdrawals and len(set(s.withdrawals)) != len(s.withdrawals):
         raise _bad("withdrawals", "list a race twice")
     if s.decline_at_end and phase is not _WITHDRAWAL:
         raise _bad("decline_at_end", f"is set in the {phase.value} phase")
-    if len(set(map(_FIRST, s.truces))) != len(s.truces):
+    if s.truces and len(set(map(_FIRST, s.truces))) != len(s.truces):
         raise _bad("truces", "protect a player twice")
     for name in s.regained:
         if not engine.rules.pieces[name].kept_when_lost:
