@@ -90,27 +90,26 @@ def _middle_pattern() -> re.Pattern[str]:
 
 #: an option's value as the middle's pattern takes it, but a number
 _FLAGS = {"true": True, "false": False}
-#: options' entries by their text (``"name":true``): their name and value, as first met
-_OPTION_ENTRIES: dict[str, tuple[str, Any]] = {}
-_OPTION_ENTRIES_KEPT = 4096
+#: saves' options by their text between the braces (what json makes of it), as first met:
+#: a game's options never change, and most games play the defaults
+_OPTIONS_TEXT: dict[str, dict[str, Any]] = {}
+_OPTIONS_KEPT = 256
 
 
 def _options(text: str) -> dict[str, Any]:
     """The options of a save from their text between the braces (the middle's pattern took
-    it): what json makes of it (a key twice: its last value at its first place)."""
-    entries = text.split(",")
-    known = _OPTION_ENTRIES
-    try:  # (each entry's name and value looked up whole: no slice made and hashed)
-        return dict(map(known.__getitem__, entries))
-    except KeyError:
-        options = {}
-        for entry in entries:
-            key, _, value = entry.partition(":")
-            found = key[1:-1], _FLAGS[value] if value in _FLAGS else int(value)
-            if len(known) < _OPTION_ENTRIES_KEPT:
-                known[entry] = found
-            options[found[0]] = found[1]
-        return options
+    it): what json makes of it (a key twice: its last value at its first place), a new
+    dict each time."""
+    known = _OPTIONS_TEXT.get(text)
+    if known is not None:
+        return dict(known)
+    options = {}
+    for entry in text.split(","):
+        key, _, value = entry.partition(":")
+        options[key[1:-1]] = _FLAGS[value] if value in _FLAGS else int(value)
+    if len(_OPTIONS_TEXT) < _OPTIONS_KEPT:
+        _OPTIONS_TEXT[text] = dict(options)
+    return options
 
 
 def _plain_names(text: str) -> list[str]:

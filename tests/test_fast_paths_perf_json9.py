@@ -89,6 +89,9 @@ def test_the_rest_of_a_save_read_by_its_pattern_is_what_json_makes(how: dict[str
             assert _typed(doc) == _typed(_json_doc(text))
             loaded, _, _ = saved.load_save_text(text)
             assert _typed(loaded) == _typed(doc)
+            loaded["options"]["planted"] = True  # (each load its own options: kept ones untouched)
+            again, _, _ = saved.load_save_text(text)
+            assert _typed(again) == _typed(doc)
         assert sw.Game.from_json(text, rules=rules).to_json() == text
     if not how:  # the official rules: the rest of every save is taken
         assert taken >= 5
