@@ -9,6 +9,9 @@ whose rest is spelled otherwise or holds odd values.
   values of the same types.
 * A save is loaded by ``Game.from_json`` into the same game, or refused with the same
   message, as by loading its whole text with ``json.loads`` and the general checks.
+* The state's reader (``saved_text``) reads lists, tables and entries met before (kept
+  per engine as first met) into what reading them one at a time gives, and a state read
+  with fresh tables or with entries met before is the general way's.
 """
 
 from __future__ import annotations
