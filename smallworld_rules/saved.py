@@ -69,8 +69,72 @@ def _save_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     ``"log"`` in sorted order, names as in :data:`~smallworld_rules.events.LOG_TEXT`), and
     the log (compiled when a save is first loaded: a few milliseconds)."""
     name = PLAIN_TEXT
-    start = rf'\{{"chance":"(?:seeded|explicit)","expansions":\[(?:{name}(?:,{name})*)?\],'
+    start = rf'\{{"chance":"(seeded|explicit)","expansions":\[((?:{name}(?:,{name})*)?)\],'
     return re.compile(start + rf'"format":"{FORMAT}","log":'), re.compile(LOG_TEXT)
+
+
+@functools.cache
+def _middle_pattern() -> re.Pattern[str]:
+    """What a save holds between its log and its state as ``Game.to_json`` writes it for a
+    board by name (``map_data`` null) and options of flags and whole numbers, one group per
+    value (names as in the start's pattern; an option's name as a state's, without commas
+    or colons, so that the options split at them unambiguously)."""
+    name, number = PLAIN_TEXT, r"-?(?:0|[1-9][0-9]{0,29}+)"
+    option = rf"{_NAME}:(?:true|false|{number})"
+    return re.compile(
+        rf',"map":({name}),"map_data":null,"options":\{{((?:{option}(?:,{option})*+)?)\}},'
+        rf'"packs":\[((?:{name}(?:,{name})*+)?)\],"players":({number}),"seed":({number}),'
+        '"state":'
+    )
+
+
+#: an option's value as the middle's pattern takes it, but a number
+_FLAGS = {"true": True, "false": False}
+#: saves' options by their text between the braces (what json makes of it), as first met:
+#: a game's options never change, and most games play the defaults
+_OPTIONS_TEXT: dict[str, dict[str, Any]] = {}
+_OPTIONS_KEPT = 256
+
+
+def _options(text: str) -> dict[str, Any]:
+    """The options of a save from their text between the braces (the middle's pattern took
+    it): what json makes of it (a key twice: its last value at its first place), a new
+    dict each time."""
+    known = _OPTIONS_TEXT.get(text)
+    if known is not None:
+        return dict(known)
+    options = {}
+    for entry in text.split(","):
+        key, _, value = entry.partition(":")
+        options[key[1:-1]] = _FLAGS[value] if value in _FLAGS else int(value)
+    if len(_OPTIONS_TEXT) < _OPTIONS_KEPT:
+        _OPTIONS_TEXT[text] = dict(options)
+    return options
+
+
+def _plain_names(text: str) -> list[str]:
+    """A list of names of plain characters (no quote, no backslash) from its text between
+    the brackets: what json makes of it."""
+    return text[1:-1].split('","') if text else []
+
+
+def _save_around(head: re.Match[str], text: str, end: int, at: int) -> dict[str, Any] | None:
+    """The document a save parses into without its log and its state (``[]`` and ``{}``),
+    read from the text between them (its log ending at ``end``, its state starting at ``at``),
+    or None if the middle's pattern does not take it. The rest is known: the start's pattern
+    took the head, and :func:`_state_match` the state up to ``,"version":3}``."""
+    middle = _middle_pattern().fullmatch(text, end, at)
+    if middle is None:
+        return None
+    map_name, options_text, packs, players, seed = middle.groups()
+    options = _options(options_text) if options_text else {}
+    chance, expansions = head.groups()
+    return {
+        "chance": chance, "expansions": _plain_names(expansions), "format": FORMAT, "log": [],
+        "map": map_name[1:-1], "map_data": None, "options": options,
+        "packs": _plain_names(packs), "players": int(players), "seed": int(seed), "state": {},
+        "version": VERSION,
+    }
 
 
 def load_save_json(text: Any) -> tuple[Any, str | None]:
@@ -115,7 +179,9 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
     its fields in sorted order, every value of the shape the engine writes, names of plain
     characters), is sure to be sound JSON three levels deep: it is left out of the parse too
     (the document's ``"state"`` is ``{}``), and its text given back, for
-    :func:`~smallworld_rules.saved_text.state_from_text` to read or to parse.
+    :func:`~smallworld_rules.saved_text.state_from_text` to read or to parse. The rest of
+    such a save is then read by a pattern too where it is as the engine writes it
+    (:func:`_save_around`): the document json would make of it, without a parse.
 
     Raises:
         RulesError: as :func:`load_json`.
@@ -123,11 +189,15 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
     start_pattern, log_pattern = _save_patterns()
     head = start_pattern.match(text) if type(text) is str else None
     log = None if head is None else log_pattern.match(text, head.end())
-    if log is not None and text.startswith(',"', log.end()):
+    if log is not None and head is not None and text.startswith(',"', log.end()):
         start, end = log.span()
+        state = _state_match(text, end)
+        if state is not None:  # (the save's middle read by a pattern too, where it takes it)
+            doc = _save_around(head, text, end, state[1])
+            if doc is not None:
+                return doc, text[start:end], state
         rest = text[end:]
         if '"log"' not in rest and "\\" not in rest:
-            state = _state_match(text, end)
             if state is None:
                 doc = _parsed(text[:start] + "[]" + rest)
             else:  # (as the log: a value in its place is read as the same value alone)
@@ -802,9 +872,14 @@ def _check_consistency(engine: Engine, s: State) -> None:
     rules = engine.rules
     # Every banner (badge) exactly once: as many as the rules' ids, which are unique, and
     # the same ones (the market's, the stack's and those in play, counted and joined in C).
-    in_play = s.races.keys() - {engine.role_race}
-    banners = in_play.union(map(_FIRST, s.market), s.race_stack)
-    if len(s.market) + len(s.race_stack) + len(in_play) != len(rules.races) or (
+    if engine.role_race is None:  # (every race in play a banner: one set made)
+        playing = len(s.races)
+        banners = {*s.races, *map(_FIRST, s.market), *s.race_stack}
+    else:
+        in_play = s.races.keys() - {engine.role_race}
+        playing = len(in_play)
+        banners = in_play.union(map(_FIRST, s.market), s.race_stack)
+    if len(s.market) + len(s.race_stack) + playing != len(rules.races) or (
         rules.races.keys() != banners
     ):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
@@ -875,14 +950,16 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("winners", "are set before the game is over, or twice")
     if phase is _OVER:
         return
-    picked = s.picked and not memory.get(s, "swap")  # a pick may wait for a badge swapped
-    if phase is _PICK and (acting is not None or s.acted or picked or s.conquered):
+    if phase is _PICK and (
+        acting is not None or s.acted or s.conquered
+        or (s.picked and not memory.get(s, "swap"))  # a pick may wait for a badge swapped
+    ):
         raise _bad("phase", "is pick, but the turn already has an acting race or actions")
     acting_race = None if acting is None else s.races.get(acting)
     if acting is not None and (acting_race is None or acting_race.owner != s.active):
         raise _bad("acting", f"names {acting!r}, not a race of the active player")
     regions = list(map(_FIRST, s.readied))
-    if len(set(regions)) != len(regions):
+    if regions and len(set(regions)) != len(regions):
         raise _bad("readied", "names a region twice")
     if s.readied and phase is _CONQUEST and not s.acted:
         # Before anything is done a decline turn puts them back: they must fit.
@@ -895,7 +972,7 @@ def _check_turn(engine: Engine, s: State) -> None:
     conquered = 0
     for r in s.conquered:
         conquered |= 1 << r
-    if s.conquered_nonempty & ~conquered:
+    if s.conquered_nonempty and s.conquered_nonempty & ~conquered:
         raise _bad("conquered_nonempty", "names a region that was not conquered")
     if s.conquered and not s.acted:
         raise _bad("conquered", "lists conquests, but nothing was done this turn")
@@ -924,11 +1001,11 @@ def _check_turn(engine: Engine, s: State) -> None:
         raise _bad("drawing", "is set, but no chance node of a draw is pending")
     if s.withdrawals and phase is _PICK:
         raise _bad("withdrawals", "are pending in the pick phase")
-    if len(set(s.withdrawals)) != len(s.withdrawals):
+    if s.withdrawals and len(set(s.withdrawals)) != len(s.withdrawals):
         raise _bad("withdrawals", "list a race twice")
     if s.decline_at_end and phase is not _WITHDRAWAL:
         raise _bad("decline_at_end", f"is set in the {phase.value} phase")
-    if len(set(map(_FIRST, s.truces))) != len(s.truces):
+    if s.truces and len(set(map(_FIRST, s.truces))) != len(s.truces):
         raise _bad("truces", "protect a player twice")
     for name in s.regained:
         if not engine.rules.pieces[name].kept_when_lost:

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from itertools import starmap
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency, _scan_once
 from smallworld_rules.state import (
@@ -27,11 +30,17 @@ from smallworld_rules.state import (
     RaceState,
     State,
     new_generation,
+    occupant_masks,
 )
 
 if TYPE_CHECKING:
     from smallworld_rules.engine import Engine
 
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+#: a race's fields in play but its uses: race, power, owner, declined, hand, turns, held
+_RaceFields: TypeAlias = "tuple[str, str | None, int, bool, int, int, int]"
 #: the numbers a state holds, by their text (a count of tokens, coins, a region, a seat)
 _NUMBERS = {str(i): i for i in range(1000)}
 #: and those of the die's fields (-3 … 99: a rule file's roll, an ability's, none)
@@ -48,8 +57,9 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "active", "box", "combos", "engine", "heads", "named", "occupants", "powers",
-        "races", "regions", "single", "supply", "wearing",
+        "active", "box", "coins", "combos", "engine", "hands", "heads", "helds", "market",
+        "named", "occupants", "owners", "pairs", "players", "powers", "race_entries", "races",
+        "regions", "seats", "single", "supply", "turns", "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -65,8 +75,9 @@ class _Tables:
         self.regions = {str(r): r for r in range(engine.n)}
         # Every region's table of one kind of piece, by its text in a save's pieces (the
         # closing brace left out): a region holds one kind of piece, a few, most often.
+        # (the tables are shared by the states loaded, as by forks: replaced, never changed)
         self.single = {
-            f'"{r}":{{"{name}":{count}': (r, name, count)
+            f'"{r}":{{"{name}":{count}': (r, {name: count})
             for r in range(engine.n)
             for name, piece in engine.rules.pieces.items()
             if _PLAIN.fullmatch(name)
@@ -86,10 +97,72 @@ class _Tables:
         active: dict[str, str | None] = {f'"active":{text}': race for text, race in races}
         self.wearing = {**wearing, '"power":null': None}
         self.active = {**active, '"active":null': None}
+        self.hands, self.helds, self.owners, self.turns, self.coins = map(
+            _field, ("hand", "held", "owner", "turns", "coins")
+        )
+        # a market's entries and readied pairs by their texts, as first met (see _looked_up)
+        self.market: dict[str, tuple[str, str, int]] = {}
+        self.pairs: dict[str, tuple[int, int]] = {}
+        self.race_entries: dict[str, _RaceFields] = {}
+        self.seats: dict[str, tuple[int, str | None, tuple[str, ...]]] = {}
+        self.players = engine.players
         self.combos = {
             f"{race_text},{power_text}": (race, power)
             for race_text, race in races for power_text, power in self.powers.items()
         }
+
+
+    def combo(self, entry: str) -> tuple[str, str, int]:
+        """A market's entry from its text between the brackets (a KeyError if unknown)."""
+        pair, _, coins = entry.rpartition(",")
+        race, power = self.combos[pair]
+        return race, power, _NUMBERS[coins]
+
+    def race(self, entry: str) -> _RaceFields:
+        """A race's fields in play (``RaceState``'s but its uses, none) from its entry's
+        text up to its uses' brace."""
+        # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
+        # '"race":…', '"turns":…', '"uses":{'
+        head, hand, held, owner, power, race, turns, _ = entry.split(",")
+        race_id, declined = self.heads[head]
+        fields = (
+            race_id, self.wearing[power], self.owners[owner], declined, self.hands[hand],
+            self.turns[turns], self.helds[held],
+        )
+        if self.named[race] != race_id or fields[2] >= self.players:
+            raise ValueError(entry)
+        return fields
+
+    def seat(self, entry: str) -> tuple[int, str | None, tuple[str, ...]]:
+        """A player's fields from its entry's text up to its declined list's bracket."""
+        # '"active":…', '"coins":…', '"declined":[…'
+        active_text, coins, declined_text = entry.split(",", 2)
+        declined = _names(declined_text[12:], self.races) if len(declined_text) > 12 else ()
+        return self.coins[coins], self.active[active_text], declined
+
+    def pair(self, entry: str) -> tuple[int, int]:
+        """A readied pair from its text between the brackets (a region, tokens taken)."""
+        region, taken = entry.split(",")
+        pair = _NUMBERS[region], _NUMBERS[taken]
+        if pair[0] >= self.engine.n or pair[1] < 1:
+            raise ValueError(entry)
+        return pair
+
+
+#: how many entries of each kind a table keeps as first met (the rest are made each time)
+_ENTRIES_KEPT = 4096
+
+
+def _looked_up(entries: list[str], known: dict[str, T], make: Callable[[str], T]) -> tuple[T, ...]:
+    """Entries by their texts: those met before looked up (one C call for them all), else
+    made, and kept (a KeyError or ValueError for an entry ``make`` refuses)."""
+    try:  # (an itemgetter of one key gives the value, not a tuple)
+        return itemgetter(*entries)(known) if len(entries) > 1 else (known[entries[0]],)
+    except KeyError:
+        made = tuple(map(make, entries))
+        if len(known) < _ENTRIES_KEPT:
+            known.update(zip(entries, made, strict=True))
+        return made
 
 
 @functools.cache
@@ -122,7 +195,22 @@ def _tables(engine: Engine) -> _Tables:
 def _names(text: str, table: dict[str, str]) -> tuple[str, ...]:
     """A list's names (its text between the brackets) as the table's ids: a KeyError for
     anything else."""
-    return tuple(map(table.__getitem__, text.split(","))) if text else ()
+    if not text:
+        return ()
+    names = text.split(",")
+    # (one C call for them all; an itemgetter of one key gives the value, not a tuple)
+    return itemgetter(*names)(table) if len(names) > 1 else (table[text],)
+
+
+def _table(text: str, entries: dict[str, tuple[K, V]], between: str = ",") -> dict[K, V]:
+    """A table (its text between the braces; its entries split at ``between``) from its
+    entries' texts: a KeyError for any other entry (an entry twice: its last value at its
+    first place, as json reads it)."""
+    if not text:
+        return {}
+    found = text.split(between)
+    # (one C call for them all; an itemgetter of one key gives the value, not a tuple)
+    return dict(itemgetter(*found)(entries) if len(found) > 1 else (entries[found[0]],))
 
 
 def _numbers(text: str) -> list[int]:
@@ -161,21 +249,27 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if engine.pile_zones:  # a game with a role's zones saves them: the general way
         return None
     s = State.__new__(State)
-    occupants = tuple(map(t.occupants.__getitem__, region_race.split(",")))
+    entries = region_race.split(",")
+    if len(entries) != n or n < 2:
+        return None
+    occupants = itemgetter(*entries)(t.occupants)  # (a tuple: two keys or more)
     if len(region_tokens) == 2 * n - 1 and region_tokens[1::2] == "," * (n - 1):
         # one digit each (most boards): the digits' bytes made numbers at once
         tokens = list(region_tokens[::2].encode().translate(_DIGITS))
     else:
         tokens = _numbers(region_tokens)
-    if len(occupants) != n or len(tokens) != n:
+    if len(tokens) != n:
         return None
-    s.set_occupants(occupants)
+    s.region_race = occupants  # (State.set_occupants, without its call)
+    s.race_masks = occupant_masks(occupants)
     s.reach_costs = None
     s.region_tokens = tokens
     # The pieces: "region":{"name":count,...} entries, in the save's order (a repeated key
     # is read as the parse reads it: its last value, at its first place).
-    table_of: dict[int, dict[str, int]] = {}
-    if pieces:
+    try:  # (each region holding one kind of piece, a few, most often)
+        table_of = _table(pieces[:-1], t.single, "},")
+    except KeyError:
+        table_of = {}
         single = t.single
         for entry in pieces[:-1].split("},"):
             found = single.get(entry)
@@ -187,81 +281,41 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
                             return None
                     table_of[regions[key]] = counts
             else:
-                region, name, count = found
-                table_of[region] = {name: count}
+                region, table = found
+                table_of[region] = table
     s.pieces = table_of
     # (a name twice leaves one missing: the general way; else the parse's last value)
-    s.box = box_table = dict(map(t.box.__getitem__, box.split(","))) if box else {}
-    s.piece_supply = supply_table = (
-        dict(map(t.supply.__getitem__, supply.split(","))) if supply else {}
-    )
+    s.box = box_table = _table(box, t.box)
+    s.piece_supply = supply_table = _table(supply, t.supply)
     if len(box_table) != len(engine.race_defs) or len(supply_table) != len(engine.rules.pieces):
         return None
     in_play: dict[str, RaceState] = {}
-    if races_text:
-        top = players - 1
-        heads, named, wearing = t.heads, t.named, t.wearing
-        hands, helds, owners, turns_of = map(_field, ("hand", "held", "owner", "turns"))
-        for entry in races_text[:-2].split("}},"):
-            # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
-            # '"race":…', '"turns":…', '"uses":{'
-            head, hand, held, owner, power, race, turns, _ = entry.split(",")
-            race_id, declined = heads[head]
-            if named[race] != race_id:
-                return None
-            rs = RaceState(
-                race_id, wearing[power], owners[owner], declined, hands[hand], turns_of[turns],
-                helds[held], {},
-            )
-            if rs.owner > top:
-                return None
-            in_play[race_id] = rs
+    if races_text:  # (a key twice: its last entry at its first place, as json reads it)
+        for fields in _looked_up(races_text[:-2].split("}},"), t.race_entries, t.race):
+            in_play[fields[0]] = RaceState(*fields, {})
     s.races = in_play
-    seats: list[PlayerState] = []
-    if players_text:
-        coins_of, active_of = _field("coins"), t.active
-        for entry in players_text[1:-2].split("]},{"):
-            # '"active":…', '"coins":…', '"declined":[…'
-            active_text, coins, declined_text = entry.split(",", 2)
-            seats.append(PlayerState(
-                coins_of[coins],
-                active_of[active_text],
-                _names(declined_text[12:], races) if len(declined_text) > 12 else (),
-            ))
+    seats = (
+        _looked_up(players_text[1:-2].split("]},{"), t.seats, t.seat) if players_text else ()
+    )
     if len(seats) != players:
         return None
-    s.players = tuple(seats)
-    combos = []
-    if market:
-        pair_of = t.combos
-        for entry in market[1:-1].split("],["):
-            pair, _, coins = entry.rpartition(",")
-            race, power = pair_of[pair]
-            combos.append((race, power, numbers[coins]))
-    s.market = tuple(combos)
+    s.players = tuple(starmap(PlayerState, seats))
+    s.market = _looked_up(market[1:-1].split("],["), t.market, t.combo) if market else ()
     s.race_stack = _names(race_stack, races)
     s.power_stack = _names(power_stack, powers)
     s.power_discard = _names(power_discard, powers) if power_discard else ()
     s.round = round_ = numbers[round_]  # (past 999: past the last round too)
     s.active = active = numbers[active]
     s.phase = _PHASE_TEXT[phase]
-    s.conquered = conquered_regions = tuple(_numbers(conquered))
+    s.conquered = conquered_regions = tuple(_numbers(conquered)) if conquered else ()
     s.conquered_nonempty = nonempty = int(nonempty)
     s.acted = acted == "true"
     s.picked = picked == "true"
-    pairs = []
-    if readied:
-        for entry in readied[1:-1].split("],["):
-            region, taken = entry.split(",")
-            pair = numbers[region], numbers[taken]
-            if pair[0] >= n or pair[1] < 1:
-                return None
-            pairs.append(pair)
-    s.readied = tuple(pairs)
+    s.readied = _looked_up(readied[1:-1].split("],["), t.pairs, t.pair) if readied else ()
     s.die_target = die_target = _SIGNED[die_target]
     s.withdrawals = _names(withdrawals, races) if withdrawals else ()
     s.rng = rng = int(rng)
-    s.winners = seated = tuple(_numbers(winners))
+    s.winners = seated = tuple(_numbers(winners)) if winners else ()
     s.acting = None if acting == "null" else races[acting]
     s.used = tuple(name[1:-1] for name in used.split(",")) if used else ()
     s.attacked = attacked = numbers[attacked]
