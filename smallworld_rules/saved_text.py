@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
-from itertools import starmap
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency, _scan_once
 from smallworld_rules.state import (
@@ -36,11 +34,6 @@ from smallworld_rules.state import (
 if TYPE_CHECKING:
     from smallworld_rules.engine import Engine
 
-T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
-#: a race's fields in play but its uses: race, power, owner, declined, hand, turns, held
-_RaceFields: TypeAlias = "tuple[str, str | None, int, bool, int, int, int]"
 #: the numbers a state holds, by their text (a count of tokens, coins, a region, a seat)
 _NUMBERS = {str(i): i for i in range(1000)}
 #: and those of the die's fields (-3 … 99: a rule file's roll, an ability's, none)
@@ -57,9 +50,9 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "active", "box", "coins", "combos", "engine", "hands", "heads", "helds", "market",
-        "named", "occupants", "owners", "pairs", "players", "powers", "race_entries", "races",
-        "regions", "seats", "single", "supply", "turns", "wearing",
+        "active", "box", "coins", "combos", "engine", "hands", "heads", "helds", "named",
+        "occupants", "owners", "powers", "races", "regions", "single", "supply", "turns",
+        "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -75,9 +68,8 @@ class _Tables:
         self.regions = {str(r): r for r in range(engine.n)}
         # Every region's table of one kind of piece, by its text in a save's pieces (the
         # closing brace left out): a region holds one kind of piece, a few, most often.
-        # (the tables are shared by the states loaded, as by forks: replaced, never changed)
         self.single = {
-            f'"{r}":{{"{name}":{count}': (r, {name: count})
+            f'"{r}":{{"{name}":{count}': (r, name, count)
             for r in range(engine.n)
             for name, piece in engine.rules.pieces.items()
             if _PLAIN.fullmatch(name)
@@ -100,69 +92,10 @@ class _Tables:
         self.hands, self.helds, self.owners, self.turns, self.coins = map(
             _field, ("hand", "held", "owner", "turns", "coins")
         )
-        # a market's entries and readied pairs by their texts, as first met (see _looked_up)
-        self.market: dict[str, tuple[str, str, int]] = {}
-        self.pairs: dict[str, tuple[int, int]] = {}
-        self.race_entries: dict[str, _RaceFields] = {}
-        self.seats: dict[str, tuple[int, str | None, tuple[str, ...]]] = {}
-        self.players = engine.players
         self.combos = {
             f"{race_text},{power_text}": (race, power)
             for race_text, race in races for power_text, power in self.powers.items()
         }
-
-
-    def combo(self, entry: str) -> tuple[str, str, int]:
-        """A market's entry from its text between the brackets (a KeyError if unknown)."""
-        pair, _, coins = entry.rpartition(",")
-        race, power = self.combos[pair]
-        return race, power, _NUMBERS[coins]
-
-    def race(self, entry: str) -> _RaceFields:
-        """A race's fields in play (``RaceState``'s but its uses, none) from its entry's
-        text up to its uses' brace."""
-        # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
-        # '"race":…', '"turns":…', '"uses":{'
-        head, hand, held, owner, power, race, turns, _ = entry.split(",")
-        race_id, declined = self.heads[head]
-        fields = (
-            race_id, self.wearing[power], self.owners[owner], declined, self.hands[hand],
-            self.turns[turns], self.helds[held],
-        )
-        if self.named[race] != race_id or fields[2] >= self.players:
-            raise ValueError(entry)
-        return fields
-
-    def seat(self, entry: str) -> tuple[int, str | None, tuple[str, ...]]:
-        """A player's fields from its entry's text up to its declined list's bracket."""
-        # '"active":…', '"coins":…', '"declined":[…'
-        active_text, coins, declined_text = entry.split(",", 2)
-        declined = _names(declined_text[12:], self.races) if len(declined_text) > 12 else ()
-        return self.coins[coins], self.active[active_text], declined
-
-    def pair(self, entry: str) -> tuple[int, int]:
-        """A readied pair from its text between the brackets (a region, tokens taken)."""
-        region, taken = entry.split(",")
-        pair = _NUMBERS[region], _NUMBERS[taken]
-        if pair[0] >= self.engine.n or pair[1] < 1:
-            raise ValueError(entry)
-        return pair
-
-
-#: how many entries of each kind a table keeps as first met (the rest are made each time)
-_ENTRIES_KEPT = 4096
-
-
-def _looked_up(entries: list[str], known: dict[str, T], make: Callable[[str], T]) -> tuple[T, ...]:
-    """Entries by their texts: those met before looked up (one C call for them all), else
-    made, and kept (a KeyError or ValueError for an entry ``make`` refuses)."""
-    try:  # (an itemgetter of one key gives the value, not a tuple)
-        return itemgetter(*entries)(known) if len(entries) > 1 else (known[entries[0]],)
-    except KeyError:
-        made = tuple(map(make, entries))
-        if len(known) < _ENTRIES_KEPT:
-            known.update(zip(entries, made, strict=True))
-        return made
 
 
 @functools.cache
@@ -202,15 +135,14 @@ def _names(text: str, table: dict[str, str]) -> tuple[str, ...]:
     return itemgetter(*names)(table) if len(names) > 1 else (table[text],)
 
 
-def _table(text: str, entries: dict[str, tuple[K, V]], between: str = ",") -> dict[K, V]:
-    """A table (its text between the braces; its entries split at ``between``) from its
-    entries' texts: a KeyError for any other entry (an entry twice: its last value at its
-    first place, as json reads it)."""
+def _table(text: str, entries: dict[str, tuple[str, int]]) -> dict[str, int]:
+    """A table of counts (its text between the braces) from its entries' texts: a KeyError
+    for any other entry (an entry twice: its last count at its first place, as json)."""
     if not text:
         return {}
-    found = text.split(between)
+    found = text.split(",")
     # (one C call for them all; an itemgetter of one key gives the value, not a tuple)
-    return dict(itemgetter(*found)(entries) if len(found) > 1 else (entries[found[0]],))
+    return dict(itemgetter(*found)(entries) if len(found) > 1 else (entries[text],))
 
 
 def _numbers(text: str) -> list[int]:
@@ -266,10 +198,8 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.region_tokens = tokens
     # The pieces: "region":{"name":count,...} entries, in the save's order (a repeated key
     # is read as the parse reads it: its last value, at its first place).
-    try:  # (each region holding one kind of piece, a few, most often)
-        table_of = _table(pieces[:-1], t.single, "},")
-    except KeyError:
-        table_of = {}
+    table_of: dict[int, dict[str, int]] = {}
+    if pieces:
         single = t.single
         for entry in pieces[:-1].split("},"):
             found = single.get(entry)
@@ -281,8 +211,8 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
                             return None
                     table_of[regions[key]] = counts
             else:
-                region, table = found
-                table_of[region] = table
+                region, name, count = found
+                table_of[region] = {name: count}
     s.pieces = table_of
     # (a name twice leaves one missing: the general way; else the parse's last value)
     s.box = box_table = _table(box, t.box)
@@ -290,17 +220,47 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if len(box_table) != len(engine.race_defs) or len(supply_table) != len(engine.rules.pieces):
         return None
     in_play: dict[str, RaceState] = {}
-    if races_text:  # (a key twice: its last entry at its first place, as json reads it)
-        for fields in _looked_up(races_text[:-2].split("}},"), t.race_entries, t.race):
-            in_play[fields[0]] = RaceState(*fields, {})
+    if races_text:
+        top = players - 1
+        heads, named, wearing = t.heads, t.named, t.wearing
+        hands, helds, owners, turns_of = t.hands, t.helds, t.owners, t.turns
+        for entry in races_text[:-2].split("}},"):
+            # '"key":{"declined":…', '"hand":…', '"held":…', '"owner":…', '"power":…',
+            # '"race":…', '"turns":…', '"uses":{'
+            head, hand, held, owner, power, race, turns, _ = entry.split(",")
+            race_id, declined = heads[head]
+            if named[race] != race_id:
+                return None
+            rs = RaceState(
+                race_id, wearing[power], owners[owner], declined, hands[hand], turns_of[turns],
+                helds[held], {},
+            )
+            if rs.owner > top:
+                return None
+            in_play[race_id] = rs
     s.races = in_play
-    seats = (
-        _looked_up(players_text[1:-2].split("]},{"), t.seats, t.seat) if players_text else ()
-    )
+    seats: list[PlayerState] = []
+    if players_text:
+        coins_of, active_of = t.coins, t.active
+        for entry in players_text[1:-2].split("]},{"):
+            # '"active":…', '"coins":…', '"declined":[…'
+            active_text, coins, declined_text = entry.split(",", 2)
+            seats.append(PlayerState(
+                coins_of[coins],
+                active_of[active_text],
+                _names(declined_text[12:], races) if len(declined_text) > 12 else (),
+            ))
     if len(seats) != players:
         return None
-    s.players = tuple(starmap(PlayerState, seats))
-    s.market = _looked_up(market[1:-1].split("],["), t.market, t.combo) if market else ()
+    s.players = tuple(seats)
+    combos = []
+    if market:
+        pair_of = t.combos
+        for entry in market[1:-1].split("],["):
+            pair, _, coins = entry.rpartition(",")
+            race, power = pair_of[pair]
+            combos.append((race, power, numbers[coins]))
+    s.market = tuple(combos)
     s.race_stack = _names(race_stack, races)
     s.power_stack = _names(power_stack, powers)
     s.power_discard = _names(power_discard, powers) if power_discard else ()
@@ -311,7 +271,15 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     s.conquered_nonempty = nonempty = int(nonempty)
     s.acted = acted == "true"
     s.picked = picked == "true"
-    s.readied = _looked_up(readied[1:-1].split("],["), t.pairs, t.pair) if readied else ()
+    pairs = []
+    if readied:
+        for entry in readied[1:-1].split("],["):
+            region, taken = entry.split(",")
+            pair = numbers[region], numbers[taken]
+            if pair[0] >= n or pair[1] < 1:
+                return None
+            pairs.append(pair)
+    s.readied = tuple(pairs)
     s.die_target = die_target = _SIGNED[die_target]
     s.withdrawals = _names(withdrawals, races) if withdrawals else ()
     s.rng = rng = int(rng)
