@@ -509,18 +509,8 @@ class Game:
         costs = s.reach_costs
         if not owned:
             s.gen = gen + 1
-        log = self._log
-        length = len(log)
-        try:
-            engine.apply(s, action, self._append)
-        except BaseException:
-            self._unmade(s, record, length, races, tokens, gen, costs, rs if owned else None)
-            raise
-        undo = self._undo
-        undo.append(record)
-        undo.append(length)
-        undo.append(action)
-        return True
+        banner = rs if owned else None
+        return self._carried_out(s, action, record, races, tokens, gen, costs, banner)
 
     def _pick_in_place(self, s: State, action: PickCombo) -> bool:
         """``apply`` of a PickCombo on ``s``, the game's position in the pick phase, which
@@ -570,18 +560,7 @@ class Game:
         costs = s.reach_costs
         gen = s.gen
         s.gen = gen + 1  # the player is copied before it changes: the record keeps it
-        log = self._log
-        length = len(log)
-        try:
-            engine.apply(s, action, self._append)
-        except BaseException:
-            self._unmade(s, record, length, races, s.region_tokens, gen, costs, None)
-            raise
-        undo = self._undo
-        undo.append(record)
-        undo.append(length)
-        undo.append(action)
-        return True
+        return self._carried_out(s, action, record, races, s.region_tokens, gen, costs, None)
 
     def _end_turn_in_place(self, s: State, action: EndTurn) -> bool:
         """``apply`` of an EndTurn on ``s``, the game's position, which nothing else holds,
@@ -687,12 +666,28 @@ class Game:
         costs = s.reach_costs
         if not owned:
             s.gen = gen + 1
-        log = self._log
-        length = len(log)
+        return self._carried_out(s, action, record, races, s.region_tokens, gen, costs, None)
+
+    def _carried_out(
+        self,
+        s: State,
+        action: Action,
+        record: Record,
+        races: dict[str, RaceState],
+        tokens: list[int],
+        gen: int,
+        costs: ListedCosts | None,
+        banner: RaceState | None,
+    ) -> bool:
+        """The engine's part of a rarer move made in place on ``s`` (an Abandon, a PickCombo,
+        a UseAbility), then its ``record`` kept for ``undo``; a refusal is undone as
+        :meth:`_unmade` says (the other arguments are its) and raised. Returns True. (The
+        commoner moves write these lines out: a call more costs them ~0.5 %.)"""
+        length = len(self._log)
         try:
-            engine.apply(s, action, self._append)
+            self._engine.apply(s, action, self._append)
         except BaseException:
-            self._unmade(s, record, length, races, s.region_tokens, gen, costs, None)
+            self._unmade(s, record, length, races, tokens, gen, costs, banner)
             raise
         undo = self._undo
         undo.append(record)
