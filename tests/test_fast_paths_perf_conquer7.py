@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from helpers import rule_sets, rules_and_players
 from test_fast_paths_perf_gc6 import _identity as gc6_identity
-from test_fast_paths_perf_gc6 import _refusing
+from test_fast_paths_perf_gc6 import refused_as_before
 from test_fast_paths_perf_state4 import (
-    counting_forks,
     forking,
     history,
     made_by_any,
@@ -132,27 +131,7 @@ def test_a_refused_defended_conquest_leaves_the_position_as_it_was(
             if zoned and game._engine.lost_zone is not None:
                 probes.append((zoned[-1], (TokensToZone, Conquered)))
             for probe, kinds in probes:
-                identity = _identity(game)
-                saved, log, undo = game.to_json(), game.log, list(game._undo)
-                if kinds is None:
-                    with forking(), pytest.raises(sw.IllegalAction) as forked:
-                        game.apply(probe)
-                    message = str(forked.value)
-                    del forked  # (its traceback's frames hold the position)
-                else:
-                    message = "stopped"
-                    game._append = _refusing(kinds)
-                try:
-                    with counting_forks(monkeypatch) as forks:
-                        with pytest.raises(sw.IllegalAction) as refused:
-                            game.apply(probe)
-                        assert not forks  # tried in place
-                finally:
-                    game._append = game._log.append
-                assert str(refused.value) == message
-                del refused
-                assert _identity(game) == identity
-                assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+                refused_as_before(game, probe, kinds, monkeypatch, identity=_identity)
                 tried += 1
                 stopped += kinds is not None
             game.apply(options[choose.randrange(len(options))])

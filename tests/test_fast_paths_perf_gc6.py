@@ -138,6 +138,45 @@ def _refusing(kind: Any) -> Any:
     return log
 
 
+def refused_as_before(
+    game: sw.Game,
+    probe: sw.Action,
+    kind: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    identity: Any = None,
+    in_place: bool = True,
+) -> None:
+    """``probe`` refused on the game's own position changes nothing. With ``kind`` None it
+    is a move the rules refuse, with the message the forking path gives; otherwise the log
+    refuses events of ``kind`` (see ``_refusing``), after the changes the move made before
+    them. Checked: the message, ``identity(game)`` (the objects of the position; by default
+    ``_identity``), the save, the log and the undo history, and no fork made when the move
+    is one that ``apply`` tries ``in_place``."""
+    identity = identity or _identity
+    before = identity(game)
+    saved, log, undo = game.to_json(), game.log, list(game._undo)
+    if kind is None:
+        with forking(), pytest.raises(sw.IllegalAction) as forked:
+            game.apply(probe)
+        message = str(forked.value)
+        del forked  # (its traceback's frames hold the position)
+    else:
+        message = "stopped"
+        game._append = _refusing(kind)
+    try:
+        with counting_forks(monkeypatch) as forks:
+            with pytest.raises(sw.IllegalAction) as refused:
+                game.apply(probe)
+            assert not forks or not in_place
+    finally:
+        game._append = game._log.append
+    assert str(refused.value) == message
+    del refused
+    assert identity(game) == before
+    assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+
+
 @RULE_SETS
 def test_a_refused_turn_end_leaves_the_position_as_it_was(
     how: dict[str, object], monkeypatch: pytest.MonkeyPatch
@@ -157,18 +196,7 @@ def test_a_refused_turn_end_leaves_the_position_as_it_was(
             options = list(game.legal_actions())
             if sw.EndTurn() in options and turn_end_in_place(game, sw.EndTurn()):
                 for kind in (TurnEnded, (TurnStarted, GameOver)):
-                    identity = _identity(game)
-                    saved, log, undo = game.to_json(), game.log, list(game._undo)
-                    game._append = _refusing(kind)
-                    try:
-                        with counting_forks(monkeypatch) as forks:
-                            with pytest.raises(sw.IllegalAction, match="stopped"):
-                                game.apply(sw.EndTurn())
-                            assert not forks  # tried in place
-                    finally:
-                        game._append = game._log.append
-                    assert _identity(game) == identity
-                    assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+                    refused_as_before(game, sw.EndTurn(), kind, monkeypatch)
                     tried += 1
             game.apply(options[choose.randrange(len(options))])
     if how == {}:
@@ -200,27 +228,9 @@ def test_a_refused_conquest_leaves_the_position_as_it_was(
             quiet = [a for a in options if quiet_conquest(game, a)][:1]
             for probe in probes + quiet:
                 refuse = probe in legal
-                identity = _identity(game)
-                saved, log, undo = game.to_json(), game.log, list(game._undo)
-                if not refuse:
-                    with forking(), pytest.raises(sw.IllegalAction) as forked:
-                        game.apply(probe)
-                    message = str(forked.value)
-                    del forked  # (its traceback's frames hold the position)
-                else:
-                    message = "stopped"
-                    game._append = _refusing(Conquered)
-                try:
-                    with counting_forks(monkeypatch) as forks:
-                        with pytest.raises(sw.IllegalAction) as refused:
-                            game.apply(probe)
-                        assert not forks or not quiet_conquest(game, probe)
-                finally:
-                    game._append = game._log.append
-                assert str(refused.value) == message
-                del refused
-                assert _identity(game) == identity
-                assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+                kind = Conquered if refuse else None
+                in_place = quiet_conquest(game, probe)
+                refused_as_before(game, probe, kind, monkeypatch, in_place=in_place)
                 tried += 1
                 stopped += refuse
             game.apply(options[choose.randrange(len(options))])

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from helpers import rule_sets, rules_and_players
-from test_fast_paths_perf_gc6 import _identity, _refusing
+from test_fast_paths_perf_gc6 import _identity, refused_as_before
 from test_fast_paths_perf_state4 import (
     counting_forks,
     forking,
@@ -79,10 +79,18 @@ def made_by_pick7(game: sw.Game, action: sw.Action) -> bool:
     return abandon_in_place(game, action) or pick_in_place(game, action)
 
 
-def _pieces(game: sw.Game) -> tuple[int, ...]:
-    """The objects an Abandon replaces rather than changes (by id)."""
+def _with_pieces(game: sw.Game) -> tuple[Any, ...]:
+    """The position's objects (``_identity``) and those an Abandon replaces rather than
+    changes (by id)."""
     s = game._state
-    return id(s.region_race), id(s.race_masks), id(s.pieces), id(s.piece_supply)
+    return _identity(game), id(s.region_race), id(s.race_masks), id(s.pieces), id(s.piece_supply)
+
+
+def _with_market(game: sw.Game) -> tuple[Any, ...]:
+    """The position's objects (``_identity``) and the market's and stacks' that a pick
+    changes."""
+    s = game._state
+    return _identity(game), id(s.market), s.market, s.race_stack, s.power_stack, id(s.box)
 
 
 @RULE_SETS
@@ -141,33 +149,11 @@ def test_a_refused_pick_leaves_the_position_as_it_was(
             quiet = [a for a in options if pick_in_place(game, a)][:1]
             for probe in probes + quiet:
                 refuse = probe in legal
-                identity = _identity(game)
-                s = game._state
-                objects = (id(s.market), s.market, s.race_stack, s.power_stack, id(s.box))
-                del s
-                saved, log, undo = game.to_json(), game.log, list(game._undo)
-                if not refuse:
-                    with forking(), pytest.raises(sw.IllegalAction) as forked:
-                        game.apply(probe)
-                    message = str(forked.value)
-                    del forked  # (its traceback's frames hold the position)
-                else:
-                    message = "stopped"
-                    game._append = _refusing(ComboPicked)
-                try:
-                    with counting_forks(monkeypatch) as forks:
-                        with pytest.raises(sw.IllegalAction) as refused:
-                            game.apply(probe)
-                        assert not forks or not pick_in_place(game, probe)
-                finally:
-                    game._append = game._log.append
-                assert str(refused.value) == message
-                del refused
-                s = game._state
-                assert (id(s.market), s.market, s.race_stack, s.power_stack, id(s.box)) == objects
-                del s
-                assert _identity(game) == identity
-                assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+                kind = ComboPicked if refuse else None
+                in_place = pick_in_place(game, probe)
+                refused_as_before(
+                    game, probe, kind, monkeypatch, identity=_with_market, in_place=in_place
+                )
                 tried += 1
                 stopped += refuse
             game.apply(options[choose.randrange(len(options))])
@@ -200,27 +186,11 @@ def test_a_refused_abandon_leaves_the_position_as_it_was(
             quiet = [a for a in options if abandon_in_place(game, a)][:1]
             for probe in probes + quiet:
                 refuse = probe in legal
-                identity, objects = _identity(game), _pieces(game)
-                saved, log, undo = game.to_json(), game.log, list(game._undo)
-                if not refuse:
-                    with forking(), pytest.raises(sw.IllegalAction) as forked:
-                        game.apply(probe)
-                    message = str(forked.value)
-                    del forked  # (its traceback's frames hold the position)
-                else:
-                    message = "stopped"
-                    game._append = _refusing(Abandoned)
-                try:
-                    with counting_forks(monkeypatch) as forks:
-                        with pytest.raises(sw.IllegalAction) as refused:
-                            game.apply(probe)
-                        assert not forks or not abandon_in_place(game, probe)
-                finally:
-                    game._append = game._log.append
-                assert str(refused.value) == message
-                del refused
-                assert _identity(game) == identity and _pieces(game) == objects
-                assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+                kind = Abandoned if refuse else None
+                in_place = abandon_in_place(game, probe)
+                refused_as_before(
+                    game, probe, kind, monkeypatch, identity=_with_pieces, in_place=in_place
+                )
                 tried += 1
                 stopped += refuse
             game.apply(options[choose.randrange(len(options))])

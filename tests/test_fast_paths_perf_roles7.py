@@ -19,7 +19,7 @@ import attrs
 import pytest
 import test_fast_paths_perf_state4 as state4
 from helpers import rule_sets
-from test_fast_paths_perf_gc6 import _refusing, turn_end_in_place
+from test_fast_paths_perf_gc6 import refused_as_before, turn_end_in_place
 from test_fast_paths_perf_state4 import (
     counting_forks,
     forking,
@@ -216,18 +216,7 @@ def test_a_refused_role_turn_end_leaves_the_position_as_it_was(
         for kind in kinds:
             if not any(isinstance(e, kind) for e in build_log(logged)):
                 continue
-            identity = _identity(game)
-            saved, log, undo = game.to_json(), game.log, list(game._undo)
-            game._append = _refusing(kind)
-            try:
-                with counting_forks(monkeypatch) as forks:
-                    with pytest.raises(sw.IllegalAction, match="stopped"):
-                        game.apply(sw.EndTurn())
-                    assert not forks  # tried in place
-            finally:
-                game._append = game._log.append
-            assert _identity(game) == identity
-            assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+            refused_as_before(game, sw.EndTurn(), kind, monkeypatch, identity=_identity)
             tried[str(kind)] += 1
     assert len(tried) == 4 and min(tried.values()) >= 3, tried
 
@@ -410,26 +399,6 @@ def test_a_refused_ability_leaves_the_position_as_it_was(
         events = build_log(logged)
         kinds = [k for k in (AbilityUsed, PieceMoved) if any(isinstance(e, k) for e in events)]
         for probe, kind in [(p, None) for p in wrong] + [(use, k) for k in kinds]:
-            if kind is not None:
-                message = "stopped"
-                game._append = _refusing(kind)
-            else:
-                with forking(), pytest.raises(sw.IllegalAction) as forked:
-                    game.apply(probe)
-                message = str(forked.value)
-                del forked  # (its traceback's frames hold the position)
-            identity = _identity(game)
-            saved, log, undo = game.to_json(), game.log, list(game._undo)
-            try:
-                with counting_forks(monkeypatch) as forks:
-                    with pytest.raises(sw.IllegalAction) as raised:
-                        game.apply(probe)
-                    assert not forks  # tried in place
-            finally:
-                game._append = game._log.append
-            assert str(raised.value) == message
-            del raised
-            assert _identity(game) == identity
-            assert (game.to_json(), game.log, game._undo) == (saved, log, undo)
+            refused_as_before(game, probe, kind, monkeypatch, identity=_identity)
             tried["refused" if kind is None else kind.__name__] += 1
     assert min(tried.values()) > 5 and len(tried) == 3, tried
