@@ -510,18 +510,24 @@ def _write(fh: IO[str], row: Mapping[str, Any]) -> None:
 
 @contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """Ctrl-C held back until the block is done (where signals can be blocked: the main
-    thread on POSIX), so that a game is written and counted together: an interruption
-    between the two would report one game fewer than the file holds."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or threading.current_thread() is not threading.main_thread():
+    """Ctrl-C held back until the block is done, so that a game is written and counted
+    together: an interruption between the two would report one game fewer than the file
+    holds. A handler that only notes the signal, not a blocked signal mask: a mask holds
+    back only the thread that set it, and the kernel hands a process's SIGINT to any thread
+    of it that does not block it (Ray, a test runner and many programs have threads of
+    their own). Python runs signal handlers in the main thread only, so elsewhere the
+    block runs unguarded."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    came: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
     try:
         yield
     finally:
-        mask(signal.SIG_SETMASK, before)  # a Ctrl-C that came meanwhile is raised now
+        signal.signal(signal.SIGINT, before)
+        if came:  # the Ctrl-C that came meanwhile, raised now by the handler it was meant for
+            signal.raise_signal(signal.SIGINT)
 
 
 def verify_records(path: str | Path, paths: Iterable[str | Path] = ()) -> int:
