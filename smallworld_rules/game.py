@@ -330,7 +330,8 @@ class Game:
         region's tokens; as the first Deploy of a turn (the conquests end) also the tokens
         lifted back into hand, the piece tables and supply, the die's bonus and the phase,
         unless the race's rule files have triggers (those of the redeployment may change
-        anything) or it is a role's. Returns False, changing nothing, where the general
+        anything; a role's pairing is its race and every power it activated, none a
+        badge). Returns False, changing nothing, where the general
         path must. The record (``in_place.Record``) holds the values read before the move;
         a refusal is undone from it as ``undo`` undoes the move."""
         acting = s.acting
@@ -357,7 +358,11 @@ class Game:
         elif phase is _CONQUEST:
             engine = self._engine
             triggering = engine._triggering
-            if acting in triggering or rs.power in triggering or acting == engine.role_race:
+            if (
+                acting in triggering
+                or rs.power in triggering
+                or (acting == engine.role_race and not triggering.isdisjoint(s.role_powers))
+            ):
                 return False
             record = (acting, banner, tokens.copy(), s.pieces, s.piece_supply, s.die_bonus)
         else:
@@ -382,7 +387,8 @@ class Game:
         """``apply`` of a Conquer on ``s``, the game's position in the conquest phase, which
         nothing else holds, where the conquest fires nothing: the engine records no facts
         and keeps no discounts of conquests (its ``_quick_seize``), no piece holds the
-        region, and the race's rule files have no triggers and it is not a role's.
+        region, and the race's rule files have no triggers (a role's: its race and every
+        power it activated).
         Where no race defends the region (or a Lost Tribe whose tokens go to the box),
         ``_conquer`` takes its quick path: the move changes the acting banner's hand (the
         banner itself, as a Deploy's, or a copy), the region's occupant and tokens, the
@@ -409,7 +415,7 @@ class Game:
             or s.pieces.get(region)
             or acting in triggering
             or rs.power in triggering
-            or acting == engine.role_race
+            or (acting == engine.role_race and not triggering.isdisjoint(s.role_powers))
         ):
             return False
         gen = s.gen

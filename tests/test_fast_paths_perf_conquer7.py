@@ -58,7 +58,7 @@ def defended_conquest(game: sw.Game, action: sw.Action) -> bool:
         or s.pieces.get(region)
         or s.acting in triggering
         or s.races[s.acting].power in triggering
-        or s.acting == engine.role_race
+        or (s.acting == engine.role_race and not triggering.isdisjoint(s.role_powers))
         or engine.defender_events
         or engine._collectors
     ):

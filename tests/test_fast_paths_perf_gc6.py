@@ -82,7 +82,7 @@ def quiet_conquest(game: sw.Game, action: sw.Action) -> bool:
         and not s.pieces.get(action.region)
         and s.acting not in triggering
         and s.races[s.acting].power not in triggering
-        and s.acting != engine.role_race
+        and not (s.acting == engine.role_race and not triggering.isdisjoint(s.role_powers))
     )
 
 

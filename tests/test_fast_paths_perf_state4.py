@@ -90,7 +90,7 @@ def in_place_move(game: sw.Game, action: sw.Action) -> bool:
         s.phase is sw.Phase.CONQUEST
         and s.acting not in triggering
         and s.races[s.acting].power not in triggering
-        and s.acting != engine.role_race
+        and not (s.acting == engine.role_race and not triggering.isdisjoint(s.role_powers))
     )
 
 

@@ -17,8 +17,12 @@ if TYPE_CHECKING:
     from smallworld_rules.engine.core import Engine
 
 
-#: No modifier on any hook: what each pairing's tables start from (copied).
+#: No modifier on any hook: what each pairing's tables start from (copied before a part's
+#: modifiers are added; a pairing none of whose files has any keeps this very table, never
+#: changed: a pairing's tables are read, not written, once it is made)
 _NO_MODIFIERS: dict[str, tuple[CompiledModifier, ...]] = dict.fromkeys(HOOKS, ())
+#: No trigger: the table of a pairing none of whose files has any (shared, never changed)
+_NO_TRIGGERS: dict[str, tuple[CompiledTrigger, ...]] = {}
 #: The flags that let a conquest reach beyond the land bordering the race's regions.
 _NOT_NEAR = frozenset({"conquer_anywhere", "enter_water"})
 
@@ -124,15 +128,16 @@ class _Combo:
         redeploy_abilities: tuple[CompiledAbility, ...] = ()
         parts = engine._parts
         lifts = False
-        #: the triggers of each event, in file order
-        self.triggers: dict[str, tuple[CompiledTrigger, ...]] = {}
-        active = dict(_NO_MODIFIERS)
-        declined = dict(_NO_MODIFIERS)
+        # the tables shared until a part brings something (a new pairing is a dozen objects
+        # the collector walks for good: three fewer for most)
+        triggers = _NO_TRIGGERS
+        active = declined = _NO_MODIFIERS
         first = True
         for d in defs:
             kept = parts.get(id(d))  # _part's look-up, without its frame
             part = kept[1] if kept is not None and kept[0] is d else _part(engine, d)
-            flags |= part.flags
+            if part.flags:  # (a union only where both have flags: each is a new set)
+                flags = flags | part.flags if flags else part.flags
             link |= part.link
             conquest_tokens += d.conquest_tokens
             if first:
@@ -147,13 +152,24 @@ class _Combo:
             declined_abilities += part.declined_abilities
             conquest_abilities += part.conquest_abilities
             redeploy_abilities += part.redeploy_abilities
-            for event, triggers in part.triggers:
-                self.triggers[event] = self.triggers.get(event, ()) + triggers
+            if part.triggers:
+                if triggers is _NO_TRIGGERS:
+                    triggers = {}
+                for event, these in part.triggers:
+                    triggers[event] = triggers.get(event, ()) + these
             lifts = lifts or part.lifts_pieces
-            for hook, mods in part.active_modifiers:
-                active[hook] += mods
-            for hook, mods in part.declined_modifiers:
-                declined[hook] += mods
+            if part.active_modifiers:
+                if active is _NO_MODIFIERS:
+                    active = dict(_NO_MODIFIERS)
+                for hook, mods in part.active_modifiers:
+                    active[hook] += mods
+            if part.declined_modifiers:
+                if declined is _NO_MODIFIERS:
+                    declined = dict(_NO_MODIFIERS)
+                for hook, mods in part.declined_modifiers:
+                    declined[hook] += mods
+        #: the triggers of each event, in file order
+        self.triggers = triggers
         self.flags = flags
         #: the regions its links make adjacent to one another
         self.link = link
