@@ -599,7 +599,9 @@ class Game:
         record: Record = (
             races,
             s.players,
-            tuple(tokens),
+            # not the tokens (48 on the 5-player map): it moves only those the next turn
+            # readies, which undo puts back from the readied pairs (in_place.undone)
+            None,
             s.acted,
             s.picked,
             s.used,

@@ -20,24 +20,26 @@ generation of its own) and the record keeps it. An EndTurn that ends the turn at
 (the player's active race in the redeployment, in a game whose turns end with scoring and
 start with readying alone) changes the player's coins, two banners, the readied tokens and
 the turn's fields (in a game with a role, also the piles and the tray its turn end replaces
-after every turn): its record keeps those fields and the races table of before (the position gets a
-copy), three tracked objects where a fork makes three larger ones (the position with its 39
-fields, its token list and its table). An Abandon (no ``abandon`` trigger, no race kept out
-of what it abandoned) changes the banner's hand as a Conquer does, the region, the piece
-tables and ``acted``; a PickCombo that only takes its combo changes the player, the market
-and stacks, the tray, the races table (one new banner) and the turn's fields of a run of
-conquests. A UseAbility of an ability that only places or moves pieces or makes a truce
-changes the piece tables and supply, the abilities used, ``acted`` and the truces, and the
-banner only as a Deploy's (a copy where it is not the position's alone). When nothing but
-the game holds its current position, ``apply`` carries such a
-move out on that position and keeps what it changed instead (a :data:`Record`, made from
-the values read before the move: it assumes nothing about what the move will write beyond
-them, and the tests compare every such move with the forking path, taken back and played
-again): no fork, and three objects fewer for the cyclic collector to walk for as long as
-the history keeps the move. A refused move is changed back from the same values; so is
-``undo``, on the position itself or, if something else holds it by then, on a fork of it.
-The position's conquest costs (``reach_costs``, whose token list is the position's own) are
-dropped by the move and by ``undo``, as for a forked move.
+after every turn): its record keeps those fields but the tokens (those it moves, the next
+turn's readied ones, are put back from the readied pairs) and the races table of before (the
+position gets a copy), two tracked objects where a fork makes three larger ones (the
+position with its 39 fields, its token list and its table). An Abandon (no ``abandon``
+trigger, no race kept out of what it abandoned) changes the banner's hand as a Conquer does,
+the region, the piece tables and ``acted``; a PickCombo that only takes its combo changes
+the player, the market and stacks, the tray, the races table (one new banner) and the turn's
+fields of a run of conquests. A UseAbility of an ability that only places or moves pieces or
+makes a truce changes the piece tables and supply, the abilities used, ``acted`` and the
+truces, and the banner only as a Deploy's (a copy where it is not the position's alone).
+When nothing but the game holds its current position, ``apply`` carries such a move out on
+that position and keeps what it changed instead (a :data:`Record`, made from the values read
+before the move: it assumes nothing about what the move will write beyond them, but that an
+EndTurn's start of the next turn moves no tokens but those it readies, which
+``Engine._plain_turns`` makes sure of; and the tests compare every such move with the
+forking path, taken back and played again): no fork, and three objects fewer for the cyclic
+collector to walk for as long as the history keeps the move. A refused move is changed back
+from the same values; so is ``undo``, on the position itself or, if something else holds it
+by then, on a fork of it. The position's conquest costs (``reach_costs``, whose token list
+is the position's own) are dropped by the move and by ``undo``, as for a forked move.
 
 *Nothing but the game holds it* is asked of the interpreter: the position's reference count.
 A clone (which shares the position), a :class:`~smallworld_rules.game.LegalActions` view
@@ -61,8 +63,9 @@ from smallworld_rules.state import Phase, State
 #: for a Conquer, the race's id, its banner, the region and its tokens, the occupants and
 #: their masks, the conquests of the turn, ``acted`` and the die's bonus (10 values). The
 #: banner is the banner's hand (an int) where the move changed the banner itself. For an
-#: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, every region's
-#: token count and the turn's fields, in ``undone``'s order (19 values), and in a game with
+#: EndTurn (see ``Game._end_turn_in_place``), the races table, the players, ``None`` where the
+#: tokens were kept (those it moves, the next turn's readied ones, are put back from
+#: ``State.readied``) and the turn's fields, in ``undone``'s order (19 values), and in a game with
 #: a role the piles and the tray its turn end may replace (21 values). For an Abandon,
 #: the race's id, its banner (or hand), the region and its tokens, the occupants and their
 #: masks, the piece tables, the supply and ``acted`` (9 values). For a PickCombo (see
@@ -217,13 +220,21 @@ def undone(s: State, record: Record, alone: bool) -> State:
         s.races.pop(race, None)  # (a refusal may come before the banner is made)
         s.phase = _PICK
     else:  # an EndTurn: a copy of the races table (the record's may be another game's)
+        # The only tokens it moves are those the next turn's start readied (a turn that
+        # ends at once: scoring and readying alone); they go back where they were taken
+        # from. A readying always binds a new tuple, and none leaves the record's.
+        readied = s.readied
+        if readied is not record[15]:
+            tokens = s.region_tokens
+            for r, taken in readied:
+                tokens[r] += taken
         if size != 19:  # in a game with a role, its piles and tray too
             s.zones, s.box = record[19], record[20]
             record = record[:19]
         (
             races,
             s.players,
-            s.region_tokens[:],
+            _,  # (no tokens kept: see above)
             s.acted,
             s.picked,
             s.used,

@@ -51,6 +51,7 @@ from smallworld_rules.engine.basics import (
     _ByRegion,
     _Occupied,
     _region_actions,
+    _region_deploys,
 )
 from smallworld_rules.engine.context import (
     _Combo,
@@ -72,6 +73,9 @@ from smallworld_rules.state import State
 #: Engines by what they are made of (see Engine.shared); the oldest is dropped past the limit.
 _ENGINES: dict[tuple[Any, ...], Engine] = {}
 _ENGINES_KEPT = 8
+#: Deploy(r, n) for every region is made with the engine for each n below this (see
+#: _all_deploys): 200 random games of either map met no count above 13
+_DEPLOYS_MADE = 16
 #: the effects of an ability that change only the piece tables and supply, or the truces
 #: (outside the withdrawals: see effects._do_effect)
 _QUIET_VERBS = frozenset(("place", "move", "truce"))
@@ -384,8 +388,13 @@ class Engine:
         self._abandons, self._conquers, self._die_conquers, self._single_deploys = (
             _region_actions(self.n)
         )
-        #: see _deploys: token count -> the shared Deploy(r, count) of every region
-        self._all_deploys: dict[int, _ByRegion] = {}
+        #: see _deploys: token count -> the shared Deploy(r, count) of every region. The
+        #: counts a race's whole hand may come to are made here, with the engine: made on
+        #: first listing, each new count made its row of new objects in the middle of a
+        #: game (48 on the 5-player map), for the collector to walk; larger ones on demand
+        self._all_deploys: dict[int, _ByRegion] = {
+            count: _region_deploys(self.n, count) for count in range(2, _DEPLOYS_MADE)
+        }
         #: see _combo_of: attached badge or None -> race -> its pairing
         self._badge_combos: dict[str | None, dict[str, _Combo]] = {}
         #: the role's pairing by the powers it has activated (``State.role_powers``)
