@@ -18,7 +18,6 @@ from smallworld_rules.engine.basics import (
     DIE_FACES,
     DIE_REACH,
     Log,
-    _bits,
     _region_deploys,
     _shared,
 )
@@ -212,9 +211,7 @@ def _conquests(
                 for r in self.regions_in(applies & reach):
                     table[r] += amount
         top = hand + DIE_REACH if die else hand
-        # the reach's regions worked out, not kept by mask (regions_in): a reach recurs in
-        # fewer than half the listings, and each kept entry is a tuple the collector counts
-        for r in _bits(reach):
+        for r in self.regions_in(reach):
             cost = tokens[r] + table[r]
             if cost <= hand:
                 acts.append(conquers[r])
