@@ -26,6 +26,7 @@ import re
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from smallworld_rules.engine.basics import LOST_TRIBE_TOKENS
 from smallworld_rules.language import memory
 from smallworld_rules.saved import _NAME, _PHASES, StateText, _check_consistency
 from smallworld_rules.state import (
@@ -36,7 +37,6 @@ from smallworld_rules.state import (
     RaceState,
     State,
     new_generation,
-    occupant_masks,
 )
 
 if TYPE_CHECKING:
@@ -48,6 +48,8 @@ _NUMBERS = {str(i): i for i in range(1000)}
 _SIGNED = {str(i): i for i in range(EFFECT_ROLL, 100)}
 #: a digit's byte to its number
 _DIGITS = bytes.maketrans(b"0123456789", bytes(range(10)))
+#: the occupants that are not races in play
+_TRIBE = {LOST_TRIBE}
 #: the flags by their text
 _FLAGS = {"true": True, "false": False}
 #: the phases by their text in a save
@@ -180,6 +182,32 @@ def _uses(text: str, players: int) -> dict[str, int]:
     return uses
 
 
+def _on_the_map(
+    occupants: tuple[str | None, ...], tokens: list[int]
+) -> tuple[dict[str, int], dict[str, int]] | None:
+    """The occupants' masks (``state.occupant_masks``) and each occupant's tokens on the
+    map, or None if a region's tokens disagree with its occupant (none on an occupied
+    region, some on an empty one): ``check_invariants``' tests of the board, in the one
+    pass that makes the masks."""
+    masks: dict[str, int] = {}
+    on_map: dict[str, int] = {}
+    bit = 1
+    for occupant, count in zip(occupants, tokens, strict=True):
+        if occupant is None:
+            if count:
+                return None
+        elif not count:
+            return None
+        elif occupant in masks:
+            masks[occupant] |= bit
+            on_map[occupant] += count
+        else:
+            masks[occupant] = bit
+            on_map[occupant] = count
+        bit <<= 1
+    return masks, on_map
+
+
 def _whole(text: str) -> int:
     """A whole number from 0 spelled as json writes it (no sign, no leading zero), else a
     ValueError."""
@@ -201,8 +229,8 @@ def state_from_text(engine: Engine, state: StateText) -> State | None:
         return None
     if s is None:
         return None
-    try:
-        _check_consistency(engine, s)
+    try:  # (the invariants of counts proven by _read where it could: see _on_the_map)
+        _check_consistency(engine, s, invariants=engine._own_tokens)
     except Exception:  # refused (or anything else): the general way decides, with its message
         return None
     s.gen = new_generation()
@@ -239,9 +267,17 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if len(tokens) != n:
         return None
     s.region_race = occupants  # (State.set_occupants, without its call)
-    s.race_masks = occupant_masks(occupants)
+    masked = _on_the_map(occupants, tokens)
+    if masked is None:
+        return None
+    s.race_masks, on_map = masked
     s.reach_costs = None
     s.region_tokens = tokens
+    # (a piece's supply first: those placed are counted into it as they are read)
+    s.piece_supply = supply_table = _table(supply, t.supply)
+    if len(supply_table) != len(engine.rules.pieces):
+        return None
+    pieces_in_all = supply_table.copy()
     # The pieces: "region":{"name":count,...} entries, in the save's order (a repeated key
     # is read as the parse reads it: its last value, at its first place).
     table_of: dict[int, dict[str, int]] = {}
@@ -251,16 +287,31 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
             found = single.get(entry)
             if found is None:  # (several kinds, or a count past the table's): entry by entry
                 key, _, counts = entry.partition(":{")
-                table_of[t.regions[key]] = _table(counts, t.placed)
+                region = t.regions[key]
+                if region in table_of:  # (a region twice: as json, its last table kept)
+                    return None
+                table_of[region] = placed = _table(counts, t.placed)
+                for name, count in placed.items():
+                    pieces_in_all[name] += count
             else:
                 region, name, count = found
+                if region in table_of:
+                    return None
                 table_of[region] = {name: count}
+                pieces_in_all[name] += count
+    if pieces_in_all != engine._full_pieces:  # (check_invariants: every piece somewhere)
+        return None
     s.pieces = table_of
     # (a name twice leaves one missing: the general way; else the parse's last value)
     s.box = box_table = _table(box, t.box)
-    s.piece_supply = supply_table = _table(supply, t.supply)
-    if len(box_table) != len(engine.race_defs) or len(supply_table) != len(engine.rules.pieces):
+    if len(box_table) != len(engine.race_defs):
         return None
+    tokens_in_all = box_table.copy()  # (each race's tokens, counted as check_invariants does)
+    for race, count in on_map.items():
+        if race in tokens_in_all:
+            tokens_in_all[race] += count
+        elif race != LOST_TRIBE:  # (a race of the board not in the box: the checks decide)
+            return None
     in_play: dict[str, RaceState] = {}
     if races_text:
         top = players - 1
@@ -277,10 +328,17 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
                 race_id, wearing[power], owners[owner], declined, hands[hand], turns_of[turns],
                 helds[held], {} if len(uses) == 8 else _uses(uses[8:], players),
             )
-            if rs.owner > top:
+            if rs.owner > top or race_id in in_play:  # (a race twice: the general way)
                 return None
             in_play[race_id] = rs
+            tokens_in_all[race_id] += rs.hand + rs.held
     s.races = in_play
+    if (  # (a power's own tokens join their race's: check_invariants then counts them)
+        (tokens_in_all != engine._full_tokens and not engine._own_tokens)
+        or on_map.get(LOST_TRIBE, 0) > LOST_TRIBE_TOKENS
+        or not in_play.keys() >= on_map.keys() - _TRIBE
+    ):
+        return None
     seats: list[PlayerState] = []
     if players_text:
         coins_of, active_of = t.coins, t.active

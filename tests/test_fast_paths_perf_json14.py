@@ -310,3 +310,45 @@ def test_the_reader_takes_a_state_only_as_json_reads_it(how: dict[str, Any]) -> 
                 assert _canonical(state_json(s)) == _canonical(text[at:end]), text[at:end]
                 read += 1
     assert read > (100 if not how else 40)  # (box games keep rule files' memory: fewer)
+
+
+def _board_changes(state: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A saved state with its board's counts changed where the totals still agree or where
+    they cannot: more Lost Tribe tokens than the box holds, a race's tokens moved between
+    its hand and the board (an occupied region left with none, an empty one given some),
+    a piece moved between the supply and a region."""
+    occupants, tokens = state["region_race"], state["region_tokens"]
+    tribe = [r for r, o in enumerate(occupants) if o == "#lost_tribe"]
+    yield {**state, "region_tokens": [9 if r in tribe else t for r, t in enumerate(tokens)]}
+    for r, occupant in enumerate(occupants):
+        if occupant in state["races"]:
+            hand = state["races"][occupant]["hand"]
+            for change in (-tokens[r], 1, -1):
+                races = {**state["races"], occupant: {
+                    **state["races"][occupant], "hand": max(0, hand - change)}}
+                board = [t + change if i == r else t for i, t in enumerate(tokens)]
+                yield {**state, "races": races, "region_tokens": board}
+            break
+    empty = occupants.index(None)
+    yield {**state, "region_tokens": [1 if i == empty else t for i, t in enumerate(tokens)]}
+    supply = state["piece_supply"]
+    for name in supply:
+        yield {**state, "piece_supply": {**supply, name: supply[name] + 1}}
+        yield {**state, "pieces": {**state["pieces"], str(empty): {name: 1}}}
+
+
+def test_a_board_whose_counts_disagree_is_refused_as_before() -> None:
+    """A save whose board's counts are changed (the totals the quick reader adds up in
+    place of ``check_invariants``) loads or is refused as the checked and general ways
+    have it."""
+    rules = sw.load_rules()
+    outcomes: dict[str, int] = {"loaded": 0, "refused": 0}
+    for game in _saves(rules, 30):
+        doc = json.loads(game.to_json())
+        for state in _board_changes(doc["state"]):
+            variant = json.dumps({**doc, "state": state}, separators=(",", ":"), sort_keys=True)
+            quick = _quick(variant, rules)
+            assert quick == _checked(variant, rules)
+            assert quick[:3] == _general(variant, rules)[:3]
+            outcomes[quick[0]] += 1
+    assert outcomes["refused"] > 50, outcomes
