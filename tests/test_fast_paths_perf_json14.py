@@ -29,6 +29,7 @@ from helpers import finished_games, playing_positions, rule_sets, rules_and_play
 
 import smallworld_rules as sw
 from smallworld_rules import saved, saved_text
+from smallworld_rules.events import LOG_TEXT
 from smallworld_rules.state import State, state_json
 
 
@@ -352,3 +353,55 @@ def test_a_board_whose_counts_disagree_is_refused_as_before() -> None:
             assert quick[:3] == _general(variant, rules)[:3]
             outcomes[quick[0]] += 1
     assert outcomes["refused"] > 50, outcomes
+
+
+def _earlier_log_pattern() -> str:
+    """The log's pattern as it was spelled before this pass: each event followed by a
+    look ahead at a comma and an event, or at the list's end; a list's entries not
+    possessive."""
+    prefix, suffix = r"\[(?:(?:", r")?\]"
+    text = LOG_TEXT
+    assert text.startswith(prefix) and text.endswith(suffix)
+    twice = text[len(prefix) : -len(suffix)]
+    event, sep = twice[: len(twice) // 2 - 2], twice[len(twice) // 2 - 2 : len(twice) // 2 + 2]
+    assert sep == ",)*+" and twice == event + sep + event
+    event = event.replace(r")*+)?\]", r")*)?\]")
+    return r"\[(?:" + event + r"(?:,(?=\{)|(?=\])))*+\]"
+
+
+@rule_sets(necromancer=True)
+def test_the_log_matches_as_it_did(how: dict[str, Any]) -> None:
+    """The log's pattern takes the same texts, to the same end, as its earlier spelling:
+    logs of seeded games, and each cut, doubled, joined without a comma or with one more,
+    an event cut short, brackets around events."""
+    rules, _ = rules_and_players(how)
+    new, old = re.compile(LOG_TEXT), re.compile(_earlier_log_pattern())
+    rng = random.Random(5)
+    matched = 0
+    for game in finished_games(rules, 2):
+        text = game.to_json()
+        start = text.index(',"log":') + 7
+        end = saved._save_patterns()[1].match(text, start)
+        assert end is not None
+        log = text[start : end.end()]
+        events = re.split(r"(?<=\}),(?=\{)", log[1:-1])
+        assert len(events) > 10
+        variants = [log, "[]", "[" + events[0] + "]", "[,]", "[" + events[0] + ",]"]
+        for _ in range(60):
+            i = rng.randrange(len(events))
+            cut = events[:i] + events[i + 1 :]
+            variants += [
+                "[" + ",".join(cut) + "]",
+                "[" + ",".join(events[: i + 1] + events[i:]) + "]",
+                "[" + ",".join(events[:i]) + "".join(events[i : i + 2]) + "]",
+                "[" + ",".join([*events[:i], "", *events[i:]]) + "]",
+                "[" + ",".join([*events[:i], events[i][:-1], *events[i + 1 :]]) + "]",
+                "[" + ",".join([*events[:i], "[" + events[i] + "]", *events[i + 1 :]]) + "]",
+                "[" + ",".join(events[:i]) + "],",
+                log[: rng.randrange(len(log))],
+            ]
+        for variant in variants:
+            a, b = new.match(variant), old.match(variant)
+            assert (a and a.span()) == (b and b.span()), variant
+            matched += a is not None
+    assert matched > 100
