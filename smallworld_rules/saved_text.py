@@ -66,7 +66,7 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "active", "box", "coins", "combos", "commas", "engine", "hands", "heads", "helds",
+        "active", "bits", "box", "coins", "combos", "commas", "engine", "hands", "heads", "helds",
         "named", "occupants", "owners", "placed", "powers", "races", "regions", "single",
         "supply", "turns", "wearing",
     )
@@ -83,6 +83,7 @@ class _Tables:
         self.occupants = {**self.races, **occupants}
         self.regions = {f'"{r}"': r for r in range(engine.n)}  # (a key of the pieces)
         self.commas = "," * (engine.n - 1)
+        self.bits = tuple(1 << r for r in range(engine.n))  # (each region's in a mask)
         # Every region's table of one kind of piece, by its text in a save's pieces (the
         # closing brace left out): a region holds one kind of piece, a few, most often.
         self.single = {
@@ -183,16 +184,15 @@ def _uses(text: str, players: int) -> dict[str, int]:
 
 
 def _on_the_map(
-    occupants: tuple[str | None, ...], tokens: list[int]
+    occupants: tuple[str | None, ...], tokens: list[int], bits: tuple[int, ...]
 ) -> tuple[dict[str, int], dict[str, int]] | None:
     """The occupants' masks (``state.occupant_masks``) and each occupant's tokens on the
     map, or None if a region's tokens disagree with its occupant (none on an occupied
     region, some on an empty one): ``check_invariants``' tests of the board, in the one
-    pass that makes the masks."""
+    pass that makes the masks (``bits``: each region's bit)."""
     masks: dict[str, int] = {}
     on_map: dict[str, int] = {}
-    bit = 1
-    for occupant, count in zip(occupants, tokens, strict=True):
+    for occupant, count, bit in zip(occupants, tokens, bits, strict=True):
         if occupant is None:
             if count:
                 return None
@@ -204,7 +204,6 @@ def _on_the_map(
         else:
             masks[occupant] = bit
             on_map[occupant] = count
-        bit <<= 1
     return masks, on_map
 
 
@@ -267,7 +266,7 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if len(tokens) != n:
         return None
     s.region_race = occupants  # (State.set_occupants, without its call)
-    masked = _on_the_map(occupants, tokens)
+    masked = _on_the_map(occupants, tokens, t.bits)
     if masked is None:
         return None
     s.race_masks, on_map = masked
