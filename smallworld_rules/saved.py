@@ -936,9 +936,12 @@ def _player_entry(
     )
 
 
-def _check_consistency(engine: Engine, s: State, invariants: bool = True) -> None:
+def _check_consistency(
+    engine: Engine, s: State, invariants: bool = True, badges: list[str] | None = None
+) -> None:
     """The cross-field rules: every banner and badge in exactly one place, owners agree
-    (``invariants`` False: but ``check_invariants``, which the caller has proven)."""
+    (``invariants`` False: but ``check_invariants``, which the caller has proven; ``badges``:
+    the rules' badges sorted, if the caller keeps them)."""
     rules = engine.rules
     # Every banner (badge) exactly once: as many as the rules' ids, which are unique, and
     # the same ones (the market's, the stack's and those in play, counted and joined in C).
@@ -954,11 +957,19 @@ def _check_consistency(engine: Engine, s: State, invariants: bool = True) -> Non
     ):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
     held = [rs.power for rs in s.races.values() if rs.power is not None]
-    placed = (s.power_stack, s.power_discard, held, s.role_powers, s.role_reserve)
-    if len(s.market) + sum(map(len, placed)) != len(rules.powers) or (
-        rules.powers.keys() != set(map(_SECOND, s.market)).union(*placed)
-    ):
-        raise _bad("state", "must hold every power badge exactly once")
+    if badges is not None:  # (the same test: the rules' badges, each once; no set to build)
+        placed = [
+            *map(_SECOND, s.market), *s.power_stack, *s.power_discard, *held, *s.role_powers,
+            *s.role_reserve,
+        ]
+        if sorted(placed) != badges:
+            raise _bad("state", "must hold every power badge exactly once")
+    else:
+        places = (s.power_stack, s.power_discard, held, s.role_powers, s.role_reserve)
+        if len(s.market) + sum(map(len, places)) != len(rules.powers) or (
+            rules.powers.keys() != set(map(_SECOND, s.market)).union(*places)
+        ):
+            raise _bad("state", "must hold every power badge exactly once")
     for p, ps in enumerate(s.players):
         if ps.active is not None and (
             s.races[ps.active].owner != p if ps.active in s.races else True

@@ -66,9 +66,9 @@ class _Tables:
     """What reading a state's text needs of an engine, worked out once."""
 
     __slots__ = (
-        "active", "bits", "box", "coins", "combos", "commas", "engine", "hands", "heads", "helds",
-        "named", "occupants", "owners", "placed", "powers", "races", "regions", "single",
-        "supply", "turns", "wearing",
+        "active", "badges", "bits", "box", "coins", "combos", "commas", "engine", "hands",
+        "heads", "helds", "named", "occupants", "owners", "placed", "powers", "races",
+        "regions", "single", "supply", "turns", "wearing",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -79,6 +79,7 @@ class _Tables:
 
         self.races = quoted(engine.race_defs)
         self.powers = quoted(engine.rules.powers)
+        self.badges = sorted(engine.rules.powers)  # (see _check_consistency)
         occupants: dict[str, str | None] = {"null": None, f'"{LOST_TRIBE}"': LOST_TRIBE}
         self.occupants = {**self.races, **occupants}
         self.regions = {f'"{r}"': r for r in range(engine.n)}  # (a key of the pieces)
@@ -223,13 +224,14 @@ def state_from_text(engine: Engine, state: StateText) -> State | None:
     None where this way is not sure: the caller then parses the text and takes the general
     way, which decides."""
     try:
-        s = _read(engine, _tables(engine), state[3])
+        tables = _tables(engine)
+        s = _read(engine, tables, state[3])
     except Exception:  # a name or number not in the tables (KeyError), another shape, …
         return None
     if s is None:
         return None
     try:  # (the invariants of counts proven by _read where it could: see _on_the_map)
-        _check_consistency(engine, s, invariants=engine._own_tokens)
+        _check_consistency(engine, s, engine._own_tokens, tables.badges)
     except Exception:  # refused (or anything else): the general way decides, with its message
         return None
     s.gen = new_generation()
