@@ -67,7 +67,7 @@ class _Tables:
 
     __slots__ = (
         "active", "badges", "bits", "box", "coins", "combos", "commas", "engine", "hands",
-        "heads", "helds", "named", "occupants", "owners", "placed", "powers", "races",
+        "heads", "helds", "market", "named", "occupants", "owners", "placed", "powers", "races",
         "regions", "single", "supply", "turns", "wearing",
     )
 
@@ -115,6 +115,15 @@ class _Tables:
         self.combos = {
             f"{race_text},{power_text}": (race, power)
             for race_text, race in races for power_text, power in self.powers.items()
+        }
+        # A market's entries whole (a combo and its coins, up to 9), for rules of a few
+        # hundred combos (the official ones: 2,800 entries); else none, and each entry is
+        # read by its combo and its coins.
+        few = len(self.combos) <= 400
+        self.market = {
+            f"{text},{coins}": (race, power, coins)
+            for text, (race, power) in (self.combos.items() if few else ())
+            for coins in range(10)
         }
 
 
@@ -356,13 +365,18 @@ def _read(engine: Engine, t: _Tables, fields: tuple[Any, ...]) -> State | None:
     if len(seats) != players:
         return None
     s.players = tuple(seats)
-    combos = []
+    combos: Any = ()
     if market:
-        pair_of = t.combos
-        for entry in market[1:-1].split("],["):
-            pair, _, coins = entry.rpartition(",")
-            race, power = pair_of[pair]
-            combos.append((race, power, numbers[coins]))
+        entries = market[1:-1].split("],[")
+        try:  # (one C call for them all where every entry is in the table of whole entries)
+            combos = itemgetter(*entries)(t.market) if len(entries) > 1 else (t.market[entries[0]],)
+        except KeyError:
+            combos = []
+            pair_of = t.combos
+            for entry in entries:
+                pair, _, coins = entry.rpartition(",")
+                race, power = pair_of[pair]
+                combos.append((race, power, numbers[coins]))
     s.market = tuple(combos)
     s.race_stack = _names(race_stack, races)
     s.power_stack = _names(power_stack, powers)
