@@ -340,7 +340,7 @@ def _quick_pattern() -> re.Pattern[str]:
     pair = r"\[[^\]]*+\]"  # a combo of the market, a readied region
     region = r'"[^"]*+":\{[^}]*+\}'
     player = r"\{[^\]]*+\]\}"
-    race = r'"[^"]*+":\{[^{}]*+\{[^{}]*+\}\}'  # (its "uses" last)
+    race = r'"[^"]*+":\{[^{]*+\{[^}]*+\}\}'  # (its "uses" last)
     fields = (
         ("acted", flag), ("acting", simple), ("active", simple), ("attacked", simple),
         ("box", counts), ("conquered", names), ("conquered_nonempty", simple),
