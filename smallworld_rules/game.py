@@ -1209,12 +1209,21 @@ class Game:
         Raises:
             RulesError: the text is not a valid saved game; the message says what is wrong.
         """
-        doc, log_text, state_text = load_save_text(text)
+        return cls._loaded(text, rules, quick=True)
+
+    @classmethod
+    def _loaded(cls, text: str, rules: Rules | None, quick: bool) -> Game:
+        doc, log_text, state_text = load_save_text(text, quick)
         try:
             return cls._from_saved(doc, log_text, rules, state_text)
         except Exception:
-            check_state_depth(doc)  # a state nested too deeply: that is the refusal
-            raise
+            if state_text is None or state_text[4]:
+                check_state_depth(doc)  # a state nested too deeply: that is the refusal
+                raise
+        # A state the quick pattern took, which its reader did not (or a refusal of the
+        # save): loaded again with the state's own patterns, which decide, as they always
+        # have (outside the handler: a refusal then carries no trace of the first try).
+        return cls._loaded(text, rules, quick=False)
 
     @classmethod
     def _from_saved(

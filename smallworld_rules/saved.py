@@ -124,9 +124,13 @@ def _save_around(head: re.Match[str], text: str, end: int, at: int) -> dict[str,
     or None if the middle's pattern does not take it. The rest is known: the start's pattern
     took the head, and :func:`_state_match` the state up to ``,"version":3}``."""
     middle = _middle_pattern().fullmatch(text, end, at)
-    if middle is None:
-        return None
-    map_name, options_text, packs, players, seed = middle.groups()
+    return None if middle is None else _document(head, middle.groups())
+
+
+def _document(head: re.Match[str], middle: tuple[Any, ...]) -> dict[str, Any]:
+    """The document of a save whose head and middle the patterns took (the middle's groups),
+    as json makes it with the log as ``[]`` and the state as ``{}``."""
+    map_name, options_text, packs, players, seed = middle
     options = _options(options_text) if options_text else {}
     chance, expansions = head.groups()
     return {
@@ -151,18 +155,30 @@ def load_save_json(text: Any) -> tuple[Any, str | None]:
 
 
 #: a state :func:`load_save_text` left as text: the save's text, where the state starts and
-#: ends in it, and the groups of its fields (see :func:`_state_patterns`)
-StateText: TypeAlias = "tuple[str, int, int, tuple[Any, ...]]"
+#: ends in it, the groups of its fields, and whether its own patterns took it
+#: (:func:`_state_patterns`; else only the quick one, :func:`_quick_pattern`)
+StateText: TypeAlias = "tuple[str, int, int, tuple[Any, ...], bool]"
+
+
+class Unchecked(Exception):
+    """A state the quick pattern took, to be parsed: only the way with its own patterns can
+    say what the save holds (``Game.from_json`` then loads it that way)."""
 
 
 def parsed_state(state: StateText) -> Any:
     """The value of a state :func:`load_save_text` left as text (sound JSON: its patterns
-    take only such text)."""
-    text, at, end, _ = state
+    take only such text).
+
+    Raises:
+        Unchecked: the state was taken by the quick pattern only (:func:`_quick_pattern`).
+    """
+    text, at, end, _, checked = state
+    if not checked:
+        raise Unchecked
     return _parsed(text[at:end])
 
 
-def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
+def load_save_text(text: Any, quick: bool = False) -> tuple[Any, str | None, StateText | None]:
     """:func:`load_json` for a saved game, with the text of its log and the match of its
     state left out when they are as the engine writes them.
 
@@ -183,6 +199,12 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
     such a save is then read by a pattern too where it is as the engine writes it
     (:func:`_save_around`): the document json would make of it, without a parse.
 
+    ``quick``: the text after the log is first tried with :func:`_quick_pattern`, which
+    leaves the state's fields to be checked by their reader: a state it takes is unchecked
+    (the last of :data:`StateText` False), and whatever goes wrong with it — a field the
+    reader does not take (:func:`parsed_state` raises :class:`Unchecked`), any refusal —
+    says only that the save must be loaded again without ``quick``, which decides.
+
     Raises:
         RulesError: as :func:`load_json`.
     """
@@ -191,6 +213,15 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
     log = None if head is None else log_pattern.match(text, head.end())
     if log is not None and head is not None and text.startswith(',"', log.end()):
         start, end = log.span()
+        if quick and text.endswith(_STATE_ZONES):  # (a role's zones: the quick way cannot)
+            rest = _quick_pattern().fullmatch(text, end)
+            if rest is not None:
+                fields = rest.groups()
+                # (the state from its "{", before its first field's value: '{"acted":')
+                taken: StateText = (
+                    text, rest.start(6) - 9, len(text) - len(_STATE_END), fields[5:], False
+                )
+                return _document(head, fields[:5]), text[start:end], taken
         state = _state_match(text, end)
         if state is not None:  # (the save's middle read by a pattern too, where it takes it)
             doc = _save_around(head, text, end, state[1])
@@ -201,7 +232,7 @@ def load_save_text(text: Any) -> tuple[Any, str | None, StateText | None]:
             if state is None:
                 doc = _parsed(text[:start] + "[]" + rest)
             else:  # (as the log: a value in its place is read as the same value alone)
-                _, at, to, _ = state
+                _, at, to, _, _ = state
                 doc = _parsed(text[:start] + "[]" + text[end:at] + "{}" + text[to:])
                 if type(doc) is dict and doc.get("state") != {}:
                     state, doc = None, _parsed(text[:start] + "[]" + rest)
@@ -287,7 +318,45 @@ def _state_match(text: str, after: int) -> StateText | None:
     second = second_half.fullmatch(text, first.end(), end)
     if second is None:
         return None
-    return text, at + 9, end, first.groups() + second.groups()
+    return text, at + 9, end, first.groups() + second.groups(), True
+
+
+@functools.cache
+def _quick_pattern() -> re.Pattern[str]:
+    """What follows a save's log as ``Game.to_json`` writes it: the middle's pattern
+    (:func:`_middle_pattern`, its five groups) and the state, to the save's end, with one
+    group per field as :func:`_state_patterns` has them, the same texts where those take
+    the state. Only the state's frame is spelled out here — its fields in order, the
+    brackets and commas between the entries of a list or table, the flags —; the texts
+    inside (a name, a number, a table's entry) are left to the reader, which looks each up
+    whole (``saved_text.state_from_text``): a third of the work of the state's own
+    patterns, which test every character."""
+    simple = r"([^,]*+)"  # a name, a number, null: a single value
+
+    def joined(entry: str) -> str:  # entries of one frame between commas, as one group
+        return rf"((?:{entry}(?:,{entry})*+)?+)"  # (possessive: a text it refuses, at once)
+
+    names, counts, flag = r"\[([^\]]*+)\]", r"\{([^}]*+)\}", "(true|false)"
+    pair = r"\[[^\]]*+\]"  # a combo of the market, a readied region
+    region = r'"[^"]*+":\{[^}]*+\}'
+    player = r"\{[^\]]*+\]\}"
+    race = r'"[^"]*+":\{[^{]*+\{[^}]*+\}\}'  # (its "uses" last)
+    fields = (
+        ("acted", flag), ("acting", simple), ("active", simple), ("attacked", simple),
+        ("box", counts), ("conquered", names), ("conquered_nonempty", simple),
+        ("decline_at_end", flag), ("die_bonus", simple), ("die_target", simple),
+        ("market", rf"\[{joined(pair)}\]"), ("phase", simple), ("picked", flag),
+        ("piece_supply", counts), ("pieces", rf"\{{{joined(region)}\}}"),
+        ("players", rf"\[{joined(player)}\]"), ("power_discard", names),
+        ("power_stack", names), ("purchases", simple), ("race_stack", names),
+        ("races", rf"\{{{joined(race)}\}}"), ("readied", rf"\[{joined(pair)}\]"),
+        ("regained", r"\{\}"), ("region_race", names), ("region_tokens", names),
+        ("rng", simple), ("role_powers", names), ("role_reserve", names),
+        ("round", simple), ("truces", r"\[\]"), ("used", names), ("winners", names),
+        ("withdrawals", names), ("zones", r"\{\}"),
+    )
+    state = ",".join(f'"{key}":{value}' for key, value in fields)
+    return re.compile(_middle_pattern().pattern + r"\{" + state + r"\}" + re.escape(_STATE_END))
 
 
 #: json.loads's own scanner (the C one), without its wrapping
@@ -867,8 +936,12 @@ def _player_entry(
     )
 
 
-def _check_consistency(engine: Engine, s: State) -> None:
-    """The cross-field rules: every banner and badge in exactly one place, owners agree."""
+def _check_consistency(
+    engine: Engine, s: State, invariants: bool = True, badges: list[str] | None = None
+) -> None:
+    """The cross-field rules: every banner and badge in exactly one place, owners agree
+    (``invariants`` False: but ``check_invariants``, which the caller has proven; ``badges``:
+    the rules' badges sorted, if the caller keeps them)."""
     rules = engine.rules
     # Every banner (badge) exactly once: as many as the rules' ids, which are unique, and
     # the same ones (the market's, the stack's and those in play, counted and joined in C).
@@ -884,11 +957,19 @@ def _check_consistency(engine: Engine, s: State) -> None:
     ):
         raise _bad("state", "must hold every race banner exactly once (market, stack or play)")
     held = [rs.power for rs in s.races.values() if rs.power is not None]
-    placed = (s.power_stack, s.power_discard, held, s.role_powers, s.role_reserve)
-    if len(s.market) + sum(map(len, placed)) != len(rules.powers) or (
-        rules.powers.keys() != set(map(_SECOND, s.market)).union(*placed)
-    ):
-        raise _bad("state", "must hold every power badge exactly once")
+    if badges is not None:  # (the same test: the rules' badges, each once; no set to build)
+        placed = [
+            *map(_SECOND, s.market), *s.power_stack, *s.power_discard, *held, *s.role_powers,
+            *s.role_reserve,
+        ]
+        if sorted(placed) != badges:
+            raise _bad("state", "must hold every power badge exactly once")
+    else:
+        places = (s.power_stack, s.power_discard, held, s.role_powers, s.role_reserve)
+        if len(s.market) + sum(map(len, places)) != len(rules.powers) or (
+            rules.powers.keys() != set(map(_SECOND, s.market)).union(*places)
+        ):
+            raise _bad("state", "must hold every power badge exactly once")
     for p, ps in enumerate(s.players):
         if ps.active is not None and (
             s.races[ps.active].owner != p if ps.active in s.races else True
@@ -930,6 +1011,8 @@ def _check_consistency(engine: Engine, s: State) -> None:
     if s.phase is _OVER and not s.winners:
         raise _bad("winners", "must be set once the game is over")
     _check_turn(engine, s)
+    if not invariants:
+        return
     try:
         engine.check_invariants(s, fresh_masks=True)  # masks from set_occupants
     except RulesError as exc:
