@@ -174,7 +174,8 @@ def test_a_state_with_odd_values_is_read_or_refused_as_the_general_way(
     rules, _ = rules_and_players(how)
     rng = random.Random(8)
     tried = taken = 0
-    chosen = [g.to_json() for i, g in enumerate(playing_positions(rules, 2)) if i % 40 == 7]
+    # (one position in 80: json14 changes saves of every rule set field by field too)
+    chosen = [g.to_json() for i, g in enumerate(playing_positions(rules, 2)) if i % 80 == 7]
     finished = finished_games(rules, 1)[0]  # (the fields of a game over: winners)
     for text in [*chosen, finished.to_json()]:
         game = sw.Game.from_json(text, rules=rules)
