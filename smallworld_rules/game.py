@@ -1200,21 +1200,37 @@ class Game:
 
     # ------------------------------------------------------------------ saving
 
+    #: the log's text as the last save wrote it: the log's length then, its last entry, and
+    #: the events' texts joined by commas (without the brackets). The log only grows at its
+    #: end or is cut there (as for ``_read``), so the next save writes only the events logged
+    #: since; a cut below that length shows as another object in its place (the entry kept
+    #: here is held, so no other object takes its id).
+    _written: tuple[int, object, str] = (0, None, "")
+
     def to_json(self) -> str:
         """The full state as JSON text; :meth:`from_json` restores it exactly."""
         # The document is ``json.dumps(doc, sort_keys=True, separators=(",", ":"))``, written in
         # pieces: the keys before "log" in sorted order (the engine's, _save_frame), the log
-        # (events.log_json, which writes each event's keys already sorted), the keys after it
-        # up to "seed" (the engine's too), "seed", the state (state.state_json, likewise) and
-        # "version".
+        # (events.log_json, which writes each event's keys already sorted: the events logged
+        # since the last save only, see _written), the keys after it up to "seed" (the
+        # engine's too), "seed", the state (state.state_json, likewise) and "version".
         engine = self._engine
         frame = _FRAMES.get(id(engine))
         if frame is None or frame[0] is not engine:
             frame = _save_frame(engine)
-        log = log_json(self._events())
+        log = self._events()
+        size = len(log)
+        length, last, text = self._written
+        if length != size or (size and log[-1] is not last):
+            if length > size or (length and log[length - 1] is not last):
+                length, text = 0, ""  # cut below what was written: all written again
+            if length < size:
+                more = log_json(log[length:])[1:-1]
+                text = f"{text},{more}" if length else more
+            self._written = (size, log[-1] if size else None, text)
         seed = self._seed
         return (
-            f'{frame[1]}"log":{log},{frame[2]}'
+            f'{frame[1]}"log":[{text}],{frame[2]}'
             f'"seed":{seed if type(seed) is int else encode_json(seed)},'
             f'"state":{state_json(self._state)},"version":{VERSION}}}'
         )
