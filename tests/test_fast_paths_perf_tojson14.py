@@ -12,7 +12,9 @@ document built from the game's public parts, event by event and field by field:
   loaded from a save mid-way and played on;
 * a board that is not official (its ``map_data`` travels with the game) and a seed that is
   not a plain ``int``;
-* the frame of more engines than are kept.
+* the frame of more engines than are kept;
+* ``state.state_json`` writes a position whose mask of regions is past the numbers kept
+  its own way, not the encoder's.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from helpers import rule_sets, rules_and_players
 
 import smallworld_rules as sw
 from smallworld_rules import game as game_module
+from smallworld_rules.jsontext import encode_json
 from smallworld_rules.maps import MAP_NAMES
 from smallworld_rules.saved import FORMAT, VERSION
-from smallworld_rules.state import state_to_dict
+from smallworld_rules.state import _state_text, state_json, state_to_dict
 
 
 def _reference(game: sw.Game) -> str:
@@ -204,3 +207,27 @@ def test_more_engines_than_kept() -> None:
         for game in games:
             _check(game, f"{game.players} players {game.rules.expansion_ids}")
     assert len(game_module._FRAMES) <= game_module._FRAMES_KEPT
+
+
+@pytest.mark.parametrize(
+    "expansions", [[], ["necromancer_island"], ["underground"], ["spiders_web"]], ids=str
+)
+def test_a_mask_of_regions_past_the_numbers_kept(expansions: list[str]) -> None:
+    """A position whose mask of the regions conquered non-empty is past the numbers
+    ``jsontext`` keeps (a conquest of a region numbered 10 or more) is written by
+    ``state_json``'s own way (it was the encoder's: a third of the saves of a game), as the
+    encoder writes it."""
+    rules = sw.load_rules(expansions=expansions)
+    written = 0
+    for seed in range(3):
+        game = sw.Game.new(players=3, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            _step(game, rng)
+            s = game._state
+            expected = encode_json(state_to_dict(s))
+            assert state_json(s) == expected  # (its names now kept, if they were not)
+            if s.conquered_nonempty >= 1000 and not s.lang:  # (else the encoder writes it)
+                assert _state_text(s) == expected
+                written += 1
+    assert written
