@@ -1218,6 +1218,25 @@ class Game:
         frame = _FRAMES.get(id(engine))
         if frame is None or frame[0] is not engine:
             frame = _save_frame(engine)
+        unread = self._log_text
+        if unread is not None:
+            # A loaded save's log left as its text (its first entries None): as this writes it
+            # (events.LOG_TEXT), so not parsed for it; the events logged since built alone.
+            loaded = self._log.count(None)
+            more = log_json(build_log(cast("list[LogEntry]", self._log), loaded)[loaded:])[1:-1]
+            text = f"{unread[1:-1]},{more}" if more and loaded else more or unread[1:-1]
+        else:
+            text = self._log_written()
+        seed = self._seed
+        return (
+            f'{frame[1]}"log":[{text}],{frame[2]}'
+            f'"seed":{seed if type(seed) is int else encode_json(seed)},'
+            f'"state":{state_json(self._state)},"version":{VERSION}}}'
+        )
+
+    def _log_written(self) -> str:
+        """The text of the log's events joined by commas, those written by an earlier save
+        kept (``_written``)."""
         log = self._events()
         size = len(log)
         length, last, text = self._written
@@ -1228,12 +1247,7 @@ class Game:
                 more = log_json(log[length:])[1:-1]
                 text = f"{text},{more}" if length else more
             self._written = (size, log[-1] if size else None, text)
-        seed = self._seed
-        return (
-            f'{frame[1]}"log":[{text}],{frame[2]}'
-            f'"seed":{seed if type(seed) is int else encode_json(seed)},'
-            f'"state":{state_json(self._state)},"version":{VERSION}}}'
-        )
+        return text
 
     @classmethod
     def from_json(cls, text: str, rules: Rules | None = None) -> Game:

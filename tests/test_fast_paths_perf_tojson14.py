@@ -231,3 +231,34 @@ def test_a_mask_of_regions_past_the_numbers_kept(expansions: list[str]) -> None:
                 assert _state_text(s) == expected
                 written += 1
     assert written
+
+
+@rule_sets(necromancer=True)
+def test_a_loaded_game_saved_before_its_log_is_read(how: dict[str, Any]) -> None:
+    """A loaded game keeps its log's text unparsed until the log is read; saved before that
+    (after zero to five moves, a refusal, or as a clone), its save is the general spelling
+    of the document (the reference, which reads the log, taken after the save)."""
+    rules, players = rules_and_players(how)
+    unread = 0
+    for seed in range(2):
+        game = sw.Game.new(players=players[seed % len(players)], seed=seed, rules=rules)
+        rng = random.Random(seed)
+        step = 0
+        while not game.is_over:
+            _step(game, rng)
+            step += 1
+            if step % 9:
+                continue
+            loaded = sw.Game.from_json(game.to_json(), rules)
+            for _ in range(rng.randint(0, 5)):
+                if not loaded.is_over:
+                    _step(loaded, rng)
+            if rng.random() < 0.3 and loaded.to_move is not sw.CHANCE:
+                with pytest.raises(sw.IllegalAction):
+                    loaded.apply(sw.Deploy(0, 99))
+            if rng.random() < 0.3:
+                loaded = loaded.clone()
+            unread += loaded._log_text is not None
+            text = loaded.to_json()
+            assert text == _reference(loaded), f"seed {seed} step {step}"
+    assert unread
