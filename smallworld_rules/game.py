@@ -120,6 +120,36 @@ _SAVED_KEYS = frozenset(_SAVED_KEY_ORDER)
 _STR_ONLY = frozenset((str,))
 
 
+#: the text of a save before its log and between its log and its seed, per engine (both
+#: depend on the engine alone, which never changes: see ``Engine.shared``), with the engine
+#: itself: it is kept alive, so its id is not reused while its entry lasts
+_FRAMES: dict[int, tuple[Engine, str, str]] = {}
+_FRAMES_KEPT = 8
+
+
+def _save_frame(engine: Engine) -> tuple[Engine, str, str]:
+    """``_FRAMES``' entry for ``engine``, made and kept."""
+    head = {
+        "chance": "explicit" if engine.explicit_chance else "seeded",
+        "expansions": list(engine.rules.expansion_ids),
+        "format": FORMAT,
+    }
+    tail = {
+        "map": engine.map.name,
+        # A board that is not official travels with the game, so it can be restored.
+        "map_data": None if engine.map.name in MAP_NAMES else engine.map.to_dict(),
+        "options": engine.options,
+        "packs": list(engine.rules.packs),
+        "players": engine.players,
+    }
+    # (the keys in sorted order: "chance" … "format", then "log", then "map" … "players")
+    frame = (engine, encode_json(head)[:-1] + ",", encode_json(tail)[1:-1] + ",")
+    if len(_FRAMES) >= _FRAMES_KEPT:
+        del _FRAMES[next(iter(_FRAMES))]
+    _FRAMES[id(engine)] = frame
+    return frame
+
+
 class LegalActions:
     """The legal actions of a position: iterable, sized, and answering ``in``.
 
@@ -1170,32 +1200,54 @@ class Game:
 
     # ------------------------------------------------------------------ saving
 
+    #: the log's text as the last save wrote it: the log's length then, its last entry, and
+    #: the events' texts joined by commas (without the brackets). The log only grows at its
+    #: end or is cut there (as for ``_read``), so the next save writes only the events logged
+    #: since; a cut below that length shows as another object in its place (the entry kept
+    #: here is held, so no other object takes its id).
+    _written: tuple[int, object, str] = (0, None, "")
+
     def to_json(self) -> str:
         """The full state as JSON text; :meth:`from_json` restores it exactly."""
-        engine = self._engine
         # The document is ``json.dumps(doc, sort_keys=True, separators=(",", ":"))``, written in
-        # pieces: the keys before "log" in sorted order, the log (events.log_json, which writes
-        # each event's keys already sorted), the keys after it up to "state", the state
-        # (state.state_json, likewise) and "version".
-        head = {
-            "chance": "explicit" if engine.explicit_chance else "seeded",
-            "expansions": list(engine.rules.expansion_ids),
-            "format": FORMAT,
-        }
-        tail = {
-            "map": engine.map.name,
-            # A board that is not official travels with the game, so it can be restored.
-            "map_data": None if engine.map.name in MAP_NAMES else engine.map.to_dict(),
-            "options": engine.options,
-            "packs": list(engine.rules.packs),
-            "players": engine.players,
-            "seed": self._seed,
-        }
-        log = log_json(self._events())
+        # pieces: the keys before "log" in sorted order (the engine's, _save_frame), the log
+        # (events.log_json, which writes each event's keys already sorted: the events logged
+        # since the last save only, see _written), the keys after it up to "seed" (the
+        # engine's too), "seed", the state (state.state_json, likewise) and "version".
+        engine = self._engine
+        frame = _FRAMES.get(id(engine))
+        if frame is None or frame[0] is not engine:
+            frame = _save_frame(engine)
+        unread = self._log_text
+        if unread is not None:
+            # A loaded save's log left as its text (its first entries None): as this writes it
+            # (events.LOG_TEXT), so not parsed for it; the events logged since built alone.
+            loaded = self._log.count(None)
+            more = log_json(build_log(cast("list[LogEntry]", self._log), loaded)[loaded:])[1:-1]
+            text = f"{unread[1:-1]},{more}" if more and loaded else more or unread[1:-1]
+        else:
+            text = self._log_written()
+        seed = self._seed
         return (
-            f'{encode_json(head)[:-1]},"log":{log},{encode_json(tail)[1:-1]},'
+            f'{frame[1]}"log":[{text}],{frame[2]}'
+            f'"seed":{seed if type(seed) is int else encode_json(seed)},'
             f'"state":{state_json(self._state)},"version":{VERSION}}}'
         )
+
+    def _log_written(self) -> str:
+        """The text of the log's events joined by commas, those written by an earlier save
+        kept (``_written``)."""
+        log = self._events()
+        size = len(log)
+        length, last, text = self._written
+        if length != size or (size and log[-1] is not last):
+            if length > size or (length and log[length - 1] is not last):
+                length, text = 0, ""  # cut below what was written: all written again
+            if length < size:
+                more = log_json(log[length:])[1:-1]
+                text = f"{text},{more}" if length else more
+            self._written = (size, log[-1] if size else None, text)
+        return text
 
     @classmethod
     def from_json(cls, text: str, rules: Rules | None = None) -> Game:

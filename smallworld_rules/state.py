@@ -571,11 +571,13 @@ def _state_text(s: State) -> str | None:
     zones_text = ",".join([f"{keys[z]}{_names_text(zones[z])}" for z in sorted(zones)])
     readied = ",".join([f"[{numbers[r]},{numbers[n]}]" for r, n in s.readied])
     truces = ",".join([f"[{numbers[a]},{numbers[b]}]" for a, b in s.truces])
+    # (a mask of regions, and the generator's state, are often past the numbers kept: an
+    # int of type int is written by the f-string as the encoder writes it)
     return (
         f'{{"acted":{bools[s.acted]},"acting":{names[s.acting]},'
         f'"active":{numbers[s.active]},"attacked":{numbers[s.attacked]},"box":{box},'
         f'"conquered":{_numbers_text(s.conquered)},'
-        f'"conquered_nonempty":{numbers[s.conquered_nonempty]},'
+        f'"conquered_nonempty":{s.conquered_nonempty},'
         f'"decline_at_end":{bools[s.decline_at_end]},"die_bonus":{numbers[s.die_bonus]},'
         f'"die_target":{numbers[s.die_target]},"market":[{market_text}],'
         f'"phase":{names[s.phase.value]},"picked":{bools[s.picked]},'
