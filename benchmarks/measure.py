@@ -302,7 +302,13 @@ def position_calls(rules: sw.Rules, sizes: Sizes) -> dict[str, Stat]:
     return {
         "clone_us": per_call_us(game.clone, sizes.repeat, sizes.runs),
         "undo_mid_us": undo_us(mid, sizes.repeat, sizes.runs),
+        # A game keeps its log's text from its last save and writes only what came since:
+        # the position saved again, and the same position's first save (a clone's, whose
+        # log was never written: the whole log, as any first save of a game).
         "to_json_us": per_call_us(game.to_json, sizes.slow_repeat, sizes.runs),
+        "to_json_first_us": per_call_us(
+            lambda: game.clone().to_json(), sizes.slow_repeat, sizes.runs
+        ),
         "from_json_us": per_call_us(
             lambda: sw.Game.from_json(text, rules=rules), sizes.slow_repeat, sizes.runs
         ),
